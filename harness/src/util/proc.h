@@ -1,0 +1,35 @@
+/*
+ * proc: start programs with argv arrays (never a shell string).
+ *
+ * Contract: proc_run() waits and returns the exit status (0..255), 128+N when
+ * killed by signal N, or -1 when the program could not be started (errno set).
+ * stderr goes to `log` (appended) when given, else is inherited; stdout
+ * goes to stdout_fd, else to `log`, else is inherited. Children get
+ * PR_SET_PDEATHSIG=SIGKILL so nothing outlives a hilbench that was SIGKILLed.
+ */
+#ifndef HB_PROC_H
+#define HB_PROC_H
+
+#include <sys/types.h>
+
+struct proc_opts {
+	const char *cwd;	/* NULL = inherit */
+	const char *log;	/* append stderr (and stdout) here; NULL = inherit */
+	char *const *env_add;	/* NAME=VALUE entries added to the environment */
+	int stdin_fd;		/* -1 = /dev/null */
+	int stdout_fd;		/* -1 = log or inherit */
+	int new_pgrp;		/* own process group, so a kill reaches helpers */
+};
+
+#define PROC_OPTS_DEFAULT { .stdin_fd = -1, .stdout_fd = -1 }
+
+pid_t proc_spawn(char *const argv[], const struct proc_opts *o);
+int proc_wait(pid_t pid);
+int proc_run(char *const argv[], const struct proc_opts *o);
+/* Run and capture stdout (trimmed of trailing newlines; stderr discarded);
+ * NULL on failure. */
+char *proc_output(char *const argv[]);
+/* "a b c" for messages only; never executed. */
+char *argv_display(char *const argv[]);
+
+#endif

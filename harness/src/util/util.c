@@ -1,0 +1,402 @@
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void oom(void)
+{
+	fputs("hilbench: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		oom();
+	return d;
+}
+
+static char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom();
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static void strlist_take(struct strlist *l, char *s)
+{
+	/* One spare slot keeps strlist_argv() NULL-terminated for free. */
+	l->v = xrealloc(l->v, (l->n + 2) * sizeof(*l->v));
+	l->v[l->n++] = s;
+	l->v[l->n] = NULL;
+}
+
+void strlist_push(struct strlist *l, const char *s)
+{
+	strlist_take(l, xstrdup(s));
+}
+
+void strlist_pushf(struct strlist *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strlist_take(l, xvasprintf(fmt, ap));
+	va_end(ap);
+}
+
+void strlist_free(struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+char **strlist_argv(struct strlist *l)
+{
+	if (!l->v) {
+		l->v = xcalloc(2, sizeof(*l->v));
+	}
+	return l->v;
+}
+
+char *argv_join(const struct strlist *l, const char *sep)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + strlen(sep);
+	char *s = xmalloc(len);
+	s[0] = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			strcat(s, sep);
+		strcat(s, l->v[i]);
+	}
+	return s;
+}
+
+int mkdir_p(const char *path, int mode)
+{
+	char *p = xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1; *s && rc == 0; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	if (rc == 0 && mkdir(p, mode) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int rm_rf(const char *path)
+{
+	if (!path_exists(path))
+		return 0;
+	return nftw(path, rm_one, 64, FTW_DEPTH | FTW_PHYS);
+}
+
+int path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	size_t got;
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc = -1;
+	if (fd < 0)
+		goto out;
+	const char *p = data;
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto out_close;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fsync(fd) < 0)
+		goto out_close;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path) == 0)
+		rc = 0;
+out_close:
+	if (fd >= 0)
+		close(fd);
+out_unlink:
+	if (rc < 0) {
+		int saved = errno;
+		unlink(tmp);
+		errno = saved;
+	}
+out:
+	free(tmp);
+	return rc;
+}
+
+int write_string(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t len = strlen(s);
+	ssize_t w = write(fd, s, len);
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return w == (ssize_t)len ? 0 : -1;
+}
+
+int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+	if (!data)
+		return -1;
+	int rc = write_file_atomic(to, data, len);
+	free(data);
+	return rc;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	if (b[0] == '/')
+		return xstrdup(b);
+	size_t la = strlen(a);
+	return xasprintf("%s%s%s", a, la && a[la - 1] == '/' ? "" : "/", b);
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+static void hex(const unsigned char *md, unsigned n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (unsigned i = 0; i < n; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+void sha256_hex(const void *data, size_t len, char out[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+	hex(md, n, out);
+}
+
+int sha256_file_hex(const char *path, char out[65])
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	unsigned char buf[65536];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		EVP_DigestUpdate(ctx, buf, got);
+	int err = ferror(f);
+	fclose(f);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	EVP_DigestFinal_ex(ctx, md, &n);
+	EVP_MD_CTX_free(ctx);
+	if (err) {
+		errno = EIO;
+		return -1;
+	}
+	hex(md, n, out);
+	return 0;
+}
+
+const char *hb_home(void)
+{
+	static char home[PATH_MAX];
+	if (home[0])
+		return home;
+	const char *env = getenv("HILBENCH_HOME");
+	if (env && *env) {
+		snprintf(home, sizeof(home), "%s", env);
+		return home;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return ".";
+	exe[n] = '\0';
+	/* build/hilbench -> the repository root */
+	for (int up = 0; up < 2; up++) {
+		char *slash = strrchr(exe, '/');
+		if (slash && slash != exe)
+			*slash = '\0';
+	}
+	snprintf(home, sizeof(home), "%s", exe);
+	return home;
+}
+
+const char *hb_cache_dir(void)
+{
+	static char dir[PATH_MAX];
+	if (dir[0])
+		return dir;
+	const char *env = getenv("HILBENCH_CACHE");
+	const char *home = getenv("HOME");
+	if (env && *env)
+		snprintf(dir, sizeof(dir), "%s", env);
+	else
+		snprintf(dir, sizeof(dir), "%s/.cache/hilbench", home && *home ? home : "/root");
+	return dir;
+}
+
+const char *hb_store_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("HILBENCH_STORE");
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "%s", env && *env ? env : "");
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "%s/results", hb_home());
+	return dir;
+}
+
+void hb_verr(const char *fmt, va_list ap)
+{
+	fputs("hilbench: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void hb_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hb_verr(fmt, ap);
+	va_end(ap);
+}
+
+void hb_info(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("hilbench: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void utc_now(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+double monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -1,0 +1,80 @@
+/*
+ * util: small helpers every module uses.
+ *
+ * Contract: allocation helpers never return NULL (they abort on OOM, the only
+ * failure a harness cannot recover from); file helpers return 0 on success and
+ * -1 with errno set, never print. hb_err()/hb_info() are the only places that
+ * write to the user, so every message has the same shape.
+ */
+#ifndef HB_UTIL_H
+#define HB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define HB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes shared by every command (see docs/usage.md). */
+enum hb_exit {
+	HB_EXIT_OK = 0,
+	HB_EXIT_FAIL = 1,	/* regression found / check failed */
+	HB_EXIT_USAGE = 2,	/* bad command line or input file */
+	HB_EXIT_INFRA = 125,	/* inconclusive: build, boot or host failure */
+};
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable list of owned strings. */
+struct strlist {
+	char **v;
+	size_t n;
+};
+void strlist_push(struct strlist *l, const char *s);
+void strlist_pushf(struct strlist *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strlist_free(struct strlist *l);
+/* NULL-terminated view for execve; valid until the list changes. */
+char **strlist_argv(struct strlist *l);
+/* The entries joined with sep, newly allocated. */
+char *argv_join(const struct strlist *l, const char *sep);
+
+int mkdir_p(const char *path, int mode);
+int rm_rf(const char *path);
+int path_exists(const char *path);
+/* Whole file into a NUL-terminated buffer; *len may be NULL. */
+char *read_file(const char *path, size_t *len);
+/* Write to path.tmp, fsync, rename: readers never see half a file. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+/* Plain write of a string, for /proc and /sys files. */
+int write_string(const char *path, const char *s);
+int copy_file(const char *from, const char *to);
+char *path_join(const char *a, const char *b);
+char *path_dirname(const char *path);
+
+/* Lower-case hex SHA-256 (65 bytes incl. NUL) of a buffer or a file. */
+void sha256_hex(const void *data, size_t len, char out[65]);
+int sha256_file_hex(const char *path, char out[65]);
+
+/* Where hilbench keeps its data files (boards/, workloads/, plans/,
+ * driver-patches/): $HILBENCH_HOME, else the directory above the binary's. */
+const char *hb_home(void);
+/* Build cache outside the clone: $HILBENCH_CACHE, else ~/.cache/hilbench. */
+const char *hb_cache_dir(void);
+
+/* The result store: $HILBENCH_STORE, else <home>/results. */
+const char *hb_store_dir(void);
+
+void hb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void hb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void hb_verr(const char *fmt, va_list ap);
+
+/* ISO-8601 UTC time, e.g. 2026-11-30T05:28:09Z. */
+void utc_now(char out[32]);
+double monotonic_s(void);
+
+#endif
