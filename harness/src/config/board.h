@@ -1,0 +1,59 @@
+/*
+ * board: one boards/<name>.yaml file, validated.
+ *
+ * Contract: board_load() either fills *b completely (every required key
+ * present, every value of the right type and range) or returns -1 with a
+ * message in err of the form "FILE:LINE:COL: what is wrong; what to do".
+ * Unknown keys are errors (a typo must never be silently ignored).
+ * Relative paths in the file are resolved against the file's directory.
+ */
+#ifndef HB_BOARD_H
+#define HB_BOARD_H
+
+#include <stddef.h>
+
+#include "util/util.h"
+
+struct board_qemu {
+	char *binary;		/* qemu-system-arm */
+	char *machine;		/* orangepi-pc */
+	char *cpu;		/* optional, NULL = machine default */
+	int memory_mb;		/* 0 = machine default */
+	struct strlist extra_args; /* appended verbatim as argv entries */
+};
+
+struct board {
+	char *path;		/* file it was loaded from */
+	char *name;		/* must equal the file's basename without .yaml */
+	char *description;
+	char *arch;		/* kernel ARCH: arm | arm64 */
+	char *cross_compile;	/* arm-linux-gnueabihf- */
+	char *debian_arch;	/* armhf | arm64: DUT userland packages */
+	struct strlist series;	/* kernel series it supports, e.g. "6.1" */
+
+	/* kernel: */
+	char *defconfig;	/* sunxi_defconfig */
+	char *config_fragment;	/* absolute path */
+	char *image;		/* zImage | Image */
+	char *dtb;		/* relative to arch/<arch>/boot/dts/ */
+	char *cmdline;		/* kernel command line (hilbench appends hb.*) */
+
+	/* dut: */
+	char *dut_interface;	/* eth0 */
+	char *dut_driver;	/* dwmac-sun8i: must probe for a run to count */
+	char *host_addr;	/* 198.18.0.1/24, within 198.18.0.0/15 */
+	char *dut_addr;		/* 198.18.0.2/24, same subnet as host_addr */
+
+	/* deploy: */
+	char *backend;		/* qemu | lava-local | lava */
+	int boot_timeout_s;	/* QEMU start to agent READY */
+	struct board_qemu qemu;	/* required when backend is qemu */
+
+	/* userland: Debian packages (for debian_arch) in the DUT initramfs */
+	struct strlist packages;
+};
+
+int board_load(const char *path, struct board *b, char *err, size_t errlen);
+void board_free(struct board *b);
+
+#endif

@@ -1,0 +1,53 @@
+#include "config/catalog.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *catalog_path(const char *kind, const char *name)
+{
+	size_t n = strlen(name);
+	if (strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".yaml")))
+		return xstrdup(name);
+	return xasprintf("%s/%ss/%s.yaml", hb_home(), kind, name);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int catalog_names(const char *kind, struct strlist *names)
+{
+	char *dir = xasprintf("%s/%ss", hb_home(), kind);
+	DIR *d = opendir(dir);
+	free(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".yaml"))
+			strlist_pushf(names, "%.*s", (int)(n - 5), e->d_name);
+	}
+	closedir(d);
+	if (names->n)
+		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	return 0;
+}
+
+#define CATALOG_LOADER(fn, kind, type, loader)                       \
+	int fn(const char *name, struct type *x)                      \
+	{                                                             \
+		char err[2048];                                       \
+		char *path = catalog_path(kind, name);                \
+		int rc = loader(path, x, err, sizeof(err));           \
+		if (rc < 0)                                           \
+			hb_err("%s", err);                            \
+		free(path);                                           \
+		return rc;                                            \
+	}
+
+CATALOG_LOADER(catalog_board, "board", board, board_load)
+CATALOG_LOADER(catalog_workload, "workload", workload, workload_load)
+CATALOG_LOADER(catalog_plan, "plan", plan, plan_load)

@@ -1,0 +1,34 @@
+/*
+ * workload: one workloads/<name>.yaml file: what traffic to drive.
+ *
+ * Contract: as board_load(): complete and valid, or -1 with
+ * "FILE:LINE:COL: what is wrong; what to do" in err; unknown keys rejected.
+ */
+#ifndef HB_WORKLOAD_H
+#define HB_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum wl_proto { WL_UDP, WL_TCP };
+enum wl_dir { WL_DUT_TX, WL_DUT_RX };	/* seen from the DUT */
+
+struct workload {
+	char *path;
+	char *name;		/* equals the basename without .yaml */
+	char *description;
+	enum wl_proto proto;
+	enum wl_dir dir;
+	int length;		/* bytes per write/datagram; 0 = iperf default */
+	uint64_t rate_bps;	/* 0 = unlimited */
+	int duration_s;		/* measured seconds, 1..3600 */
+	int omit_s;		/* warm-up seconds iperf omits, 0..60 */
+	int streams;		/* parallel streams, 1..16 */
+};
+
+int workload_load(const char *path, struct workload *w, char *err, size_t errlen);
+void workload_free(struct workload *w);
+const char *wl_proto_name(enum wl_proto p);	/* "udp" | "tcp" */
+const char *wl_dir_name(enum wl_dir d);		/* "dut-tx" | "dut-rx" */
+
+#endif

@@ -1,0 +1,467 @@
+/*
+ * Config loaders: the shipped files load; each kind of mistake is reported
+ * at the exact FILE:LINE:COL with a message that says what to do.
+ *
+ * Broken inputs are either fixtures in tests/data/bad/ (one defect each) or
+ * variants of a valid base text written to a temporary directory, so a
+ * variant's line numbers do not depend on the shipped files.
+ */
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config/board.h"
+#include "config/plan.h"
+#include "config/workload.h"
+#include "util/util.h"
+
+static char err[1024];
+
+static char *home_path(const char *rel)
+{
+	const char *home = getenv("HILBENCH_HOME");
+	assert_non_null(home);
+	return path_join(home, rel);
+}
+
+/* 'b'oard, 'w'orkload or 'p'lan: load path, free it on success. */
+static int load(int kind, const char *path)
+{
+	struct board b;
+	struct workload w;
+	struct plan p;
+	int rc;
+
+	err[0] = '\0';
+	switch (kind) {
+	case 'b':
+		if (!(rc = board_load(path, &b, err, sizeof err)))
+			board_free(&b);
+		else
+			assert_null(b.name);	/* nothing left to free */
+		return rc;
+	case 'w':
+		if (!(rc = workload_load(path, &w, err, sizeof err)))
+			workload_free(&w);
+		return rc;
+	default:
+		if (!(rc = plan_load(path, &p, err, sizeof err)))
+			plan_free(&p);
+		return rc;
+	}
+}
+
+/* Whether err is at path:line:col and contains phrase; prints both if not,
+ * so callers can clean up before asserting. */
+static int error_is(const char *path, int line, int col, const char *phrase)
+{
+	char *prefix = xasprintf("%s:%d:%d: ", path, line, col);
+	int ok = !strncmp(err, prefix, strlen(prefix)) && strstr(err, phrase);
+	if (!ok)
+		print_error("got:  %s\nwant: %s...%s...\n", err, prefix, phrase);
+	free(prefix);
+	return ok;
+}
+
+/* ---- the shipped files ---- */
+
+static void load_all(int kind, const char *pattern)
+{
+	char *pat = home_path(pattern);
+	glob_t g;
+	assert_int_equal(glob(pat, 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		if (load(kind, g.gl_pathv[i]))
+			print_error("%s\n", err);
+		assert_string_equal(err, "");
+	}
+	globfree(&g);
+	free(pat);
+}
+
+static void test_shipped_files_load(void **state)
+{
+	(void)state;
+	load_all('b', "boards/*.yaml");
+	load_all('w', "workloads/*.yaml");
+	load_all('p', "plans/*.yaml");
+}
+
+static void test_shipped_board_values(void **state)
+{
+	char *path = home_path("boards/qemu-orangepi-pc.yaml");
+	struct board b;
+	(void)state;
+
+	assert_int_equal(board_load(path, &b, err, sizeof err), 0);
+	assert_string_equal(b.path, path);
+	assert_string_equal(b.name, "qemu-orangepi-pc");
+	assert_string_equal(b.arch, "arm");
+	assert_string_equal(b.debian_arch, "armhf");
+	assert_int_equal(b.series.n, 1);
+	assert_string_equal(b.series.v[0], "6.1");
+	assert_string_equal(b.image, "zImage");
+	assert_true(b.config_fragment[0] == '/');
+	const char *tail = "/boards/qemu-orangepi-pc.config";
+	assert_string_equal(b.config_fragment + strlen(b.config_fragment) - strlen(tail), tail);
+	assert_string_equal(b.dut_driver, "dwmac-sun8i");
+	assert_string_equal(b.host_addr, "198.18.0.1/24");
+	assert_string_equal(b.dut_addr, "198.18.0.2/24");
+	assert_string_equal(b.backend, "qemu");
+	assert_int_equal(b.boot_timeout_s, 120);
+	assert_string_equal(b.qemu.machine, "orangepi-pc");
+	assert_null(b.qemu.cpu);
+	assert_int_equal(b.qemu.memory_mb, 0);
+	assert_int_equal(b.qemu.extra_args.n, 5);
+	assert_string_equal(b.qemu.extra_args.v[4], "-no-reboot");
+	assert_int_equal(b.packages.n, 3);
+	board_free(&b);
+	free(path);
+}
+
+static void test_shipped_workload_and_plan_values(void **state)
+{
+	char *wpath = home_path("workloads/udp64-dut-tx.yaml");
+	char *ppath = home_path("plans/default.yaml");
+	struct workload w;
+	struct plan p;
+	(void)state;
+
+	assert_int_equal(workload_load(wpath, &w, err, sizeof err), 0);
+	assert_int_equal(w.proto, WL_UDP);
+	assert_int_equal(w.dir, WL_DUT_TX);
+	assert_int_equal(w.length, 64);
+	assert_int_equal(w.rate_bps, 0);
+	assert_int_equal(w.duration_s, 10);
+	assert_int_equal(w.omit_s, 1);
+	assert_int_equal(w.streams, 1);
+	workload_free(&w);
+
+	assert_int_equal(plan_load(ppath, &p, err, sizeof err), 0);
+	assert_string_equal(p.name, "default");
+	assert_int_equal(p.boards.n, 1);
+	assert_int_equal(p.strategies.n, 1);
+	assert_int_equal(p.workloads.n, 3);
+	assert_string_equal(p.workloads.v[2], "tcp-dut-rx");
+	assert_int_equal(p.repetitions, 3);
+	assert_int_equal(p.timing, TIMING_VIRTUAL);
+	plan_free(&p);
+	free(wpath);
+	free(ppath);
+}
+
+static void test_enum_names(void **state)
+{
+	enum timing_mode m;
+	(void)state;
+
+	assert_string_equal(wl_proto_name(WL_UDP), "udp");
+	assert_string_equal(wl_proto_name(WL_TCP), "tcp");
+	assert_string_equal(wl_dir_name(WL_DUT_TX), "dut-tx");
+	assert_string_equal(wl_dir_name(WL_DUT_RX), "dut-rx");
+	assert_string_equal(timing_mode_name(TIMING_REALTIME), "realtime");
+	assert_string_equal(timing_mode_name(TIMING_VIRTUAL), "virtual");
+	assert_int_equal(timing_mode_parse("realtime", &m), 0);
+	assert_int_equal(m, TIMING_REALTIME);
+	assert_int_equal(timing_mode_parse("virtual", &m), 0);
+	assert_int_equal(m, TIMING_VIRTUAL);
+	assert_int_equal(timing_mode_parse("Virtual", &m), -1);
+}
+
+static void test_missing_file(void **state)
+{
+	(void)state;
+	assert_int_equal(load('b', "/nonexistent/x.yaml"), -1);
+	assert_non_null(strstr(err, "/nonexistent/x.yaml: cannot read: No such file"));
+}
+
+/* ---- variants of valid base texts ---- */
+
+static const char board_base[] =
+	"name: tmp-board\n"				/* 1 */
+	"description: test board\n"
+	"arch: arm\n"
+	"cross_compile: arm-linux-gnueabihf-\n"
+	"debian_arch: armhf\n"				/* 5 */
+	"series: [\"6.1\"]\n"
+	"kernel:\n"
+	"  defconfig: sunxi_defconfig\n"
+	"  config_fragment: tmp-board.config\n"
+	"  image: zImage\n"				/* 10 */
+	"  dtb: sun8i-h3-orangepi-pc.dtb\n"
+	"  cmdline: console=ttyS0,115200\n"
+	"dut:\n"
+	"  interface: eth0\n"
+	"  driver: dwmac-sun8i\n"			/* 15 */
+	"  host_addr: 198.18.0.1/24\n"
+	"  dut_addr: 198.18.0.2/24\n"
+	"deploy:\n"
+	"  backend: qemu\n"
+	"  boot_timeout_s: 120\n"			/* 20 */
+	"  qemu:\n"
+	"    binary: qemu-system-arm\n"
+	"    machine: orangepi-pc\n"
+	"    memory_mb: 512\n"
+	"    extra_args: [-no-reboot]\n"		/* 25 */
+	"userland:\n"
+	"  packages: [busybox-static, iperf3]\n";
+
+static const char workload_base[] =
+	"name: tmp-wl\n"				/* 1 */
+	"description: test workload\n"
+	"protocol: udp\n"
+	"direction: dut-rx\n"
+	"length: 1400\n"				/* 5 */
+	"rate: 100000000\n"
+	"duration: 10\n"
+	"omit: 1\n"
+	"streams: 1\n";
+
+static const char plan_base[] =
+	"name: tmp-plan\n"				/* 1 */
+	"description: test plan\n"
+	"boards: [tmp-board]\n"
+	"strategies: [baseline, coalesce-v2]\n"
+	"workloads: [tmp-wl]\n"			/* 5 */
+	"repetitions: 3\n"
+	"timing: realtime\n";
+
+struct variant {
+	const char *name;
+	int kind;		/* 'b', 'w', 'p' */
+	const char *from, *to;	/* replace the one `from` in the base text;
+				 * from NULL: `to` is the whole text */
+	int line, col;		/* 0: the variant must load */
+	const char *phrase;
+};
+
+/* Writes the variant as <tmpdir>/tmp-{board,wl,plan}.yaml (names match) next
+ * to the board's config fragment, loads it and checks the outcome. */
+static void run_variant(void **state)
+{
+	const struct variant *v = *state;
+	const char *base = v->kind == 'b' ? board_base : v->kind == 'w' ? workload_base : plan_base;
+	const char *file = v->kind == 'b' ? "tmp-board.yaml" : v->kind == 'w' ? "tmp-wl.yaml" : "tmp-plan.yaml";
+	char dir[] = "/tmp/hb-test-config.XXXXXX";
+	char *text;
+
+	if (v->from) {
+		const char *at = strstr(base, v->from);
+		assert_non_null(at);
+		assert_null(strstr(at + 1, v->from));	/* unambiguous */
+		text = xasprintf("%.*s%s%s", (int)(at - base), base, v->to,
+				 at + strlen(v->from));
+	} else {
+		text = xstrdup(v->to);
+	}
+	assert_non_null(mkdtemp(dir));
+	char *path = path_join(dir, file);
+	char *frag = path_join(dir, "tmp-board.config");
+	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+	assert_int_equal(write_file_atomic(frag, "CONFIG_STMMAC_ETH=y\n", 20), 0);
+
+	int rc = load(v->kind, path);
+	int ok = v->line ? rc == -1 && error_is(path, v->line, v->col, v->phrase) : rc == 0;
+	if (!ok && !v->line)
+		print_error("%s\n", err);
+	rm_rf(dir);
+	free(text);
+	free(path);
+	free(frag);
+	assert_true(ok);
+}
+
+static const struct variant variants[] = {
+	/* the base texts and edge values that must be accepted */
+	{ "board base loads", 'b', NULL, board_base, 0, 0, NULL },
+	{ "workload base loads", 'w', NULL, workload_base, 0, 0, NULL },
+	{ "plan base loads", 'p', NULL, plan_base, 0, 0, NULL },
+	{ "lava backend needs no qemu", 'b',
+	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
+	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
+	  "  backend: lava\n  boot_timeout_s: 120\n", 0, 0, NULL },
+	{ "/31 point-to-point pair", 'b', "198.18.0.1/24\n  dut_addr: 198.18.0.2/24",
+	  "198.18.0.0/31\n  dut_addr: 198.18.0.1/31", 0, 0, NULL },
+	{ "tcp length below 16", 'w', "protocol: udp\ndirection: dut-rx\nlength: 1400",
+	  "protocol: tcp\ndirection: dut-rx\nlength: 8", 0, 0, NULL },
+	{ "udp length 16", 'w', "length: 1400", "length: 16", 0, 0, NULL },
+	{ "rate at uint64 max", 'w', "rate: 100000000", "rate: 18446744073709551615", 0, 0, NULL },
+
+	/* document-level */
+	{ "empty file", 'w', NULL, "# nothing\n", 2, 1, "holds no YAML document" },
+	{ "root is a list", 'w', NULL, "- a\n- b\n", 1, 1, "must be a mapping" },
+	{ "two documents", 'w', "omit: 1\n", "omit: 1\n---\nomit: 2\n", 9, 1,
+	  "a second YAML document starts here; keep one document per file" },
+	{ "anchor", 'w', "duration: 10", "duration: &d 10", 7, 11, "anchor '&d' is not supported" },
+	{ "alias", 'w', "omit: 1", "omit: *d", 8, 7, "alias '*d' is not supported" },
+	{ "tag", 'w', "duration: 10", "duration: !!int 10", 7, 11, "tag 'tag:yaml.org,2002:int' is not supported" },
+	{ "non-scalar key", 'w', "omit: 1", "? [omit]\n: 1", 8, 3, "a mapping key must be a plain string" },
+	{ "duplicate nested key", 'b', "    memory_mb: 512\n", "    memory_mb: 512\n    memory_mb: 256\n",
+	  25, 5, "duplicate key 'memory_mb' (first at line 24)" },
+	{ "tab indentation", 'w', "omit: 1\n", "omit:\n\t1\n", 9, 1, "fix the YAML syntax" },
+	{ "invalid UTF-8", 'w', "test workload", "test \xff workload", 2, 19, "invalid leading UTF-8 octet; fix the YAML syntax" },
+	{ "nesting too deep", 'w', "omit: 1",
+	  "omit: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", 8, 38,
+	  "nested deeper than 32 levels" },
+
+	/* board schema */
+	{ "unknown key in deploy.qemu", 'b', "    memory_mb: 512", "    memory: 512", 24, 5,
+	  "unknown key 'memory' in 'deploy.qemu'; expected one of: binary, machine, cpu, memory_mb, extra_args" },
+	{ "missing nested key", 'b', "  backend: qemu\n", "", 18, 1,
+	  "'deploy' is missing required key 'backend'; add it" },
+	{ "missing nested mapping", 'b', "userland:\n  packages: [busybox-static, iperf3]\n", "", 1, 1,
+	  "the file is missing required key 'userland'; add it" },
+	{ "mapping where string expected", 'b', "\narch: arm", "\narch: {a: b}", 3, 7, "'arch' must be a string, got a mapping" },
+	{ "string where list expected", 'b', "[-no-reboot]", "-no-reboot", 25, 17,
+	  "'deploy.qemu.extra_args' must be a list of strings, got '-no-reboot'" },
+	{ "list item not a string", 'b', "[busybox-static, iperf3]", "[busybox-static, [iperf3]]", 27, 30,
+	  "'userland.packages' must be a list of strings, got a list" },
+	{ "string where mapping expected", 'b',
+	  "kernel:\n  defconfig: sunxi_defconfig\n  config_fragment: tmp-board.config\n"
+	  "  image: zImage\n  dtb: sun8i-h3-orangepi-pc.dtb\n  cmdline: console=ttyS0,115200\n",
+	  "kernel: sunxi\n", 7, 9,
+	  "'kernel' must be a mapping, got 'sunxi'" },
+	{ "empty value", 'b', "description: test board", "description:", 2, 13,
+	  "'description' has no value; give it a string" },
+	{ "empty list", 'b', "[\"6.1\"]", "[]", 6, 9, "'series' must list at least 1 item(s)" },
+	{ "bad arch", 'b', "\narch: arm", "\narch: x86_64", 3, 7, "'arch' must be one of arm, arm64, got 'x86_64'" },
+	{ "bad backend", 'b', "backend: qemu", "backend: ssh", 19, 12,
+	  "'deploy.backend' must be one of qemu, lava-local, lava, got 'ssh'" },
+	{ "memory out of range", 'b', "memory_mb: 512", "memory_mb: 8", 24, 16,
+	  "'deploy.qemu.memory_mb' must be between 16 and 65536, got 8" },
+	{ "boot timeout not a number", 'b', "boot_timeout_s: 120", "boot_timeout_s: 2m", 20, 19,
+	  "'deploy.boot_timeout_s' must be an integer, got '2m'" },
+	{ "quoted number", 'b', "boot_timeout_s: 120", "boot_timeout_s: \"120\"", 20, 19,
+	  "must be an integer (without quotes), got '120'" },
+	{ "invalid name", 'b', "name: tmp-board", "name: Tmp-Board", 1, 7, "not a valid name" },
+
+	/* board semantics */
+	{ "name/basename mismatch", 'b', "name: tmp-board", "name: other-board", 1, 7,
+	  "name 'other-board' does not match the file name 'tmp-board.yaml'; rename the file to 'other-board.yaml'" },
+	{ "backend qemu without qemu", 'b',
+	  "  qemu:\n    binary: qemu-system-arm\n    machine: orangepi-pc\n    memory_mb: 512\n"
+	  "    extra_args: [-no-reboot]\n", "", 19, 12,
+	  "deploy.backend is qemu but there is no 'deploy.qemu' mapping" },
+	{ "qemu without binary", 'b', "    binary: qemu-system-arm\n", "", 21, 3,
+	  "'deploy.qemu' is missing required key 'binary'" },
+	{ "host outside 198.18/15", 'b', "198.18.0.1/24", "10.0.0.1/24", 16, 14,
+	  "dut.host_addr '10.0.0.1/24' is outside 198.18.0.0/15, the range RFC 2544 reserves for benchmarking" },
+	{ "address just above 198.18/15", 'b', "198.18.0.2/24", "198.20.0.2/24", 17, 13,
+	  "dut.dut_addr '198.20.0.2/24' is outside 198.18.0.0/15" },
+	{ "prefix wider than /15", 'b', "198.18.0.1/24\n  dut_addr: 198.18.0.2/24",
+	  "198.18.0.1/14\n  dut_addr: 198.18.0.2/14", 16, 14, "is outside 198.18.0.0/15" },
+	{ "address without prefix", 'b', "198.18.0.2/24", "198.18.0.2", 17, 13,
+	  "dut.dut_addr '198.18.0.2' is not an IPv4 host address with a prefix length" },
+	{ "network address", 'b', "198.18.0.2/24", "198.18.0.0/24", 17, 13, "is not an IPv4 host address" },
+	{ "broadcast address", 'b', "198.18.0.2/24", "198.18.0.255/24", 17, 13, "is not an IPv4 host address" },
+	{ "different subnets", 'b', "198.18.0.2/24", "198.18.1.2/24", 17, 13,
+	  "dut.dut_addr '198.18.1.2/24' is not in the same subnet as dut.host_addr '198.18.0.1/24'" },
+	{ "different prefix lengths", 'b', "198.18.0.2/24", "198.18.0.2/16", 17, 13, "not in the same subnet" },
+	{ "same address", 'b', "198.18.0.2/24", "198.18.0.1/24", 17, 13,
+	  "is the same address as dut.host_addr" },
+	{ "config fragment missing", 'b', "config_fragment: tmp-board.config", "config_fragment: nope.config", 9, 20,
+	  "kernel.config_fragment 'nope.config' is not a file (looked for /tmp/hb-test-config." },
+
+	/* workload */
+	{ "bad direction", 'w', "direction: dut-rx", "direction: rx", 4, 12,
+	  "'direction' must be one of dut-tx, dut-rx, got 'rx'" },
+	{ "length above udp max", 'w', "length: 1400", "length: 65508", 5, 9,
+	  "'length' must be between 0 and 65507, got 65508" },
+	{ "udp length below 16", 'w', "length: 1400", "length: 8", 5, 9,
+	  "'length' must be 0 (iperf3's default) or at least 16 for udp, got 8" },
+	{ "negative rate", 'w', "rate: 100000000", "rate: -1", 6, 7,
+	  "'rate' must be between 0 and 18446744073709551615, got -1" },
+	{ "rate above uint64", 'w', "rate: 100000000", "rate: 18446744073709551616", 6, 7,
+	  "'rate' must be between 0 and 18446744073709551615" },
+	{ "rate with unit", 'w', "rate: 100000000", "rate: 100M", 6, 7, "'rate' must be an integer, got '100M'" },
+	{ "int overflow", 'w', "duration: 10", "duration: 99999999999999999999", 7, 11,
+	  "'duration' must be between 1 and 3600, got 99999999999999999999" },
+	{ "omit too long", 'w', "omit: 1", "omit: 61", 8, 7, "'omit' must be between 0 and 60, got 61" },
+	{ "too many streams", 'w', "streams: 1", "streams: 17", 9, 10, "'streams' must be between 1 and 16, got 17" },
+
+	/* plan */
+	{ "invalid name in list", 'p', "coalesce-v2", "Coalesce v2", 4, 24,
+	  "'strategies' has 'Coalesce v2', which is not a valid name" },
+	{ "empty board list", 'p', "[tmp-board]", "[]", 3, 9, "'boards' must list at least 1 item(s)" },
+	{ "repetitions out of range", 'p', "repetitions: 3", "repetitions: 101", 6, 14,
+	  "'repetitions' must be between 1 and 100, got 101" },
+	{ "bad timing", 'p', "timing: realtime", "timing: wallclock", 7, 9,
+	  "'timing' must be one of realtime, virtual, got 'wallclock'" },
+	{ "missing workloads", 'p', "workloads: [tmp-wl]\n", "", 1, 1,
+	  "the file is missing required key 'workloads'" },
+};
+
+/* ---- fixtures: tests/data/bad/<defect>.yaml ---- */
+
+struct fixture {
+	const char *file;
+	int kind;
+	int line, col;
+	const char *phrase;
+};
+
+static void run_fixture(void **state)
+{
+	const struct fixture *f = *state;
+	char *rel = xasprintf("tests/data/bad/%s", f->file);
+	char *path = home_path(rel);
+
+	int ok = load(f->kind, path) == -1 && error_is(path, f->line, f->col, f->phrase);
+	free(path);
+	free(rel);
+	assert_true(ok);
+}
+
+static const struct fixture fixtures[] = {
+	{ "syntax-bad-indent.yaml", 'w', 4, 11,
+	  "mapping values are not allowed in this context; fix the YAML syntax" },
+	{ "syntax-unclosed-bracket.yaml", 'p', 5, 11,
+	  "did not find expected ',' or ']' (while parsing a flow sequence at line 4); fix the YAML syntax" },
+	{ "unknown-key-top.yaml", 'w', 4, 1,
+	  "unknown key 'protocl' at the top level; expected one of: name, description, protocol," },
+	{ "unknown-key-nested.yaml", 'b', 5, 3,
+	  "unknown key 'boot_timeout' in 'deploy'; expected one of: backend, boot_timeout_s, qemu" },
+	{ "missing-key.yaml", 'w', 2, 1, "the file is missing required key 'duration'; add it" },
+	{ "wrong-type-list.yaml", 'b', 3, 14, "'description' must be a string, got a list" },
+	{ "out-of-range.yaml", 'w', 8, 11, "'duration' must be between 1 and 3600, got 0" },
+	{ "bad-enum.yaml", 'w', 4, 11, "'protocol' must be one of udp, tcp, got 'icmp'" },
+	{ "duplicate-key.yaml", 'p', 6, 1,
+	  "duplicate key 'repetitions' (first at line 4); remove one of them" },
+	{ "name-mismatch.yaml", 'w', 2, 7,
+	  "name 'udp64-dut-tx' does not match the file name 'name-mismatch.yaml'" },
+	{ "addr-outside-range.yaml", 'b', 18, 13,
+	  "dut.dut_addr '192.168.1.2/24' is outside 198.18.0.0/15, the range RFC 2544 reserves for benchmarking" },
+};
+
+int main(void)
+{
+	static const struct CMUnitTest fixed[] = {
+		cmocka_unit_test(test_shipped_files_load),
+		cmocka_unit_test(test_shipped_board_values),
+		cmocka_unit_test(test_shipped_workload_and_plan_values),
+		cmocka_unit_test(test_enum_names),
+		cmocka_unit_test(test_missing_file),
+	};
+	/* One cmocka test per table row, so a failure names the case. */
+	enum { NF = HB_ARRAY_SIZE(fixed), NV = HB_ARRAY_SIZE(variants),
+	       NX = HB_ARRAY_SIZE(fixtures) };
+	static struct CMUnitTest tests[NF + NV + NX];
+	size_t n = 0;
+
+	for (size_t i = 0; i < NF; i++)
+		tests[n++] = fixed[i];
+	for (size_t i = 0; i < NV; i++)
+		tests[n++] = (struct CMUnitTest){ .name = variants[i].name,
+			.test_func = run_variant, .initial_state = (void *)&variants[i] };
+	for (size_t i = 0; i < NX; i++)
+		tests[n++] = (struct CMUnitTest){ .name = fixtures[i].file,
+			.test_func = run_fixture, .initial_state = (void *)&fixtures[i] };
+	return _cmocka_run_group_tests("config", tests, n, NULL, NULL);
+}
