@@ -1,0 +1,559 @@
+#include "build/kernel.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "config/strategy.h"
+#include "util/proc.h"
+
+struct source {
+	char *series;
+	char *tarball;
+	char *deb_version;
+	char *kernel_version;	/* from the tree's Makefile, e.g. 6.1.192 */
+	char *tarball_sha256;
+	char *tree;		/* pristine extracted tree */
+};
+
+static void source_free(struct source *s)
+{
+	free(s->series);
+	free(s->tarball);
+	free(s->deb_version);
+	free(s->kernel_version);
+	free(s->tarball_sha256);
+	free(s->tree);
+}
+
+static char *makefile_version(const char *tree)
+{
+	char *mk = path_join(tree, "Makefile");
+	char *text = read_file(mk, NULL);
+	free(mk);
+	if (!text)
+		return NULL;
+	long v[3] = { -1, -1, -1 };
+	static const char *const keys[] = { "VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = " };
+	for (int i = 0; i < 3; i++) {
+		char *p = strstr(text, keys[i]);
+		if (p)
+			v[i] = strtol(p + strlen(keys[i]), NULL, 10);
+	}
+	free(text);
+	if (v[0] < 0 || v[1] < 0 || v[2] < 0)
+		return NULL;
+	return xasprintf("%ld.%ld.%ld", v[0], v[1], v[2]);
+}
+
+/* Debian's linux-source-<series>, extracted once under the cache. */
+static int source_prepare(const char *series, struct source *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->series = xstrdup(series);
+	s->tarball = xasprintf("/usr/src/linux-source-%s.tar.xz", series);
+	char *pkg = xasprintf("linux-source-%s", series);
+	char *q[] = { "dpkg-query", "-W", "-f", "${Version}", pkg, NULL };
+	s->deb_version = proc_output(q);
+	if (!s->deb_version || !*s->deb_version || !path_exists(s->tarball)) {
+		hb_err("%s is not installed (%s missing); run `make deps` "
+		       "(installs Debian's %s)", pkg, s->tarball, pkg);
+		free(pkg);
+		return -1;
+	}
+	char *base = xasprintf("%s/src/%s", hb_cache_dir(), s->deb_version);
+	s->tree = xasprintf("%s/linux-source-%s", base, series);
+	char *info = path_join(base, "tarball.sha256");
+	int rc = -1;
+	if (!path_exists(info)) {
+		hb_info("extracting %s into %s (once)", s->tarball, base);
+		char *tmp = xasprintf("%s.tmp", base);
+		rm_rf(tmp);
+		char sha[65];
+		if (mkdir_p(tmp, 0755) < 0 || sha256_file_hex(s->tarball, sha) < 0) {
+			hb_err("cannot prepare %s: %s", tmp, strerror(errno));
+			free(tmp);
+			goto out;
+		}
+		char *tar[] = { "tar", "-xJf", s->tarball, "-C", tmp, NULL };
+		char *shafile = path_join(tmp, "tarball.sha256");
+		int ok = proc_run(tar, NULL) == 0 &&
+			 write_file_atomic(shafile, sha, strlen(sha)) == 0 &&
+			 rm_rf(base) == 0 && rename(tmp, base) == 0;
+		free(shafile);
+		free(tmp);
+		if (!ok) {
+			hb_err("extracting %s failed (disk full?); nothing was kept", s->tarball);
+			goto out;
+		}
+	}
+	s->tarball_sha256 = read_file(info, NULL);
+	s->kernel_version = makefile_version(s->tree);
+	if (!s->tarball_sha256 || !s->kernel_version) {
+		hb_err("%s is damaged; delete %s and run again", s->tree, base);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(info);
+	free(base);
+	free(pkg);
+	return rc;
+}
+
+struct layer_patch {
+	const char *layer;	/* base | strategy | user */
+	const char *path;
+	char sha256[65];
+};
+
+/* Every input, in order, so that any change makes a new key. */
+static void compute_key(const struct build_request *req, const struct source *src,
+			const char *toolchain, const char *fragment_sha,
+			struct layer_patch *patches, size_t n, char key[65])
+{
+	const struct board *b = req->board;
+	char *text = xasprintf("hilbench-kernel-build 1\nsource %s %s %s\narch %s\n"
+			       "toolchain %s\ndefconfig %s\nfragment %s\nimage %s\ndtb %s\n",
+			       src->deb_version, src->kernel_version, src->tarball_sha256,
+			       b->arch, toolchain, b->defconfig, fragment_sha, b->image, b->dtb);
+	for (size_t i = 0; i < n; i++) {
+		char *more = xasprintf("%spatch %s %s\n", text, patches[i].layer, patches[i].sha256);
+		free(text);
+		text = more;
+	}
+	sha256_hex(text, strlen(text), key);
+	free(text);
+}
+
+/* Fold `patch` output into "file: Hunk #2 FAILED at 2994; ..." */
+static char *patch_failure(const char *log)
+{
+	char *text = read_file(log, NULL);
+	if (!text)
+		return xstrdup("(no output)");
+	char *out = xstrdup("");
+	const char *file = "?";
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		const char *what = NULL;
+		if (!strncmp(line, "patching file ", 14))
+			file = line + 14;
+		else if (strstr(line, "FAILED at") || strstr(line, "can't find file") ||
+			 strstr(line, "previously applied") || strstr(line, "malformed") ||
+			 strstr(line, "Only garbage"))
+			what = line;
+		if (what) {
+			char *more = xasprintf("%s%s%s: %s", out, *out ? "; " : "", file, what);
+			free(out);
+			out = more;
+		}
+	}
+	free(text);
+	if (!*out) {
+		free(out);
+		out = xstrdup("patch gave no reason; see the log");
+	}
+	return out;
+}
+
+static int apply_patches(const char *tree, const char *logdir, const struct source *src,
+			 struct layer_patch *patches, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *log = xasprintf("%s/patch-%02zu.log", logdir, i + 1);
+		unlink(log);
+		char *argv[] = { "patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch",
+				 "-r", "-", "-d", (char *)tree, "-i", (char *)patches[i].path, NULL };
+		struct proc_opts o = PROC_OPTS_DEFAULT;
+		o.log = log;
+		int st = proc_run(argv, &o);
+		if (st != 0) {
+			char *why = patch_failure(log);
+			hb_err("%s (%s layer) does not apply to linux-source %s (%s): %s; "
+			       "rebase it on %s, or drop it (full output: %s)",
+			       patches[i].path, patches[i].layer, src->kernel_version,
+			       src->deb_version, why, src->kernel_version, log);
+			free(why);
+			free(log);
+			return -1;
+		}
+		free(log);
+	}
+	return 0;
+}
+
+static char **make_env(const char *srcdir)
+{
+	static char *env[8];
+	static char ccache_dir[4096], basedir[4096];
+	snprintf(ccache_dir, sizeof(ccache_dir), "CCACHE_DIR=%s/ccache", hb_cache_dir());
+	snprintf(basedir, sizeof(basedir), "CCACHE_BASEDIR=%s", srcdir);
+	int i = 0;
+	env[i++] = ccache_dir;
+	env[i++] = basedir;
+	env[i++] = "CCACHE_NOHASHDIR=1";
+	/* Fixed build identity: the same inputs give the same image, and
+	 * init/version.c stays a ccache hit. */
+	env[i++] = "KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970";
+	env[i++] = "KBUILD_BUILD_USER=hilbench";
+	env[i++] = "KBUILD_BUILD_HOST=hilbench";
+	env[i++] = "KBUILD_BUILD_VERSION=1";
+	env[i] = NULL;
+	return env;
+}
+
+static int run_make(const struct build_request *req, const char *srcdir, const char *log,
+		    const char *target1, const char *target2)
+{
+	const struct board *b = req->board;
+	struct strlist a = { 0 };
+	strlist_push(&a, "make");
+	strlist_pushf(&a, "-j%d", req->jobs > 0 ? req->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
+	strlist_push(&a, "O=hb-out");
+	strlist_pushf(&a, "ARCH=%s", b->arch);
+	strlist_pushf(&a, "CROSS_COMPILE=%s", b->cross_compile);
+	strlist_pushf(&a, "CC=ccache %sgcc", b->cross_compile);
+	strlist_push(&a, "HOSTCC=ccache gcc");
+	strlist_push(&a, target1);
+	if (target2)
+		strlist_push(&a, target2);
+	struct proc_opts o = PROC_OPTS_DEFAULT;
+	o.cwd = srcdir;
+	o.log = log;
+	o.env_add = make_env(srcdir);
+	int st = proc_run(strlist_argv(&a), &o);
+	strlist_free(&a);
+	return st;
+}
+
+/* "CONFIG_X=y" -> X and y; "# CONFIG_X is not set" -> X and n. */
+static int config_line(const char *line, char *sym, size_t symlen, const char **val)
+{
+	const char *p;
+	if (!strncmp(line, "CONFIG_", 7) && (p = strchr(line, '='))) {
+		snprintf(sym, symlen, "%.*s", (int)(p - line), line);
+		*val = p + 1;
+		return 1;
+	}
+	if (!strncmp(line, "# CONFIG_", 9) && (p = strstr(line, " is not set"))) {
+		snprintf(sym, symlen, "%.*s", (int)(p - line - 2), line + 2);
+		*val = "n";
+		return 1;
+	}
+	return 0;
+}
+
+static const char *config_value(const char *config, const char *sym)
+{
+	static char val[256];
+	size_t sl = strlen(sym);
+	for (const char *l = config; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char s[128];
+		const char *v;
+		if (config_line(l, s, sizeof(s), &v) && strlen(s) == sl && !strcmp(s, sym)) {
+			snprintf(val, sizeof(val), "%.*s", (int)strcspn(v, "\n"), v);
+			return val;
+		}
+	}
+	return "n";
+}
+
+/* defconfig, then the board's fragment, then olddefconfig; then check that
+ * every symbol of the fragment survived (a missing dependency silently drops
+ * it otherwise, and a build would measure something else). */
+static int configure(const struct build_request *req, const char *srcdir, const char *log)
+{
+	const struct board *b = req->board;
+	if (run_make(req, srcdir, log, b->defconfig, NULL) != 0) {
+		hb_err("make %s failed; see %s", b->defconfig, log);
+		return HB_EXIT_INFRA;
+	}
+	char *cfgpath = xasprintf("%s/hb-out/.config", srcdir);
+	char *config = read_file(cfgpath, NULL);
+	char *frag = read_file(b->config_fragment, NULL);
+	int rc = HB_EXIT_INFRA;
+	if (!config || !frag) {
+		hb_err("cannot read %s or %s: %s", cfgpath, b->config_fragment, strerror(errno));
+		goto out;
+	}
+	FILE *f = fopen(cfgpath, "a");
+	if (!f || fprintf(f, "\n# hilbench: %s\n%s", b->config_fragment, frag) < 0 || fclose(f) != 0) {
+		hb_err("cannot write %s: %s", cfgpath, strerror(errno));
+		goto out;
+	}
+	if (run_make(req, srcdir, log, "olddefconfig", NULL) != 0) {
+		hb_err("make olddefconfig failed; see %s", log);
+		goto out;
+	}
+	free(config);
+	config = read_file(cfgpath, NULL);
+	rc = 0;
+	int lineno = 0;
+	for (char *l = frag; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		lineno++;
+		char sym[128];
+		const char *want;
+		if (!config_line(l, sym, sizeof(sym), &want))
+			continue;
+		char wantv[256];
+		snprintf(wantv, sizeof(wantv), "%.*s", (int)strcspn(want, "\n"), want);
+		const char *got = config_value(config, sym);
+		if (strcmp(got, wantv)) {
+			hb_err("%s:%d: %s=%s was asked for, but the kernel config has %s=%s "
+			       "(a dependency is missing or it is not valid for %s); fix the fragment",
+			       b->config_fragment, lineno, sym, wantv, sym, got, b->arch);
+			rc = HB_EXIT_USAGE;
+		}
+	}
+out:
+	free(config);
+	free(frag);
+	free(cfgpath);
+	return rc;
+}
+
+static void add_file(cJSON *obj, const char *name, const char *path)
+{
+	char sha[65] = "";
+	sha256_file_hex(path, sha);
+	cJSON *f = cJSON_AddObjectToObject(obj, name);
+	cJSON_AddStringToObject(f, "path", path);
+	cJSON_AddStringToObject(f, "sha256", sha);
+}
+
+static int write_manifest(const struct build_request *req, const struct source *src,
+			  const char *toolchain, const char *fragment_sha,
+			  const struct layer_patch *patches, size_t n,
+			  struct build_result *res, double seconds)
+{
+	char now[32];
+	utc_now(now);
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "schema", "hilbench-kernel-build/1");
+	cJSON_AddStringToObject(m, "key", res->key);
+	cJSON_AddStringToObject(m, "board", req->board->name);
+	cJSON_AddStringToObject(m, "arch", req->board->arch);
+	cJSON_AddStringToObject(m, "series", req->series);
+	cJSON_AddStringToObject(m, "strategy", req->strategy);
+	cJSON *s = cJSON_AddObjectToObject(m, "source");
+	cJSON_AddStringToObject(s, "package", "linux-source");
+	cJSON_AddStringToObject(s, "deb_version", src->deb_version);
+	cJSON_AddStringToObject(s, "kernel_version", src->kernel_version);
+	cJSON_AddStringToObject(s, "tarball", src->tarball);
+	cJSON_AddStringToObject(s, "tarball_sha256", src->tarball_sha256);
+	cJSON_AddStringToObject(m, "toolchain", toolchain);
+	cJSON_AddStringToObject(m, "defconfig", req->board->defconfig);
+	cJSON *fr = cJSON_AddObjectToObject(m, "config_fragment");
+	cJSON_AddStringToObject(fr, "path", req->board->config_fragment);
+	cJSON_AddStringToObject(fr, "sha256", fragment_sha);
+	cJSON_AddStringToObject(m, "config_sha256", res->config_sha256);
+	cJSON *pa = cJSON_AddArrayToObject(m, "patches");
+	for (size_t i = 0; i < n; i++) {
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "layer", patches[i].layer);
+		cJSON_AddStringToObject(p, "path", patches[i].path);
+		cJSON_AddStringToObject(p, "sha256", patches[i].sha256);
+		cJSON_AddItemToArray(pa, p);
+	}
+	cJSON_AddStringToObject(m, "kernel_release", res->kernel_release);
+	cJSON *art = cJSON_AddObjectToObject(m, "artifacts");
+	add_file(art, "image", res->image);
+	add_file(art, "dtb", res->dtb);
+	cJSON_AddNumberToObject(m, "build_seconds", seconds);
+	cJSON_AddStringToObject(m, "built_at", now);
+	cJSON_AddStringToObject(m, "host", host);
+	char *text = cJSON_Print(m);
+	cJSON_Delete(m);
+	int rc = write_file_atomic(res->manifest, text, strlen(text));
+	free(text);
+	return rc;
+}
+
+static int read_manifest(struct build_result *res)
+{
+	char *text = read_file(res->manifest, NULL);
+	cJSON *m = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON *rel = cJSON_GetObjectItemCaseSensitive(m, "kernel_release");
+	const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m, "config_sha256");
+	int ok = cJSON_IsString(rel) && cJSON_IsString(cfg);
+	if (ok) {
+		res->kernel_release = xstrdup(rel->valuestring);
+		snprintf(res->config_sha256, sizeof(res->config_sha256), "%s", cfg->valuestring);
+	}
+	cJSON_Delete(m);
+	return ok && path_exists(res->image) && path_exists(res->dtb) ? 0 : -1;
+}
+
+static int gather_patches(const struct build_request *req, struct strategy *base,
+			  struct strategy *strat, struct layer_patch **out, size_t *n)
+{
+	char err[2048];
+	if (strategy_load(req->series, "base", base, err, sizeof(err)) < 0 ||
+	    strategy_load(req->series, req->strategy, strat, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return -1;
+	}
+	*n = base->patches.n + strat->patches.n + req->user_patches.n;
+	struct layer_patch *p = xcalloc(*n ? *n : 1, sizeof(*p));
+	size_t k = 0;
+	for (size_t i = 0; i < base->patches.n; i++)
+		p[k++] = (struct layer_patch){ .layer = "base", .path = base->patches.v[i] };
+	for (size_t i = 0; i < strat->patches.n; i++)
+		p[k++] = (struct layer_patch){ .layer = "strategy", .path = strat->patches.v[i] };
+	for (size_t i = 0; i < req->user_patches.n; i++)
+		p[k++] = (struct layer_patch){ .layer = "user", .path = req->user_patches.v[i] };
+	for (size_t i = 0; i < k; i++) {
+		if (sha256_file_hex(p[i].path, p[i].sha256) < 0) {
+			hb_err("cannot read patch %s: %s; check the path", p[i].path, strerror(errno));
+			free(p);
+			return -1;
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+int kernel_build(const struct build_request *req, struct build_result *res)
+{
+	const struct board *b = req->board;
+	memset(res, 0, sizeof(*res));
+	struct source src;
+	struct strategy base = { 0 }, strat = { 0 };
+	struct layer_patch *patches = NULL;
+	size_t npatches = 0;
+	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
+	int lockfd = -1, rc = HB_EXIT_INFRA;
+	double t0 = monotonic_s();
+
+	if (source_prepare(req->series, &src) < 0)
+		goto out;
+	if (gather_patches(req, &base, &strat, &patches, &npatches) < 0) {
+		rc = HB_EXIT_USAGE;
+		goto out;
+	}
+	char *gcc = xasprintf("%sgcc", b->cross_compile);
+	char *ver[] = { gcc, "--version", NULL };
+	toolchain = proc_output(ver);
+	free(gcc);
+	if (!toolchain) {
+		hb_err("%sgcc is not installed; run `make deps`", b->cross_compile);
+		goto out;
+	}
+	toolchain[strcspn(toolchain, "\n")] = '\0';
+	char fragment_sha[65];
+	if (sha256_file_hex(b->config_fragment, fragment_sha) < 0) {
+		hb_err("cannot read %s: %s", b->config_fragment, strerror(errno));
+		goto out;
+	}
+	compute_key(req, &src, toolchain, fragment_sha, patches, npatches, res->key);
+
+	res->dir = xasprintf("%s/kernels/%s", hb_cache_dir(), res->key);
+	res->image = path_join(res->dir, b->image);
+	const char *dtb_base = strrchr(b->dtb, '/') ? strrchr(b->dtb, '/') + 1 : b->dtb;
+	res->dtb = path_join(res->dir, dtb_base);
+	res->manifest = path_join(res->dir, "manifest.json");
+	srcdir = path_join(res->dir, "src");
+	log = path_join(res->dir, "build.log");
+	marker = path_join(res->dir, "patched");
+	lockpath = xasprintf("%s.lock", res->dir);
+	if (mkdir_p(res->dir, 0755) < 0 ||
+	    (lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+		hb_err("cannot create %s: %s", res->dir, strerror(errno));
+		goto out;
+	}
+	if (flock(lockfd, LOCK_EX | LOCK_NB) < 0) {
+		hb_info("waiting for another hilbench building %s", res->key);
+		flock(lockfd, LOCK_EX);
+	}
+	if (read_manifest(res) == 0) {
+		res->cached = 1;
+		rc = 0;
+		goto out;
+	}
+
+	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
+		req->strategy, b->name, res->key, log);
+	/* An interrupted build resumes in its patched tree; anything less is redone. */
+	if (!path_exists(marker)) {
+		rm_rf(srcdir);
+		char *cp[] = { "cp", "-al", src.tree, srcdir, NULL };
+		if (proc_run(cp, NULL) != 0) {
+			hb_err("cannot copy %s to %s (disk full?)", src.tree, srcdir);
+			goto out;
+		}
+		if (apply_patches(srcdir, res->dir, &src, patches, npatches) < 0) {
+			rm_rf(srcdir);
+			rc = HB_EXIT_USAGE;
+			goto out;
+		}
+		if (write_file_atomic(marker, "", 0) < 0)
+			goto out;
+	}
+	unlink(log);
+	if ((rc = configure(req, srcdir, log)) != 0)
+		goto out;
+	rc = HB_EXIT_INFRA;
+	if (run_make(req, srcdir, log, b->image, b->dtb) != 0) {
+		hb_err("kernel build failed; the last lines of %s:", log);
+		char *tail[] = { "tail", "-n", "15", log, NULL };
+		proc_run(tail, NULL);
+		goto out;
+	}
+	char *built_image = xasprintf("%s/hb-out/arch/%s/boot/%s", srcdir, b->arch, b->image);
+	char *built_dtb = xasprintf("%s/hb-out/arch/%s/boot/dts/%s", srcdir, b->arch, b->dtb);
+	char *built_cfg = xasprintf("%s/hb-out/.config", srcdir);
+	char *built_rel = xasprintf("%s/hb-out/include/config/kernel.release", srcdir);
+	char *cfg_copy = path_join(res->dir, "config");
+	int ok = copy_file(built_image, res->image) == 0 && copy_file(built_dtb, res->dtb) == 0 &&
+		 copy_file(built_cfg, cfg_copy) == 0 &&
+		 sha256_file_hex(cfg_copy, res->config_sha256) == 0 &&
+		 (res->kernel_release = read_file(built_rel, NULL)) != NULL;
+	free(built_image);
+	free(built_dtb);
+	free(built_cfg);
+	free(built_rel);
+	free(cfg_copy);
+	if (!ok) {
+		hb_err("build finished but its artifacts are missing in %s/hb-out", srcdir);
+		goto out;
+	}
+	res->kernel_release[strcspn(res->kernel_release, "\n")] = '\0';
+	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches, res,
+			   monotonic_s() - t0) < 0) {
+		hb_err("cannot write %s: %s", res->manifest, strerror(errno));
+		goto out;
+	}
+	hb_info("built %s in %.0f s", res->kernel_release, monotonic_s() - t0);
+	rc = 0;
+out:
+	if (lockfd >= 0)
+		close(lockfd);
+	free(lockpath);
+	free(marker);
+	free(log);
+	free(srcdir);
+	free(toolchain);
+	free(patches);
+	strategy_free(&base);
+	strategy_free(&strat);
+	source_free(&src);
+	return rc;
+}
+
+void build_result_free(struct build_result *res)
+{
+	free(res->dir);
+	free(res->image);
+	free(res->dtb);
+	free(res->manifest);
+	free(res->kernel_release);
+	memset(res, 0, sizeof(*res));
+}

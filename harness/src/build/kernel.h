@@ -1,0 +1,49 @@
+/*
+ * kernel: patched, cross-compiled, cached kernel builds.
+ *
+ * Layout under $HILBENCH_CACHE:
+ *   src/<deb-version>/linux-source-<series>/   pristine, extracted once
+ *   kernels/<key>/src/                         hard-linked copy + patches
+ *   kernels/<key>/src/hb-out/                  O= build dir (srctree is "..",
+ *                                              so ccache hits across keys)
+ *   kernels/<key>/{zImage,<dtb>,config,build.log,manifest.json}
+ *   ccache/
+ * <key> is a SHA-256 over (source version, arch, toolchain, defconfig,
+ * config fragment, every patch of base + strategy + user, in order).
+ *
+ * Contract: kernel_build() returns 0 with artifacts and a manifest that says
+ * exactly what went in; the pristine tree is never modified (GNU patch
+ * replaces a patched file with a new inode, breaking the hard link). On
+ * failure it returns HB_EXIT_USAGE for input the user must fix (a patch that
+ * does not apply, a config symbol that cannot be set) or HB_EXIT_INFRA for
+ * the rest, with the message already printed.
+ */
+#ifndef HB_KERNEL_H
+#define HB_KERNEL_H
+
+#include "config/board.h"
+#include "util/util.h"
+
+struct build_request {
+	const struct board *board;
+	const char *series;		/* kernel series, e.g. "6.1" */
+	const char *strategy;		/* driver-patches/<series>/<strategy> */
+	struct strlist user_patches;	/* applied last, in order */
+	int jobs;			/* make -j; 0 = number of CPUs */
+};
+
+struct build_result {
+	char key[65];
+	char *dir;		/* kernels/<key> */
+	char *image;
+	char *dtb;
+	char *manifest;		/* manifest.json path */
+	char *kernel_release;	/* uname -r of the built kernel */
+	char config_sha256[65];
+	int cached;		/* 1 when nothing had to be built */
+};
+
+int kernel_build(const struct build_request *req, struct build_result *res);
+void build_result_free(struct build_result *res);
+
+#endif

@@ -1,0 +1,123 @@
+#include "config/strategy.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *series_dir(const char *series, const char *name)
+{
+	return xasprintf("%s/driver-patches/%s/%s", hb_home(), series, name);
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+int strategy_load(const char *series, const char *name, struct strategy *s,
+		  char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	s->series = xstrdup(series);
+	s->dir = series_dir(series, name);
+	char *file = path_join(s->dir, "series");
+	int rc = -1;
+	FILE *f = fopen(file, "r");
+	if (!f) {
+		struct strlist known = { 0 };
+		strategy_list(series, &known);
+		char *list = known.n ? argv_join(&known, ", ") : xstrdup("(none)");
+		snprintf(err, errlen, "%s: no such strategy '%s' for kernel series %s (%s); "
+			 "known strategies: %s", file, name, series, strerror(errno), list);
+		free(list);
+		strlist_free(&known);
+		goto out;
+	}
+	char line[1024];
+	for (int lineno = 1; fgets(line, sizeof(line), f); lineno++) {
+		char *t = trim(line);
+		if (*t == '#') {
+			if (!s->description && *trim(t + 1))
+				s->description = xstrdup(trim(t + 1));
+			continue;
+		}
+		if (!*t)
+			continue;
+		/* quilt allows "-pN" after the name; hilbench patches are all -p1 */
+		if (strpbrk(t, " \t")) {
+			snprintf(err, errlen, "%s:%d: '%s' has options after the patch name; "
+				 "hilbench applies every patch with -p1, list only the file name",
+				 file, lineno, t);
+			goto out_close;
+		}
+		if (strstr(t, "..") || t[0] == '/') {
+			snprintf(err, errlen, "%s:%d: '%s' points outside the strategy directory; "
+				 "put the patch file next to the series file", file, lineno, t);
+			goto out_close;
+		}
+		char *patch = path_join(s->dir, t);
+		if (!path_exists(patch)) {
+			snprintf(err, errlen, "%s:%d: patch file '%s' does not exist; "
+				 "add it to %s or remove the line", file, lineno, t, s->dir);
+			free(patch);
+			goto out_close;
+		}
+		strlist_push(&s->patches, patch);
+		free(patch);
+	}
+	if (!s->description)
+		s->description = xstrdup("(no description: add a '# ...' first line to the series file)");
+	rc = 0;
+out_close:
+	fclose(f);
+out:
+	free(file);
+	if (rc < 0)
+		strategy_free(s);
+	return rc;
+}
+
+void strategy_free(struct strategy *s)
+{
+	free(s->name);
+	free(s->series);
+	free(s->dir);
+	free(s->description);
+	strlist_free(&s->patches);
+	memset(s, 0, sizeof(*s));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int strategy_list(const char *series, struct strlist *names)
+{
+	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), series);
+	DIR *d = opendir(dir);
+	free(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "base"))
+			continue;
+		char *sf = xasprintf("%s/driver-patches/%s/%s/series", hb_home(), series, e->d_name);
+		if (path_exists(sf))
+			strlist_push(names, e->d_name);
+		free(sf);
+	}
+	closedir(d);
+	if (names->n)
+		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	return 0;
+}

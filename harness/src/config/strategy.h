@@ -1,0 +1,33 @@
+/*
+ * strategy: a quilt-style patch stack, driver-patches/<series>/<name>/series.
+ *
+ * The series file lists patch files (relative to its directory), one a line;
+ * '#' starts a comment, and the first comment line is the strategy's one-line
+ * description. Every kernel series has a `base` layer applied under every
+ * strategy (prerequisite fixes).
+ *
+ * Contract: strategy_load() returns 0 with every listed patch present, or -1
+ * with "FILE:LINE: what is wrong; what to do" in err.
+ */
+#ifndef HB_STRATEGY_H
+#define HB_STRATEGY_H
+
+#include <stddef.h>
+
+#include "util/util.h"
+
+struct strategy {
+	char *name;
+	char *series;		/* kernel series, e.g. "6.1" */
+	char *dir;		/* driver-patches/<series>/<name> */
+	char *description;	/* first comment line of the series file */
+	struct strlist patches;	/* absolute paths, in order */
+};
+
+int strategy_load(const char *series, const char *name, struct strategy *s,
+		  char *err, size_t errlen);
+void strategy_free(struct strategy *s);
+/* Names of the strategies of a series (sorted, without `base`). */
+int strategy_list(const char *series, struct strlist *names);
+
+#endif
