@@ -1,0 +1,535 @@
+/*
+ * agent_proto: the pure parts of the DUT agent; see agent_proto.h.
+ */
+#include "agent_proto.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The next whitespace-separated token at *s: its start and length; 0 at the end. */
+static size_t next_token(const char **s, const char **start)
+{
+	const char *p = *s;
+	size_t n = 0;
+
+	while (is_space(*p))
+		p++;
+	*start = p;
+	while (p[n] && !is_space(p[n]))
+		n++;
+	*s = p + n;
+	return n;
+}
+
+/* Names of things that end up in paths: no '/', no leading '.'. */
+static int is_safe_name(const char *s, size_t maxlen)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > maxlen || s[0] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Decimal digits only (no sign, no spaces), at most max. */
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int is_ip(const char *s)
+{
+	unsigned char buf[16];
+
+	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
+}
+
+static int valid_addr_prefix(const char *s)
+{
+	char ip[64];
+	const char *slash = strchr(s, '/');
+	uint64_t prefix;
+
+	if (!slash || (size_t)(slash - s) >= sizeof(ip))
+		return 0;
+	memcpy(ip, s, (size_t)(slash - s));
+	ip[slash - s] = '\0';
+	unsigned char buf[16];
+	uint64_t max = inet_pton(AF_INET, ip, buf) == 1 ? 32 :
+		       inet_pton(AF_INET6, ip, buf) == 1 ? 128 : 0;
+	return max && parse_u64(slash + 1, max, &prefix) == 0;
+}
+
+int agent_params_parse(const char *cmdline, struct agent_params *p,
+		       char *err, size_t errlen)
+{
+	static const struct {
+		const char *key;
+		size_t off, size;
+	} keys[] = {
+		{ "hb.iface=", offsetof(struct agent_params, iface), sizeof(p->iface) },
+		{ "hb.addr=", offsetof(struct agent_params, addr), sizeof(p->addr) },
+		{ "hb.peer=", offsetof(struct agent_params, peer), sizeof(p->peer) },
+	};
+	const char *s = cmdline, *tok;
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	/* Later occurrences win, as for the kernel's own parameters. */
+	while ((n = next_token(&s, &tok)) > 0) {
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			size_t klen = strlen(keys[k].key);
+			if (n < klen || strncmp(tok, keys[k].key, klen) != 0)
+				continue;
+			if (n - klen >= keys[k].size)
+				return fail(err, errlen, "%.*s is too long", (int)(klen - 1), tok);
+			char *dst = (char *)p + keys[k].off;
+			memcpy(dst, tok + klen, n - klen);
+			dst[n - klen] = '\0';
+		}
+	}
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (((char *)p + keys[k].off)[0] == '\0')
+			return fail(err, errlen, "kernel command line lacks %.*s<value>",
+				    (int)strlen(keys[k].key), keys[k].key);
+	if (!is_safe_name(p->iface, sizeof(p->iface) - 1))
+		return fail(err, errlen, "hb.iface=%s is not an interface name", p->iface);
+	if (!valid_addr_prefix(p->addr))
+		return fail(err, errlen, "hb.addr=%s is not ADDRESS/PREFIX", p->addr);
+	if (!is_ip(p->peer))
+		return fail(err, errlen, "hb.peer=%s is not an IP address", p->peer);
+	return 0;
+}
+
+void agent_addr_host(const struct agent_params *p, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%.*s", (int)strcspn(p->addr, "/"), p->addr);
+}
+
+enum run_key { K_ID, K_PROTO, K_DIR, K_LEN, K_RATE, K_TIME, K_OMIT, K_STREAMS, K_PORT, K_COUNT };
+
+static const char *const run_key_names[K_COUNT] = {
+	"id", "proto", "dir", "len", "rate", "time", "omit", "streams", "port",
+};
+
+/* Ranges of the numeric keys; len is checked again per protocol below.
+ * Limits follow workload.h (time, omit, streams) and iperf3 (len). */
+static const uint64_t run_key_min[K_COUNT] = {
+	[K_TIME] = 1, [K_STREAMS] = 1, [K_PORT] = 1,
+};
+static const uint64_t run_key_max[K_COUNT] = {
+	[K_LEN] = 1048576, [K_RATE] = UINT64_MAX, [K_TIME] = 3600,
+	[K_OMIT] = 60, [K_STREAMS] = 16, [K_PORT] = 65535,
+};
+
+/* iperf3's largest UDP datagram: 65535 - IP header - UDP header. */
+#define UDP_LEN_MAX 65507
+
+int run_spec_parse(int ntok, char *const tok[], const char *default_id,
+		   struct run_spec *rs, char *err, size_t errlen)
+{
+	uint64_t num[K_COUNT] = { 0 };
+	int seen[K_COUNT] = { 0 };
+
+	memset(rs, 0, sizeof(*rs));
+	for (int t = 0; t < ntok; t++) {
+		const char *eq = strchr(tok[t], '=');
+		enum run_key k;
+
+		if (!eq)
+			return fail(err, errlen, "'%s' is not key=value", tok[t]);
+		for (k = 0; k < K_COUNT; k++)
+			if (strlen(run_key_names[k]) == (size_t)(eq - tok[t]) &&
+			    strncmp(tok[t], run_key_names[k], (size_t)(eq - tok[t])) == 0)
+				break;
+		if (k == K_COUNT)
+			return fail(err, errlen, "unknown key in '%s'", tok[t]);
+		if (seen[k]++)
+			return fail(err, errlen, "%s= given twice", run_key_names[k]);
+
+		const char *v = eq + 1;
+		switch (k) {
+		case K_ID:
+			if (!is_safe_name(v, RUN_ID_MAX - 1))
+				return fail(err, errlen, "id=%s: use 1-%d of [A-Za-z0-9._-], not starting with '.'",
+					    v, RUN_ID_MAX - 1);
+			strcpy(rs->id, v);
+			break;
+		case K_PROTO:
+			if (strcmp(v, "udp") != 0 && strcmp(v, "tcp") != 0)
+				return fail(err, errlen, "proto=%s: use udp or tcp", v);
+			rs->proto = v[0] == 'u' ? RUN_UDP : RUN_TCP;
+			break;
+		case K_DIR:
+			if (strcmp(v, "tx") != 0 && strcmp(v, "rx") != 0)
+				return fail(err, errlen, "dir=%s: use tx or rx", v);
+			rs->dir = v[0] == 't' ? RUN_TX : RUN_RX;
+			break;
+		default:
+			if (parse_u64(v, run_key_max[k], &num[k]) < 0 || num[k] < run_key_min[k])
+				return fail(err, errlen, "%s=%s: use an integer in %llu..%llu",
+					    run_key_names[k], v,
+					    (unsigned long long)run_key_min[k],
+					    (unsigned long long)run_key_max[k]);
+			break;
+		}
+	}
+	if (!seen[K_ID] && default_id) {
+		snprintf(rs->id, sizeof(rs->id), "%s", default_id);
+		seen[K_ID] = 1;
+	}
+	for (int k = 0; k < K_COUNT; k++)
+		if (!seen[k])
+			return fail(err, errlen, "missing %s=", run_key_names[k]);
+	if (rs->proto == RUN_UDP && num[K_LEN] > UDP_LEN_MAX)
+		return fail(err, errlen, "len=%llu: UDP datagrams are at most %d bytes",
+			    (unsigned long long)num[K_LEN], UDP_LEN_MAX);
+	rs->len = (unsigned)num[K_LEN];
+	rs->rate = num[K_RATE];
+	rs->time_s = (unsigned)num[K_TIME];
+	rs->omit_s = (unsigned)num[K_OMIT];
+	rs->streams = (unsigned)num[K_STREAMS];
+	rs->port = (unsigned)num[K_PORT];
+	return 0;
+}
+
+void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
+		      const struct run_spec *rs)
+{
+	int n = 0;
+
+	snprintf(a->port, sizeof(a->port), "%u", rs->port);
+	snprintf(a->rate, sizeof(a->rate), "%llu", (unsigned long long)rs->rate);
+	snprintf(a->len, sizeof(a->len), "%u", rs->len);
+	snprintf(a->time_s, sizeof(a->time_s), "%u", rs->time_s);
+	snprintf(a->omit, sizeof(a->omit), "%u", rs->omit_s);
+	snprintf(a->streams, sizeof(a->streams), "%u", rs->streams);
+	agent_addr_host(p, a->bind, sizeof(a->bind));
+
+	a->argv[n++] = "/usr/bin/iperf3";
+	if (rs->dir == RUN_TX) {
+		a->argv[n++] = "-c";
+		a->argv[n++] = p->peer;
+		a->argv[n++] = "-p";
+		a->argv[n++] = a->port;
+		if (rs->proto == RUN_UDP)
+			a->argv[n++] = "-u";
+		a->argv[n++] = "-b";
+		a->argv[n++] = a->rate;
+		if (rs->len) {
+			a->argv[n++] = "-l";
+			a->argv[n++] = a->len;
+		}
+		a->argv[n++] = "-t";
+		a->argv[n++] = a->time_s;
+		a->argv[n++] = "-O";
+		a->argv[n++] = a->omit;
+		a->argv[n++] = "-P";
+		a->argv[n++] = a->streams;
+	} else {
+		/* The host's client sets protocol, rate, length and duration. */
+		a->argv[n++] = "-s";
+		a->argv[n++] = "-1";
+		a->argv[n++] = "-p";
+		a->argv[n++] = a->port;
+		a->argv[n++] = "-B";
+		a->argv[n++] = a->bind;
+	}
+	a->argv[n++] = "-J";
+	a->argv[n] = NULL;
+}
+
+/* The closing quote of a JSON string whose body starts at s; NULL if none. */
+static const char *json_string_end(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		else if (*s == '"')
+			return s;
+	}
+	return NULL;
+}
+
+static const char *skip_space(const char *s)
+{
+	while (is_space(*s))
+		s++;
+	return s;
+}
+
+int iperf_json_error(const char *json, char *msg, size_t msglen)
+{
+	int depth = 0;
+
+	for (const char *p = json; *p; p++) {
+		if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+		} else if (*p == '"') {
+			const char *key = p + 1, *end = json_string_end(key);
+			if (!end)
+				return 0;
+			p = end;
+			/* A top-level key "error" with a string value. */
+			if (depth != 1 || end - key != 5 || strncmp(key, "error", 5) != 0)
+				continue;
+			const char *v = skip_space(end + 1);
+			if (*v != ':')
+				continue;
+			v = skip_space(v + 1);
+			const char *vend = *v == '"' ? json_string_end(v + 1) : NULL;
+			if (!vend)
+				return 0;
+			size_t n = 0;
+			for (const char *c = v + 1; c < vend && n + 1 < msglen; c++)
+				msg[n++] = *c >= 0x20 && *c < 0x7f ? *c : '?';
+			msg[n] = '\0';
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* More than any valid command has (hbcmd run + 9 keys). */
+#define CMD_TOKENS_MAX 16
+
+enum agent_cmd command_parse(const char *line, struct run_spec *rs,
+			     char *err, size_t errlen)
+{
+	char buf[512];
+	char *tok[CMD_TOKENS_MAX];
+	int ntok = 0;
+
+	if (strlen(line) >= sizeof(buf)) {
+		fail(err, errlen, "line longer than %zu bytes", sizeof(buf) - 1);
+		return CMD_INVALID;
+	}
+	strcpy(buf, line);
+	for (char *p = buf;;) {
+		while (is_space(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (ntok == CMD_TOKENS_MAX) {
+			fail(err, errlen, "more than %d tokens", CMD_TOKENS_MAX);
+			return CMD_INVALID;
+		}
+		tok[ntok++] = p;
+		while (*p && !is_space(*p))
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	if (ntok < 2 || strcmp(tok[0], "hbcmd") != 0) {
+		fail(err, errlen, "not an hbcmd line");
+		return CMD_INVALID;
+	}
+	if (strcmp(tok[1], "run") == 0)
+		return run_spec_parse(ntok - 2, tok + 2, NULL, rs, err, errlen) == 0 ?
+		       CMD_RUN : CMD_INVALID;
+	if (strcmp(tok[1], "poweroff") == 0 && ntok == 2)
+		return CMD_POWEROFF;
+	fail(err, errlen, "unknown command '%s'", tok[1]);
+	return CMD_INVALID;
+}
+
+int hist_line_parse(const char *line, char *caller, size_t callerlen,
+		    uint64_t *hits)
+{
+	const char *p = line;
+
+	while (*p == ' ')
+		p++;
+	if (*p != '{')
+		return -1;
+	p = strchr(p, ':');	/* past the key's field name */
+	if (!p)
+		return -1;
+	p++;
+	while (*p == ' ')
+		p++;
+	if (*p == '[') {	/* the raw address before the symbol */
+		p = strchr(p, ']');
+		if (!p)
+			return -1;
+		p++;
+		while (*p == ' ')
+			p++;
+	}
+	size_t n = strcspn(p, " }");
+	if (n == 0 || n >= callerlen)
+		return -1;
+	memcpy(caller, p, n);
+	caller[n] = '\0';
+
+	const char *h = strstr(p + n, "} hitcount:");
+	if (!h)
+		return -1;
+	h += strlen("} hitcount:");
+	while (*h == ' ')
+		h++;
+	char digits[24];
+	size_t nd = strspn(h, "0123456789");
+	if (nd == 0 || nd >= sizeof(digits))
+		return -1;
+	memcpy(digits, h, nd);
+	digits[nd] = '\0';
+	return parse_u64(digits, UINT64_MAX, hits);
+}
+
+int tcp_port_listening(const char *proc_net_tcp, unsigned port)
+{
+	/* The header line does not parse; neither does a truncated one. */
+	for (const char *line = proc_net_tcp; line; line = strchr(line, '\n')) {
+		unsigned local_port, state;
+
+		if (*line == '\n')
+			line++;
+		if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x",
+			   &local_port, &state) == 2 &&
+		    local_port == port && state == 0x0A)
+			return 1;
+	}
+	return 0;
+}
+
+const char *const cpu_field_names[CPU_FIELDS] = {
+	"cpu_user", "cpu_nice", "cpu_system", "cpu_idle",
+	"cpu_iowait", "cpu_irq", "cpu_softirq",
+};
+
+int cpu_stat_parse(const char *proc_stat, uint64_t out[CPU_FIELDS])
+{
+	const char *s = proc_stat, *tok;
+	size_t n = next_token(&s, &tok);
+
+	if (n != 3 || strncmp(tok, "cpu", 3) != 0)
+		return -1;
+	for (int i = 0; i < CPU_FIELDS; i++) {
+		char digits[24];
+
+		n = next_token(&s, &tok);
+		if (n == 0 || n >= sizeof(digits))
+			return -1;
+		memcpy(digits, tok, n);
+		digits[n] = '\0';
+		if (parse_u64(digits, UINT64_MAX, &out[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+size_t base64_encode(const void *in, size_t len, char *out)
+{
+	static const char alphabet[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *b = in;
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i += 3) {
+		uint32_t v = (uint32_t)b[i] << 16;
+		if (i + 1 < len)
+			v |= (uint32_t)b[i + 1] << 8;
+		if (i + 2 < len)
+			v |= b[i + 2];
+		out[o++] = alphabet[(v >> 18) & 63];
+		out[o++] = alphabet[(v >> 12) & 63];
+		out[o++] = i + 1 < len ? alphabet[(v >> 6) & 63] : '=';
+		out[o++] = i + 2 < len ? alphabet[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return o;
+}
+
+static int base64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+long base64_decode(const char *in, size_t len, unsigned char *out)
+{
+	if (len % 4)
+		return -1;
+	size_t o = 0;
+	for (size_t i = 0; i < len; i += 4) {
+		int pad = (in[i + 2] == '=') + (in[i + 3] == '=');
+		/* padding only at the very end, and "x=y=" is not padding */
+		if ((pad && i + 4 != len) || (in[i + 2] == '=' && in[i + 3] != '='))
+			return -1;
+		uint32_t v = 0;
+		for (int k = 0; k < 4 - pad; k++) {
+			int d = base64_value(in[i + k]);
+			if (d < 0)
+				return -1;
+			v |= (uint32_t)d << (18 - 6 * k);
+		}
+		out[o++] = (unsigned char)(v >> 16);
+		if (pad < 2)
+			out[o++] = (unsigned char)(v >> 8);
+		if (pad < 1)
+			out[o++] = (unsigned char)v;
+	}
+	return (long)o;
+}
+
+uint32_t crc32_update(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *b = buf;
+
+	/* Bitwise: the agent checksums tens of kilobytes once per run, so a
+	 * table would buy nothing worth its lines. */
+	crc = ~crc;
+	for (size_t i = 0; i < len; i++) {
+		crc ^= b[i];
+		for (int bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}

@@ -1,0 +1,108 @@
+/*
+ * agent_proto: the pure parts of the DUT agent (docs/agent-protocol.md).
+ *
+ * Parsing what the agent is told (kernel command line, hbcmd lines) and what
+ * it reads (tracefs hist, /proc), encoding what it sends (base64, CRC-32).
+ * Nothing here does I/O, so every function is unit-tested on the host.
+ *
+ * Contract: parsers return 0 (or a command) on success and -1 (CMD_INVALID)
+ * on failure; when they take an err buffer they fill it with a one-line
+ * reason fit for an `msg=` token. Output structs are only valid on success.
+ */
+#ifndef HB_AGENT_PROTO_H
+#define HB_AGENT_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* hb.* parameters from the kernel command line. */
+struct agent_params {
+	char iface[16];		/* IFNAMSIZ: it becomes a /sys/class/net path */
+	char addr[64];		/* DUT address with prefix, 198.18.0.2/24 */
+	char peer[48];		/* host address, 198.18.0.1 */
+};
+
+int agent_params_parse(const char *cmdline, struct agent_params *p,
+		       char *err, size_t errlen);
+
+/* The address of p->addr without its /prefix (iperf3 -B wants that). */
+void agent_addr_host(const struct agent_params *p, char *out, size_t outlen);
+
+enum run_proto { RUN_UDP, RUN_TCP };
+enum run_dir { RUN_TX, RUN_RX };	/* seen from the DUT */
+
+#define RUN_ID_MAX 64
+
+/* One `hbcmd run`: every field validated and in range. */
+struct run_spec {
+	char id[RUN_ID_MAX];	/* [A-Za-z0-9._-]: it becomes /tmp/<id>.json */
+	enum run_proto proto;
+	enum run_dir dir;
+	unsigned len;		/* bytes per write/datagram, 0 = iperf3 default */
+	uint64_t rate;		/* bit/s, 0 = unlimited */
+	unsigned time_s;
+	unsigned omit_s;
+	unsigned streams;
+	unsigned port;
+};
+
+/*
+ * The key=value tokens of a run (without "hbcmd run"). Every key is
+ * required except id when default_id is not NULL; unknown or repeated keys
+ * are errors.
+ */
+int run_spec_parse(int ntok, char *const tok[], const char *default_id,
+		   struct run_spec *rs, char *err, size_t errlen);
+
+/* iperf3's command line for a run (docs/agent-protocol.md); the argument
+ * strings live in the struct. */
+struct iperf_args {
+	char port[8], rate[24], len[12], time_s[12], omit[12], streams[12], bind[64];
+	const char *argv[24];	/* NULL-terminated, argv[0] = /usr/bin/iperf3 */
+};
+
+void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
+		      const struct run_spec *rs);
+
+/*
+ * The top-level "error" string of iperf3's JSON, escapes kept, non-printable
+ * bytes as '?'. 1 if there is one. iperf3 3.12 exits 0 with -J even when the
+ * test failed (e.g. connection refused), so this is how failure shows.
+ */
+int iperf_json_error(const char *json, char *msg, size_t msglen);
+
+enum agent_cmd { CMD_INVALID = -1, CMD_RUN, CMD_POWEROFF };
+
+/* One console line (trailing CR/LF allowed); fills *rs for CMD_RUN. */
+enum agent_cmd command_parse(const char *line, struct run_spec *rs,
+			     char *err, size_t errlen);
+
+/*
+ * One bucket line of a tracefs hist file keyed by a .sym field:
+ *   { function: [c0a1b2c4] stmmac_tx_timer      } hitcount:       1234
+ * The caller is the symbol without a " [module]" suffix. Header, blank and
+ * "Totals:" lines return -1.
+ */
+int hist_line_parse(const char *line, char *caller, size_t callerlen,
+		    uint64_t *hits);
+
+/* 1 if /proc/net/tcp or tcp6 text has a socket on port in LISTEN state. */
+int tcp_port_listening(const char *proc_net_tcp, unsigned port);
+
+/* The aggregate "cpu" line of /proc/stat, in jiffies, in this order. */
+enum { CPU_FIELDS = 7 };
+extern const char *const cpu_field_names[CPU_FIELDS];
+int cpu_stat_parse(const char *proc_stat, uint64_t out[CPU_FIELDS]);
+
+/* RFC 4648 base64 with padding; out needs 4 * ((len + 2) / 3) + 1 bytes.
+ * Returns the length written (without the NUL). */
+size_t base64_encode(const void *in, size_t len, char *out);
+
+/* The inverse, for the host: len must be a multiple of 4; returns the bytes
+ * written to out (at most len / 4 * 3), or -1 for anything not base64. */
+long base64_decode(const char *in, size_t len, unsigned char *out);
+
+/* zlib's crc32(): start with crc = 0, feed the result back to continue. */
+uint32_t crc32_update(uint32_t crc, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,79 @@
+#include "build/userland.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/proc.h"
+#include "util/util.h"
+
+int userland_build(const struct board *b, struct userland_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	char *agent = xasprintf("%s/build/%s/hb-agent", hb_home(), b->debian_arch);
+	char *script = xasprintf("%s/harness/scripts/mkinitramfs.sh", hb_home());
+	char agent_sha[65], script_sha[65];
+	int rc = HB_EXIT_INFRA;
+	char *key_text = NULL, *dir = NULL, *cache = NULL;
+	if (sha256_file_hex(agent, agent_sha) < 0) {
+		hb_err("no DUT agent for %s at %s; run `make`", b->debian_arch, agent);
+		goto out;
+	}
+	if (sha256_file_hex(script, script_sha) < 0) {
+		hb_err("cannot read %s: %s", script, strerror(errno));
+		goto out;
+	}
+	char *pkgs = argv_join(&b->packages, " ");
+	key_text = xasprintf("hilbench-userland 1\narch %s\npackages %s\nagent %s\nscript %s\n",
+			     b->debian_arch, pkgs, agent_sha, script_sha);
+	free(pkgs);
+	char key[65];
+	sha256_hex(key_text, strlen(key_text), key);
+	cache = xasprintf("%s/userland", hb_cache_dir());
+	dir = xasprintf("%s/%s", cache, key);
+	res->initramfs = path_join(dir, "initramfs.cpio.gz");
+	res->manifest = xasprintf("%s.manifest", res->initramfs);
+	if (!path_exists(res->initramfs)) {
+		hb_info("building the %s DUT initramfs (%zu packages + agent)", b->debian_arch,
+			b->packages.n);
+		mkdir_p(dir, 0755);
+		struct strlist a = { 0 };
+		strlist_push(&a, "bash");
+		strlist_push(&a, script);
+		strlist_push(&a, "--arch");
+		strlist_push(&a, b->debian_arch);
+		strlist_push(&a, "--agent");
+		strlist_push(&a, agent);
+		strlist_push(&a, "--out");
+		strlist_push(&a, res->initramfs);
+		strlist_push(&a, "--cache");
+		strlist_push(&a, cache);
+		for (size_t i = 0; i < b->packages.n; i++)
+			strlist_push(&a, b->packages.v[i]);
+		int st = proc_run(strlist_argv(&a), NULL);
+		strlist_free(&a);
+		if (st != 0 || !path_exists(res->initramfs)) {
+			hb_err("building the DUT initramfs failed (exit %d); see the messages above", st);
+			goto out;
+		}
+	}
+	if (sha256_file_hex(res->initramfs, res->sha256) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(agent);
+	free(script);
+	free(key_text);
+	free(dir);
+	free(cache);
+	if (rc)
+		userland_result_free(res);
+	return rc;
+}
+
+void userland_result_free(struct userland_result *res)
+{
+	free(res->initramfs);
+	free(res->manifest);
+	res->initramfs = res->manifest = NULL;
+}

@@ -1,0 +1,24 @@
+/*
+ * userland: the DUT initramfs (Debian packages for the board's Debian
+ * architecture + the hilbench agent), cached under
+ * $HILBENCH_CACHE/userland/<key>/ where <key> hashes the architecture, the
+ * package list, the agent binary and the script that packs it.
+ *
+ * Contract: 0 with res filled (initramfs path and its SHA-256), or
+ * HB_EXIT_INFRA with the message printed.
+ */
+#ifndef HB_USERLAND_H
+#define HB_USERLAND_H
+
+#include "config/board.h"
+
+struct userland_result {
+	char *initramfs;
+	char *manifest;		/* package name version arch sha256, a line each */
+	char sha256[65];
+};
+
+int userland_build(const struct board *b, struct userland_result *res);
+void userland_result_free(struct userland_result *res);
+
+#endif

@@ -1,0 +1,472 @@
+/*
+ * Unit tests of the agent's pure logic (harness/agent/agent_proto.c), built
+ * for the host. Links with agent_proto.c only, never with harness/src.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent_proto.h"
+
+static void test_crc32_check_value(void **state)
+{
+	(void)state;
+	assert_int_equal(crc32_update(0, "123456789", 9), 0xcbf43926u);
+	assert_int_equal(crc32_update(0, "", 0), 0);
+}
+
+static void test_crc32_incremental(void **state)
+{
+	(void)state;
+	uint32_t crc = crc32_update(0, "1234", 4);
+	assert_int_equal(crc32_update(crc, "56789", 5), 0xcbf43926u);
+}
+
+static void test_base64_rfc4648(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} v[] = {
+		{ "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" }, { "foo", "Zm9v" },
+		{ "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" },
+	};
+	char out[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(base64_encode(v[i].in, strlen(v[i].in), out), strlen(v[i].out));
+		assert_string_equal(out, v[i].out);
+	}
+}
+
+static void test_base64_high_bytes(void **state)
+{
+	const unsigned char in[] = { 0xfb, 0xff, 0xfe };
+	char out[8];
+
+	(void)state;
+	base64_encode(in, 3, out);
+	assert_string_equal(out, "+//+");
+}
+
+static void test_base64_line_is_76_chars(void **state)
+{
+	unsigned char in[57] = { 0 };
+	char out[77];
+
+	(void)state;
+	assert_int_equal(base64_encode(in, sizeof(in), out), 76);
+}
+
+static void test_hist_bucket(void **state)
+{
+	char caller[64];
+	uint64_t hits = 0;
+
+	(void)state;
+	assert_int_equal(hist_line_parse("{ function: [c0a1b2c4] stmmac_tx_timer"
+					 "                               } hitcount:       1234",
+					 caller, sizeof(caller), &hits), 0);
+	assert_string_equal(caller, "stmmac_tx_timer");
+	assert_int_equal(hits, 1234);
+}
+
+static void test_hist_module_symbol(void **state)
+{
+	char caller[64];
+	uint64_t hits = 0;
+
+	(void)state;
+	assert_int_equal(hist_line_parse("{ function: [bf012345] stmmac_tx_timer [stmmac]"
+					 "       } hitcount:          7",
+					 caller, sizeof(caller), &hits), 0);
+	assert_string_equal(caller, "stmmac_tx_timer");
+	assert_int_equal(hits, 7);
+}
+
+static void test_hist_rejects_other_lines(void **state)
+{
+	static const char *const lines[] = {
+		"# event histogram",
+		"# trigger info: hist:keys=function.sym:vals=hitcount:sort=hitcount:size=2048 [active]",
+		"",
+		"Totals:",
+		"    Hits: 1234",
+		"    Entries: 3",
+		"{ function: [c0a1b2c4] tick_sched_timer }",
+		"{ function: [c0a1b2c4] tick_sched_timer } hitcount: many",
+		"{ function: [c0a1b2c4]     } hitcount: 3",
+	};
+	char caller[64];
+	uint64_t hits;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		assert_int_equal(hist_line_parse(lines[i], caller, sizeof(caller), &hits), -1);
+}
+
+static void test_hist_caller_too_long(void **state)
+{
+	char caller[8];
+	uint64_t hits;
+
+	(void)state;
+	assert_int_equal(hist_line_parse("{ function: [c0a1b2c4] stmmac_tx_timer } hitcount: 1",
+					 caller, sizeof(caller), &hits), -1);
+}
+
+static void test_cmdline_params(void **state)
+{
+	struct agent_params p;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(agent_params_parse("console=ttyS0,115200 maxcpus=1 hb.iface=eth0 "
+					    "hb.addr=198.18.0.2/24 hb.peer=198.18.0.1\n",
+					    &p, err, sizeof(err)), 0);
+	assert_string_equal(p.iface, "eth0");
+	assert_string_equal(p.addr, "198.18.0.2/24");
+	assert_string_equal(p.peer, "198.18.0.1");
+
+	char host[64];
+	agent_addr_host(&p, host, sizeof(host));
+	assert_string_equal(host, "198.18.0.2");
+}
+
+static void test_cmdline_last_wins(void **state)
+{
+	struct agent_params p;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(agent_params_parse("hb.iface=eth0 hb.addr=198.18.0.2/24 hb.peer=198.18.0.1 "
+					    "xhb.iface=bad hb.iface=eth1",
+					    &p, err, sizeof(err)), 0);
+	assert_string_equal(p.iface, "eth1");
+}
+
+static void test_cmdline_rejections(void **state)
+{
+	static const char *const bad[] = {
+		"hb.addr=198.18.0.2/24 hb.peer=198.18.0.1",			/* no iface */
+		"hb.iface=eth0 hb.peer=198.18.0.1",				/* no addr */
+		"hb.iface=eth0 hb.addr=198.18.0.2/24",				/* no peer */
+		"hb.iface= hb.addr=198.18.0.2/24 hb.peer=198.18.0.1",		/* empty */
+		"hb.iface=../x hb.addr=198.18.0.2/24 hb.peer=198.18.0.1",	/* a path */
+		"hb.iface=averyveryverylongname hb.addr=198.18.0.2/24 hb.peer=198.18.0.1",
+		"hb.iface=eth0 hb.addr=198.18.0.2 hb.peer=198.18.0.1",		/* no prefix */
+		"hb.iface=eth0 hb.addr=198.18.0.2/33 hb.peer=198.18.0.1",
+		"hb.iface=eth0 hb.addr=198.18.0.300/24 hb.peer=198.18.0.1",
+		"hb.iface=eth0 hb.addr=198.18.0.2/24 hb.peer=host",
+	};
+	struct agent_params p;
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(agent_params_parse(bad[i], &p, err, sizeof(err)), -1);
+		assert_true(err[0] != '\0');
+	}
+	agent_params_parse("hb.addr=198.18.0.2/24 hb.peer=198.18.0.1", &p, err, sizeof(err));
+	assert_non_null(strstr(err, "hb.iface="));
+}
+
+static void test_cmdline_ipv6(void **state)
+{
+	struct agent_params p;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(agent_params_parse("hb.iface=eth0 hb.addr=fd00::2/64 hb.peer=fd00::1",
+					    &p, err, sizeof(err)), 0);
+}
+
+#define RUN_OK "hbcmd run id=r1 proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=5201"
+
+static void test_hbcmd_run(void **state)
+{
+	struct run_spec rs;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(command_parse(RUN_OK "\r\n", &rs, err, sizeof(err)), CMD_RUN);
+	assert_string_equal(rs.id, "r1");
+	assert_int_equal(rs.proto, RUN_UDP);
+	assert_int_equal(rs.dir, RUN_TX);
+	assert_int_equal(rs.len, 64);
+	assert_int_equal(rs.rate, 0);
+	assert_int_equal(rs.time_s, 10);
+	assert_int_equal(rs.omit_s, 1);
+	assert_int_equal(rs.streams, 1);
+	assert_int_equal(rs.port, 5201);
+}
+
+static void test_hbcmd_run_any_order_and_spacing(void **state)
+{
+	struct run_spec rs;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(command_parse("  hbcmd\trun port=65535 streams=16 omit=0 time=3600 "
+				       "rate=18446744073709551615 len=1048576 dir=rx proto=tcp id=a.b-c_9  ",
+				       &rs, err, sizeof(err)), CMD_RUN);
+	assert_int_equal(rs.proto, RUN_TCP);
+	assert_int_equal(rs.dir, RUN_RX);
+	assert_int_equal(rs.len, 1048576);
+	assert_true(rs.rate == UINT64_MAX);
+	assert_string_equal(rs.id, "a.b-c_9");
+}
+
+static void test_hbcmd_poweroff(void **state)
+{
+	struct run_spec rs;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(command_parse("hbcmd poweroff\n", &rs, err, sizeof(err)), CMD_POWEROFF);
+	assert_int_equal(command_parse("hbcmd poweroff now", &rs, err, sizeof(err)), CMD_INVALID);
+}
+
+static void test_hbcmd_rejections(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"hbcmd",
+		"run id=1",
+		"HBCMD poweroff",
+		"hbcmd reboot",
+		"hbcmd run proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=5201",
+		RUN_OK " port=5202",				/* twice */
+		RUN_OK " colour=red",				/* unknown key */
+		RUN_OK " stray",				/* not key=value */
+		"hbcmd run id=r1 proto=sctp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=up len=64 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=64x rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=-1 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=+1 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len= rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=65508 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=tcp dir=tx len=1048577 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=64 rate=18446744073709551616 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=64 rate=0 time=0 omit=1 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=64 rate=0 time=10 omit=61 streams=1 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=0 port=5201",
+		"hbcmd run id=r1 proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=65536",
+		"hbcmd run id=../etc/x proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id=.hidden proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run id= proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=5201",
+		"hbcmd run a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10 k=11 l=12 m=13 n=14 o=15",
+	};
+	struct run_spec rs;
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(command_parse(bad[i], &rs, err, sizeof(err)), CMD_INVALID);
+		assert_true(err[0] != '\0');
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+static void test_hbcmd_long_line(void **state)
+{
+	char line[1024];
+	struct run_spec rs;
+	char err[128];
+
+	(void)state;
+	memset(line, 'x', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	assert_int_equal(command_parse(line, &rs, err, sizeof(err)), CMD_INVALID);
+}
+
+static void test_run_spec_default_id(void **state)
+{
+	char *tok[] = { "proto=tcp", "dir=rx", "len=0", "rate=0", "time=5",
+			"omit=0", "streams=2", "port=5201" };
+	struct run_spec rs;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(run_spec_parse(8, tok, "run", &rs, err, sizeof(err)), 0);
+	assert_string_equal(rs.id, "run");
+	assert_int_equal(run_spec_parse(8, tok, NULL, &rs, err, sizeof(err)), -1);
+	assert_string_equal(err, "missing id=");
+}
+
+static void params_for_test(struct agent_params *p)
+{
+	char err[128];
+
+	assert_int_equal(agent_params_parse("hb.iface=eth0 hb.addr=198.18.0.2/24 hb.peer=198.18.0.1",
+					    p, err, sizeof(err)), 0);
+}
+
+/* argv joined by spaces, for comparing whole command lines. */
+static const char *joined(const struct iperf_args *a)
+{
+	static char line[512];
+
+	line[0] = '\0';
+	for (int i = 0; a->argv[i]; i++) {
+		if (i)
+			strcat(line, " ");
+		strcat(line, a->argv[i]);
+	}
+	return line;
+}
+
+static void test_iperf_args_udp_tx(void **state)
+{
+	struct agent_params p;
+	struct run_spec rs;
+	struct iperf_args a;
+	char err[128];
+
+	(void)state;
+	params_for_test(&p);
+	assert_int_equal(command_parse(RUN_OK, &rs, err, sizeof(err)), CMD_RUN);
+	iperf_args_build(&a, &p, &rs);
+	assert_string_equal(joined(&a), "/usr/bin/iperf3 -c 198.18.0.1 -p 5201 -u -b 0 -l 64 "
+			    "-t 10 -O 1 -P 1 -J");
+}
+
+static void test_iperf_args_tcp_tx_default_len(void **state)
+{
+	struct agent_params p;
+	struct run_spec rs;
+	struct iperf_args a;
+	char err[128];
+
+	(void)state;
+	params_for_test(&p);
+	assert_int_equal(command_parse("hbcmd run id=x proto=tcp dir=tx len=0 rate=100000000 "
+				       "time=5 omit=2 streams=4 port=5300", &rs, err, sizeof(err)), CMD_RUN);
+	iperf_args_build(&a, &p, &rs);
+	assert_string_equal(joined(&a), "/usr/bin/iperf3 -c 198.18.0.1 -p 5300 -b 100000000 "
+			    "-t 5 -O 2 -P 4 -J");
+}
+
+static void test_iperf_args_rx(void **state)
+{
+	struct agent_params p;
+	struct run_spec rs;
+	struct iperf_args a;
+	char err[128];
+
+	(void)state;
+	params_for_test(&p);
+	assert_int_equal(command_parse("hbcmd run id=x proto=udp dir=rx len=64 rate=0 "
+				       "time=5 omit=1 streams=1 port=5201", &rs, err, sizeof(err)), CMD_RUN);
+	iperf_args_build(&a, &p, &rs);
+	assert_string_equal(joined(&a), "/usr/bin/iperf3 -s -1 -p 5201 -B 198.18.0.2 -J");
+}
+
+static void test_iperf_json_error(void **state)
+{
+	char msg[64];
+
+	(void)state;
+	/* What iperf3 3.12 -J prints when the connection is refused (exit 0). */
+	assert_int_equal(iperf_json_error("{\n\t\"start\":\t{\n\t\t\"connected\":\t[],\n"
+					  "\t\t\"version\":\t\"iperf 3.12\"\n\t},\n\t\"intervals\":\t[],\n"
+					  "\t\"end\":\t{\n\t},\n\t\"error\":\t\"unable to connect to "
+					  "server: Connection refused\"\n}\n", msg, sizeof(msg)), 1);
+	assert_string_equal(msg, "unable to connect to server: Connection refused");
+
+	assert_int_equal(iperf_json_error("{\"error\":\"say \\\"hi\\\"\"}", msg, sizeof(msg)), 1);
+	assert_string_equal(msg, "say \\\"hi\\\"");
+}
+
+static void test_iperf_json_no_error(void **state)
+{
+	char msg[64];
+
+	(void)state;
+	/* Only a top-level key counts, not a nested one or a value. */
+	assert_int_equal(iperf_json_error("{\"end\": {\"error\": \"nested\"}, \"x\": \"error\"}",
+					  msg, sizeof(msg)), 0);
+	assert_int_equal(iperf_json_error("{\"start\": {}, \"end\": {\"sum\": {\"packets\": 5}}}",
+					  msg, sizeof(msg)), 0);
+	assert_int_equal(iperf_json_error("{\"error\": \"unterminated", msg, sizeof(msg)), 0);
+	assert_int_equal(iperf_json_error("", msg, sizeof(msg)), 0);
+}
+
+static const char proc_net_tcp[] =
+	"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	"   0: 0200A8C6:1451 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 c0000000 100 0 0 10 0\n"
+	"   1: 0200A8C6:1452 0100A8C6:D431 01 00000000:00000000 00:00000000 00000000     0        0 2 1 c0000000 20 4 30 10 -1\n";
+
+static void test_tcp_listening(void **state)
+{
+	(void)state;
+	assert_int_equal(tcp_port_listening(proc_net_tcp, 5201), 1);
+	assert_int_equal(tcp_port_listening(proc_net_tcp, 5202), 0);	/* established */
+	assert_int_equal(tcp_port_listening(proc_net_tcp, 5203), 0);
+	assert_int_equal(tcp_port_listening("", 5201), 0);
+}
+
+static void test_tcp6_listening(void **state)
+{
+	(void)state;
+	assert_int_equal(tcp_port_listening(
+		"  sl  local_address                         remote_address                        st\n"
+		"   0: 00000000000000000000000000000000:1451 00000000000000000000000000000000:0000 0A "
+		"00000000:00000000 00:00000000 00000000     0        0 3 1 c0000000 100 0 0 10 0\n",
+		5201), 1);
+}
+
+static void test_cpu_stat(void **state)
+{
+	uint64_t v[CPU_FIELDS];
+
+	(void)state;
+	assert_int_equal(cpu_stat_parse("cpu  10132153 290696 3084719 46828483 16683 0 25195 0 0 0\n"
+					"cpu0 1393280 32966 572056 13343292 6130 0 17875 0 0 0\n", v), 0);
+	assert_true(v[0] == 10132153 && v[1] == 290696 && v[2] == 3084719 &&
+		    v[3] == 46828483 && v[4] == 16683 && v[5] == 0 && v[6] == 25195);
+	assert_int_equal(cpu_stat_parse("cpu0 1 2 3 4 5 6 7\n", v), -1);
+	assert_int_equal(cpu_stat_parse("cpu  1 2 3\ncpu0 1 2 3 4 5 6 7\n", v), -1);
+	assert_string_equal(cpu_field_names[6], "cpu_softirq");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc32_check_value),
+		cmocka_unit_test(test_crc32_incremental),
+		cmocka_unit_test(test_base64_rfc4648),
+		cmocka_unit_test(test_base64_high_bytes),
+		cmocka_unit_test(test_base64_line_is_76_chars),
+		cmocka_unit_test(test_hist_bucket),
+		cmocka_unit_test(test_hist_module_symbol),
+		cmocka_unit_test(test_hist_rejects_other_lines),
+		cmocka_unit_test(test_hist_caller_too_long),
+		cmocka_unit_test(test_cmdline_params),
+		cmocka_unit_test(test_cmdline_last_wins),
+		cmocka_unit_test(test_cmdline_rejections),
+		cmocka_unit_test(test_cmdline_ipv6),
+		cmocka_unit_test(test_hbcmd_run),
+		cmocka_unit_test(test_hbcmd_run_any_order_and_spacing),
+		cmocka_unit_test(test_hbcmd_poweroff),
+		cmocka_unit_test(test_hbcmd_rejections),
+		cmocka_unit_test(test_hbcmd_long_line),
+		cmocka_unit_test(test_run_spec_default_id),
+		cmocka_unit_test(test_iperf_args_udp_tx),
+		cmocka_unit_test(test_iperf_args_tcp_tx_default_len),
+		cmocka_unit_test(test_iperf_args_rx),
+		cmocka_unit_test(test_iperf_json_error),
+		cmocka_unit_test(test_iperf_json_no_error),
+		cmocka_unit_test(test_tcp_listening),
+		cmocka_unit_test(test_tcp6_listening),
+		cmocka_unit_test(test_cpu_stat),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
