@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs what hilbench needs on Debian 12: host build and test tools, the
+# cross toolchain, QEMU, Debian's kernel source, and the armhf architecture
+# whose packages make the DUT userland. Idempotent: a second run only checks.
+set -euo pipefail
+
+HOST_PKGS=(
+	gcc make pkg-config libc6-dev git patch cpio xz-utils gzip iproute2 sqlite3
+	libyaml-dev libcjson-dev libsqlite3-dev libssl-dev libiperf-dev iperf3
+	libcmocka-dev valgrind
+	qemu-system-arm
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+	linux-source-6.1 ccache bc bison flex libelf-dev kmod
+)
+# Packages the DUT initramfs is made of (downloaded, never installed here).
+DUT_ARCH=armhf
+DUT_PKGS=(busybox-static iperf3 linux-perf)
+
+die() { echo "deps: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "run as root (apt-get and network namespaces need it)"
+command -v apt-get >/dev/null || die "this needs Debian 12 (apt-get not found)"
+
+missing=()
+for p in "${HOST_PKGS[@]}"; do
+	[ "$(dpkg-query -W -f '${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
+		missing+=("$p")
+done
+need_update=0
+if ! dpkg --print-foreign-architectures | grep -qx "$DUT_ARCH"; then
+	echo "deps: adding the $DUT_ARCH architecture (DUT userland packages)"
+	dpkg --add-architecture "$DUT_ARCH"
+	need_update=1
+fi
+has_candidates() {
+	local p policy
+	for p in "${DUT_PKGS[@]}"; do
+		# captured, not piped: grep -q closing early would fail the pipe
+		policy=$(apt-cache policy "$p:$DUT_ARCH" 2>/dev/null)
+		[[ $policy == *"Candidate: "[0-9]* ]] || return 1
+	done
+}
+if [ ${#missing[@]} -gt 0 ] || ! has_candidates; then
+	need_update=1
+fi
+if [ $need_update = 1 ]; then
+	echo "deps: apt-get update"
+	# One foreign index (e.g. bookworm-security armhf) failing its hash check
+	# must not stop us: what matters is that every package we need resolves,
+	# which is checked right after.
+	apt-get update -q || echo "deps: apt-get update reported errors; checking what we need"
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps: installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+has_candidates || die "Debian's ${DUT_PKGS[*]} for $DUT_ARCH cannot be found; check /etc/apt/sources.list and run 'apt-get update'"
+[ -f /usr/src/linux-source-6.1.tar.xz ] || die "linux-source-6.1 did not install /usr/src/linux-source-6.1.tar.xz"
+echo "deps: ok"

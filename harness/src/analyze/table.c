@@ -1,0 +1,145 @@
+#include "analyze/table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/stats.h"
+#include "util/util.h"
+
+/* The metrics the table shows, in order; others stay in the store. */
+static const char *const shown[] = { "pps", "mbps", "hrtimer_starts_per_pkt", "cpu_busy_pct" };
+
+struct series {
+	char *workload, *strategy, *metric, *unit;
+	double *v;
+	size_t n;
+};
+
+struct collected {
+	struct series *s;
+	size_t n;
+	struct strlist problems;	/* runs that are not measurements */
+	struct strlist workloads, strategies;	/* first-seen order */
+};
+
+static void add_unique(struct strlist *l, const char *v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], v))
+			return;
+	strlist_push(l, v);
+}
+
+static int collect_row(const struct run_row *r, void *ctx)
+{
+	struct collected *c = ctx;
+	if (strcmp(r->cls, "pass")) {
+		strlist_pushf(&c->problems, "%s %s/%s/%s rep %d: %s: %s", r->id, r->board,
+			      r->strategy, r->workload, r->repetition, r->cls,
+			      r->reason ? r->reason : "");
+		return 0;
+	}
+	size_t k;
+	for (k = 0; k < HB_ARRAY_SIZE(shown) && strcmp(shown[k], r->metric); k++)
+		;
+	if (k == HB_ARRAY_SIZE(shown))
+		return 0;
+	add_unique(&c->workloads, r->workload);
+	add_unique(&c->strategies, r->strategy);
+	struct series *s = NULL;
+	for (size_t i = 0; i < c->n && !s; i++)
+		if (!strcmp(c->s[i].workload, r->workload) && !strcmp(c->s[i].strategy, r->strategy) &&
+		    !strcmp(c->s[i].metric, r->metric))
+			s = &c->s[i];
+	if (!s) {
+		c->s = xrealloc(c->s, (c->n + 1) * sizeof(*c->s));
+		s = &c->s[c->n++];
+		*s = (struct series){ xstrdup(r->workload), xstrdup(r->strategy),
+				      xstrdup(r->metric), xstrdup(r->unit), NULL, 0 };
+	}
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	s->v[s->n++] = r->value;
+	return 0;
+}
+
+static const struct series *find(const struct collected *c, const char *w, const char *st,
+				 const char *m)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->s[i].workload, w) && !strcmp(c->s[i].strategy, st) &&
+		    !strcmp(c->s[i].metric, m))
+			return &c->s[i];
+	return NULL;
+}
+
+static void fmt(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+int table_print(struct store *st, const char *session, FILE *out)
+{
+	struct collected c = { 0 };
+	int rc = store_foreach(st, session, 1, collect_row, &c);
+	for (size_t w = 0; w < c.workloads.n; w++) {
+		fprintf(out, "\n== %s ==\n", c.workloads.v[w]);
+		for (size_t m = 0; m < HB_ARRAY_SIZE(shown); m++) {
+			const struct series *ref = NULL;
+			int printed_header = 0;
+			for (size_t si = 0; si < c.strategies.n; si++) {
+				const struct series *s = find(&c, c.workloads.v[w], c.strategies.v[si], shown[m]);
+				if (!s)
+					continue;
+				if (!ref)
+					ref = s;
+				if (!printed_header) {
+					fprintf(out, "%s (%s)\n  %-16s %-36s %10s %10s %10s %8s\n",
+						shown[m], s->unit, "strategy", "repetitions", "mean",
+						"stddev", "ci95", "delta");
+					printed_header = 1;
+				}
+				struct summary sum, rsum;
+				summarize(s->v, s->n, &sum);
+				summarize(ref->v, ref->n, &rsum);
+				char reps[37] = "", one[16];
+				for (size_t i = 0; i < s->n; i++) {
+					fmt(one, sizeof(one), s->v[i]);
+					if (strlen(reps) + strlen(one) + 2 < sizeof(reps))
+						strcat(strcat(reps, i ? " " : ""), one);
+				}
+				char mean[16], sd[16], ci[16], delta[16] = "ref";
+				fmt(mean, sizeof(mean), sum.mean);
+				fmt(sd, sizeof(sd), sum.stddev);
+				fmt(ci, sizeof(ci), sum.ci95);
+				if (s != ref && rsum.mean != 0)
+					snprintf(delta, sizeof(delta), "%+.1f%%",
+						 100 * (sum.mean - rsum.mean) / fabs(rsum.mean));
+				fprintf(out, "  %-16s %-36s %10s %10s %10s %8s\n", s->strategy, reps, mean,
+					sd, ci, delta);
+			}
+		}
+	}
+	if (c.problems.n) {
+		fprintf(out, "\nnot measured (%zu runs):\n", c.problems.n);
+		for (size_t i = 0; i < c.problems.n; i++)
+			fprintf(out, "  %s\n", c.problems.v[i]);
+	}
+	for (size_t i = 0; i < c.n; i++) {
+		free(c.s[i].workload);
+		free(c.s[i].strategy);
+		free(c.s[i].metric);
+		free(c.s[i].unit);
+		free(c.s[i].v);
+	}
+	free(c.s);
+	strlist_free(&c.problems);
+	strlist_free(&c.workloads);
+	strlist_free(&c.strategies);
+	return rc;
+}

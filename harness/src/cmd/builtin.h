@@ -1,0 +1,16 @@
+/*
+ * builtin: one hilbench subcommand per cmd-<name>.c file, like git and perf.
+ * Each returns an exit code from enum hb_exit.
+ */
+#ifndef HB_BUILTIN_H
+#define HB_BUILTIN_H
+
+int cmd_list(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_boot(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+
+#endif

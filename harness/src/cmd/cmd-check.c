@@ -1,0 +1,118 @@
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/builtin.h"
+#include "config/catalog.h"
+#include "config/strategy.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: hilbench check [--kind board|workload|plan] FILE...\n"
+	"Validates config files; errors are printed as FILE:LINE:COL: problem; fix.\n"
+	"The kind is taken from the directory (boards/, workloads/, plans/) unless\n"
+	"given. A strategy's series file (driver-patches/<series>/<name>/series) is\n"
+	"checked too. Exit 0 when all are valid, 2 otherwise.\n";
+
+/* boards/x.yaml -> board; driver-patches/6.1/x/series -> series */
+static const char *kind_of(const char *path)
+{
+	static const char *const dirs[][2] = {
+		{ "boards/", "board" }, { "workloads/", "workload" }, { "plans/", "plan" },
+	};
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	if (!strcmp(base, "series"))
+		return "series";
+	for (size_t i = 0; i < HB_ARRAY_SIZE(dirs); i++) {
+		const char *p = strstr(path, dirs[i][0]);
+		if (p && (p == path || p[-1] == '/') && !strchr(p + strlen(dirs[i][0]), '/'))
+			return dirs[i][1];
+	}
+	return NULL;
+}
+
+/* driver-patches/<series>/<name>/series, as strategy_load() wants it. */
+static int check_series(const char *path, char *err, size_t errlen)
+{
+	char *copy = xstrdup(path);
+	char *slash = strrchr(copy, '/');
+	int rc = -1;
+	if (slash) {
+		*slash = '\0';
+		char *name = strrchr(copy, '/');
+		if (name) {
+			*name++ = '\0';
+			char *series = strrchr(copy, '/');
+			series = series ? series + 1 : copy;
+			struct strategy s;
+			rc = strategy_load(series, name, &s, err, errlen);
+			if (rc == 0)
+				strategy_free(&s);
+		}
+	}
+	if (!slash || rc < 0) {
+		if (!slash || !*err)
+			snprintf(err, errlen, "%s: a series file must be driver-patches/<series>/<strategy>/series",
+				 path);
+	}
+	free(copy);
+	return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *forced = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "k:h", opts, NULL)) != -1) {
+		if (c == 'k')
+			forced = optarg;
+		else {
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+		}
+	}
+	if (optind == argc) {
+		fputs(usage, stderr);
+		return HB_EXIT_USAGE;
+	}
+	int bad = 0;
+	for (int i = optind; i < argc; i++) {
+		const char *path = argv[i];
+		const char *kind = forced ? forced : kind_of(path);
+		char err[2048] = "";
+		int rc = -1;
+		if (!kind) {
+			snprintf(err, sizeof(err), "%s: cannot tell what kind of file this is; "
+				 "use --kind board|workload|plan", path);
+		} else if (!strcmp(kind, "board")) {
+			struct board b;
+			if ((rc = board_load(path, &b, err, sizeof(err))) == 0)
+				board_free(&b);
+		} else if (!strcmp(kind, "workload")) {
+			struct workload w;
+			if ((rc = workload_load(path, &w, err, sizeof(err))) == 0)
+				workload_free(&w);
+		} else if (!strcmp(kind, "plan")) {
+			struct plan p;
+			if ((rc = plan_load(path, &p, err, sizeof(err))) == 0)
+				plan_free(&p);
+		} else if (!strcmp(kind, "series")) {
+			rc = check_series(path, err, sizeof(err));
+		} else {
+			snprintf(err, sizeof(err), "--kind %s: choose board, workload or plan", kind);
+		}
+		if (rc == 0)
+			printf("%s: ok (%s)\n", path, kind);
+		else {
+			fprintf(stderr, "%s\n", err);
+			bad = 1;
+		}
+	}
+	return bad ? HB_EXIT_USAGE : HB_EXIT_OK;
+}

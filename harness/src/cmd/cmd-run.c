@@ -1,0 +1,32 @@
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/builtin.h"
+#include "cmd/options.h"
+#include "measure/bench.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: hilbench run PLAN [options]\n"
+	"       hilbench run --board B --strategy S --workload W [options]\n"
+	"options:\n"
+	"  --repeat N          repetitions (default: the plan's, or 1)\n"
+	"  --timing MODE       realtime or virtual (QEMU -icount; deterministic)\n"
+	"  --patch FILE        add a patch on top of every strategy (repeatable)\n"
+	"  --strategies a,b    --workloads a,b   override the plan's lists\n"
+	"Every run is stored with its provenance in $HILBENCH_STORE (default\n"
+	"results/); `hilbench show` lists them. Exit 0 if all runs passed, 125 if\n"
+	"some could not be measured (each is stored with its reason), 2 bad input.\n";
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_options ro;
+	int rc = run_options_parse(argc, argv, usage, "adhoc", &ro);
+	if (rc != -1)
+		return rc;
+	rc = run_options_execute(&ro, NULL);
+	run_options_free(&ro);
+	return rc;
+}

@@ -1,0 +1,125 @@
+#include "cmd/options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/catalog.h"
+#include "deploy/dut.h"
+#include "store/store.h"
+#include "util/util.h"
+
+static void set_list(struct strlist *l, const char *csv)
+{
+	strlist_free(l);
+	char *copy = xstrdup(csv), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		strlist_push(l, t);
+	free(copy);
+}
+
+int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
+		      struct run_options *o)
+{
+	static const struct option opts[] = {
+		{ "board", required_argument, NULL, 'b' },
+		{ "strategy", required_argument, NULL, 's' },
+		{ "strategies", required_argument, NULL, 's' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "boards", required_argument, NULL, 'b' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "timing", required_argument, NULL, 't' },
+		{ "patch", required_argument, NULL, 'p' },
+		{ "series", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	memset(o, 0, sizeof(*o));
+	const char *boards = NULL, *strategies = NULL, *workloads = NULL, *timing = NULL;
+	int repeat = 0, c;
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:S:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': boards = optarg; break;
+		case 's': strategies = optarg; break;
+		case 'w': workloads = optarg; break;
+		case 't': timing = optarg; break;
+		case 'S': o->bench.series = optarg; break;
+		case 'r':
+			repeat = atoi(optarg);
+			if (repeat < 1 || repeat > 100) {
+				hb_err("--repeat %s: give a number from 1 to 100", optarg);
+				return HB_EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			if (!path_exists(optarg)) {
+				hb_err("--patch %s: no such file", optarg);
+				return HB_EXIT_USAGE;
+			}
+			strlist_push(&o->bench.user_patches, optarg);
+			break;
+		default:
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc - 1) {
+		hb_err("one plan at a time (got '%s' and '%s')", argv[optind], argv[optind + 1]);
+		return HB_EXIT_USAGE;
+	}
+	const char *planname = optind < argc ? argv[optind] : default_plan;
+	if (strcmp(planname, "adhoc")) {
+		if (catalog_plan(planname, &o->plan) < 0)
+			return HB_EXIT_USAGE;
+	} else {
+		if (!boards || !strategies || !workloads) {
+			hb_err("name a PLAN, or all of --board, --strategy and --workload "
+			       "(see `hilbench list plans|boards|strategies|workloads`)");
+			return HB_EXIT_USAGE;
+		}
+		o->plan.name = xstrdup("adhoc");
+		o->plan.description = xstrdup("from the command line");
+		o->plan.repetitions = 1;
+		o->plan.timing = TIMING_VIRTUAL;
+	}
+	if (boards)
+		set_list(&o->plan.boards, boards);
+	if (strategies)
+		set_list(&o->plan.strategies, strategies);
+	if (workloads)
+		set_list(&o->plan.workloads, workloads);
+	if (repeat)
+		o->plan.repetitions = repeat;
+	if (timing && timing_mode_parse(timing, &o->plan.timing) < 0) {
+		hb_err("--timing %s: choose realtime or virtual", timing);
+		return HB_EXIT_USAGE;
+	}
+	return -1;
+}
+
+int run_options_execute(struct run_options *o, char session[40])
+{
+	struct store *s = store_open(hb_store_dir());
+	if (!s)
+		return HB_EXIT_INFRA;
+	hb_install_interrupt_handlers();
+	char id[40];
+	int rc = bench_run_plan(&o->plan, s, &o->bench, id);
+	if (session)
+		snprintf(session, 40, "%s", id);
+	if (hb_interrupted) {
+		hb_err("interrupted: finished runs are stored (session %s); the board and its "
+		       "network are gone", id);
+		rc = HB_EXIT_INFRA;
+	}
+	store_close(s);
+	return rc;
+}
+
+void run_options_free(struct run_options *o)
+{
+	plan_free(&o->plan);
+	strlist_free(&o->bench.user_patches);
+}

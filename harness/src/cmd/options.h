@@ -1,0 +1,25 @@
+/*
+ * options: the plan-selecting options `run` and `compare` share.
+ *
+ * Contract: run_options_parse() returns -1 when the command should go on,
+ * else the exit code to return (help printed, or a usage error reported).
+ * The resulting plan is either a plan file with overrides applied, or an
+ * ad-hoc plan made of --board/--strategy/--workload.
+ */
+#ifndef HB_OPTIONS_H
+#define HB_OPTIONS_H
+
+#include "measure/bench.h"
+
+struct run_options {
+	struct plan plan;
+	struct bench_opts bench;
+};
+
+int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
+		      struct run_options *o);
+/* Opens the store, runs the plan; the session id goes to session if given. */
+int run_options_execute(struct run_options *o, char session[40]);
+void run_options_free(struct run_options *o);
+
+#endif

@@ -1,0 +1,238 @@
+#include "deploy/dut.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+extern const struct deploy_ops qemu_ops;
+
+volatile sig_atomic_t hb_interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	hb_interrupted = 1;
+}
+
+void hb_install_interrupt_handlers(void)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: blocking waits must return with EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+const struct deploy_ops *deploy_backend(const char *name)
+{
+	static const struct deploy_ops *const all[] = { &qemu_ops };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(all); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+/* Console lines that mean the DUT itself misbehaved: a run that saw one is
+ * a failure, never a measurement. */
+static const char *const bad_signs[] = {
+	"Kernel panic", "Internal error: Oops", "Unable to handle kernel", "BUG:",
+	"NETDEV WATCHDOG", "------------[ cut here ]------------", "WARNING: CPU:",
+	"rcu_sched self-detected stall", "soft lockup",
+};
+
+static void scan_health(struct dut *d, const char *line)
+{
+	if (d->health[0])
+		return;
+	for (size_t i = 0; i < HB_ARRAY_SIZE(bad_signs); i++)
+		if (strstr(line, bad_signs[i])) {
+			snprintf(d->health, sizeof(d->health), "%s", line);
+			return;
+		}
+}
+
+int proto_get(const char *line, const char *key, char *out, size_t outlen)
+{
+	size_t kl = strlen(key);
+	for (const char *p = line; (p = strstr(p, key)); p += kl) {
+		if ((p != line && p[-1] != ' ') || p[kl] != '=')
+			continue;
+		const char *v = p + kl + 1;
+		/* msg= runs to the end of the line; other values end at a space */
+		size_t n = !strcmp(key, "msg") ? strlen(v) : strcspn(v, " ");
+		snprintf(out, outlen, "%.*s", (int)n, v);
+		return 1;
+	}
+	return 0;
+}
+
+/* Take one complete line out of the buffer; 1 if there was one. */
+static int take_line(struct dut *d, char *line, size_t len)
+{
+	char *nl = memchr(d->buf, '\n', d->blen);
+	if (!nl)
+		return 0;
+	size_t n = (size_t)(nl - d->buf);
+	size_t keep = n < len ? n : len - 1;
+	memcpy(line, d->buf, keep);
+	line[keep] = '\0';
+	while (keep > 0 && line[keep - 1] == '\r')
+		line[--keep] = '\0';
+	d->blen -= n + 1;
+	memmove(d->buf, nl + 1, d->blen);
+	return 1;
+}
+
+int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s)
+{
+	double deadline = monotonic_s() + timeout_s;
+	for (;;) {
+		while (take_line(d, line, len)) {
+			scan_health(d, line);
+			/* The agent's lines start at column 0; kernel output may share a
+			 * line only when it interleaves, and then it is not ours. */
+			if (!strncmp(line, "HB ", 3)) {
+				memmove(line, line + 3, strlen(line + 3) + 1);
+				return 1;
+			}
+		}
+		if (hb_interrupted)
+			return -1;
+		double left = deadline - monotonic_s();
+		if (left <= 0)
+			return 0;
+		if (d->blen == sizeof(d->buf)) {
+			/* a line longer than the buffer is console noise: drop it */
+			d->blen = 0;
+		}
+		struct pollfd p = { .fd = d->con_rd, .events = POLLIN };
+		int r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		ssize_t got = read(d->con_rd, d->buf + d->blen, sizeof(d->buf) - d->blen);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		if (d->log) {
+			fwrite(d->buf + d->blen, 1, (size_t)got, d->log);
+			fflush(d->log);
+		}
+		d->blen += (size_t)got;
+	}
+}
+
+int dut_send(struct dut *d, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof(line) - 1)
+		return -1;
+	line[n++] = '\n';
+	const char *p = line;
+	while (n > 0) {
+		ssize_t w = write(d->con_wr, p, (size_t)n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (int)w;
+	}
+	return 0;
+}
+
+int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
+	     enum timing_mode t, const char *workdir, const char *console_log)
+{
+	memset(d, 0, sizeof(*d));
+	d->board = b;
+	d->timing = t;
+	d->workdir = workdir;
+	d->con_rd = d->con_wr = -1;
+	d->ops = deploy_backend(b->backend);
+	if (!d->ops) {
+		hb_err("%s: backend '%s' is not available in this build of hilbench", b->path,
+		       b->backend);
+		return DUT_BOOT_ERROR;
+	}
+	d->log = fopen(console_log, "a");
+	if (!d->log) {
+		hb_err("cannot write %s: %s", console_log, strerror(errno));
+		return DUT_BOOT_ERROR;
+	}
+	if (d->ops->start(d, img) < 0)
+		return DUT_BOOT_ERROR;
+
+	double t0 = monotonic_s();
+	char line[1024];
+	for (;;) {
+		double left = b->boot_timeout_s - (monotonic_s() - t0);
+		int r = left > 0 ? dut_read_line(d, line, sizeof(line), left) : 0;
+		if (r < 0 || d->health[0]) {
+			if (hb_interrupted)
+				return DUT_BOOT_ERROR;
+			if (!d->health[0])
+				snprintf(d->health, sizeof(d->health),
+					 "console closed during boot (the board reset or the emulator exited)");
+			return DUT_BOOT_FAILED;
+		}
+		if (r == 0) {
+			snprintf(d->health, sizeof(d->health),
+				 "agent not ready after %d s (boot_timeout_s in %s)",
+				 b->boot_timeout_s, b->path);
+			return DUT_BOOT_ERROR;
+		}
+		if (!strncmp(line, "HELLO ", 6)) {
+			proto_get(line, "kernel", d->kernel_release, sizeof(d->kernel_release));
+		} else if (!strncmp(line, "ERROR", 5)) {
+			snprintf(d->health, sizeof(d->health), "agent: %.480s", line);
+			return DUT_BOOT_FAILED;
+		} else if (!strncmp(line, "READY", 5)) {
+			char speed[16] = "0";
+			proto_get(line, "driver", d->driver, sizeof(d->driver));
+			proto_get(line, "speed", speed, sizeof(speed));
+			d->speed = atoi(speed);
+			if (strcmp(d->driver, b->dut_driver)) {
+				snprintf(d->health, sizeof(d->health),
+					 "%s is driven by '%s', not '%s' as %s says",
+					 b->dut_interface, d->driver, b->dut_driver, b->path);
+				return DUT_BOOT_FAILED;
+			}
+			hb_info("%s ready in %.1f s: %s, %s %s at %d Mb/s", b->name,
+				monotonic_s() - t0, d->kernel_release, b->dut_interface,
+				d->driver, d->speed);
+			return DUT_BOOT_OK;
+		}
+	}
+}
+
+void dut_shutdown(struct dut *d)
+{
+	if (d->ops && d->con_wr >= 0)
+		dut_send(d, "hbcmd poweroff");
+	if (d->ops)
+		d->ops->stop(d);
+	if (d->con_rd >= 0)
+		close(d->con_rd);
+	if (d->con_wr >= 0 && d->con_wr != d->con_rd)
+		close(d->con_wr);
+	d->con_rd = d->con_wr = -1;
+	if (d->log)
+		fclose(d->log);
+	d->log = NULL;
+	d->ops = NULL;
+}

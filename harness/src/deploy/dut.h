@@ -1,0 +1,79 @@
+/*
+ * dut: a booted board, whatever the backend, and its console.
+ *
+ * Every backend (qemu, lava-local, lava) implements struct deploy_ops and
+ * hands back the console as a pair of fds; everything above that (waiting
+ * for the agent, the line protocol, health scanning) is shared here, so the
+ * agent and its protocol are the same on every board.
+ *
+ * Contract: dut_boot() returns 0 once the agent said HB READY, else
+ * DUT_BOOT_FAILED (the DUT misbehaved: panic, no driver, no link; reason in
+ * d->health) or DUT_BOOT_ERROR (infrastructure: emulator would not start,
+ * timeout, interrupted). dut_shutdown() always stops the backend and is
+ * idempotent. The whole console is appended to the log given to dut_boot().
+ */
+#ifndef HB_DUT_H
+#define HB_DUT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "config/board.h"
+#include "config/plan.h"
+
+struct dut_image {
+	const char *kernel;
+	const char *dtb;
+	const char *initrd;
+	const char *cmdline;	/* complete, including hb.* parameters */
+};
+
+struct dut;
+
+struct deploy_ops {
+	const char *name;
+	/* Power on; on success d->con_rd/con_wr carry the console. */
+	int (*start)(struct dut *d, const struct dut_image *img);
+	/* Power off and release everything; idempotent. */
+	void (*stop)(struct dut *d);
+	/* "qemu-system-arm 7.2.x" and the like, for provenance. */
+	const char *(*version)(struct dut *d);
+};
+
+enum { DUT_BOOT_OK = 0, DUT_BOOT_FAILED = 1, DUT_BOOT_ERROR = 2 };
+
+struct dut {
+	const struct board *board;
+	const struct deploy_ops *ops;
+	void *priv;			/* backend state */
+	enum timing_mode timing;
+	const char *workdir;		/* where the backend may write files */
+	int con_rd, con_wr;
+	FILE *log;
+	char buf[16384];
+	size_t blen;
+	char health[512];		/* first panic/oops/watchdog line, "" if none */
+	char kernel_release[128];
+	char driver[64];
+	int speed;
+};
+
+/* Set by a SIGINT/SIGTERM handler: waits return promptly, nothing is lost. */
+extern volatile sig_atomic_t hb_interrupted;
+void hb_install_interrupt_handlers(void);
+
+const struct deploy_ops *deploy_backend(const char *name);
+
+int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
+	     enum timing_mode t, const char *workdir, const char *console_log);
+int dut_send(struct dut *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Next protocol line ("HB ..." with the prefix removed): 1, 0 on timeout,
+ * -1 when the console closed (the DUT died) or the run was interrupted. */
+int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s);
+void dut_shutdown(struct dut *d);
+
+/* key=value lookup in a protocol line; copies into out, 0 if absent. */
+int proto_get(const char *line, const char *key, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,77 @@
+#include "deploy/netns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent_proto.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+static int ip(char *const argv[])
+{
+	int st = proc_run(argv, NULL);
+	if (st != 0) {
+		char *cmd = argv_display(argv);
+		hb_err("`%s` failed (exit %d); is iproute2 installed (`make deps`)?", cmd, st);
+		free(cmd);
+		return -1;
+	}
+	return 0;
+}
+
+int netns_enter(struct netns *ns, const char *tap, const char *host_cidr)
+{
+	snprintf(ns->tap, sizeof(ns->tap), "%s", tap);
+	ns->orig_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (ns->orig_fd < 0 || unshare(CLONE_NEWNET) < 0) {
+		hb_err("cannot create a network namespace: %s (hilbench needs root "
+		       "or CAP_SYS_ADMIN for its private benchmark network)", strerror(errno));
+		if (ns->orig_fd >= 0)
+			close(ns->orig_fd);
+		ns->orig_fd = -1;
+		return -1;
+	}
+	char *tapname = ns->tap;
+	char *lo_up[] = { "ip", "link", "set", "lo", "up", NULL };
+	char *add[] = { "ip", "tuntap", "add", "dev", tapname, "mode", "tap", NULL };
+	char *addr[] = { "ip", "addr", "add", (char *)host_cidr, "dev", tapname, NULL };
+	char *up[] = { "ip", "link", "set", tapname, "up", NULL };
+	if (ip(lo_up) < 0 || ip(add) < 0 || ip(addr) < 0 || ip(up) < 0) {
+		netns_leave(ns);
+		return -1;
+	}
+	/* A quiet host side: no IPv6 router/neighbour chatter on the DUT's
+	 * wire. A host without IPv6 has no such file and no such chatter. */
+	char *v6 = xasprintf("/proc/sys/net/ipv6/conf/%s/disable_ipv6", tapname);
+	if (path_exists(v6))
+		write_string(v6, "1\n");
+	free(v6);
+	return 0;
+}
+
+void netns_leave(struct netns *ns)
+{
+	if (ns->orig_fd < 0)
+		return;
+	if (setns(ns->orig_fd, CLONE_NEWNET) < 0)
+		hb_err("cannot return to the original network namespace: %s", strerror(errno));
+	close(ns->orig_fd);
+	ns->orig_fd = -1;
+}
+
+int netns_port_listening(int port)
+{
+	static const char *const files[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	int found = 0;
+	for (size_t i = 0; i < HB_ARRAY_SIZE(files) && !found; i++) {
+		char *text = read_file(files[i], NULL);
+		found = text && tcp_port_listening(text, (unsigned)port);
+		free(text);
+	}
+	return found;
+}

@@ -1,0 +1,33 @@
+/*
+ * bench: runs a plan: for each board and strategy, build (cached), boot
+ * once, then repetitions x workloads, every run stored as it finishes.
+ *
+ * Contract: bench_run_plan() returns HB_EXIT_OK when every run passed,
+ * HB_EXIT_INFRA when some could not be measured (each is stored with its
+ * class and reason), HB_EXIT_USAGE for input errors found before anything
+ * ran. A run that finished is in the store even if a later one breaks, the
+ * board hangs or the user presses Ctrl-C.
+ */
+#ifndef HB_BENCH_H
+#define HB_BENCH_H
+
+#include "build/kernel.h"
+#include "build/userland.h"
+#include "config/plan.h"
+#include "store/store.h"
+
+struct bench_opts {
+	struct strlist user_patches;	/* --patch, applied on every strategy */
+	const char *series;		/* kernel series; NULL = the board's first */
+};
+
+/* Kernel + initramfs for one board/strategy (both cached). */
+int bench_prepare(const struct board *b, const char *series, const char *strategy,
+		  const struct bench_opts *o, struct build_result *k, struct userland_result *u);
+/* The kernel command line: the board's, plus what the agent needs. */
+char *bench_cmdline(const struct board *b);
+
+int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opts *o,
+		   char session[40]);
+
+#endif

@@ -1,0 +1,318 @@
+#include "measure/runner.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent_proto.h"
+#include "measure/traffic.h"
+#include "util/util.h"
+
+#define IPERF_PORT 5201
+#define COUNTERS 16
+
+/* What the agent reported for one run. */
+struct agent_report {
+	char names[COUNTERS][32];
+	long long before[COUNTERS], after[COUNTERS];
+	int n;
+	char hist_caller[24][64];
+	long long hist_hits[24];
+	int n_hist;
+	int end_seen, end_ok;
+	char end_msg[256];
+	int file_ok;
+};
+
+static int counter_slot(struct agent_report *a, const char *name)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->names[i], name))
+			return i;
+	if (a->n == COUNTERS)
+		return -1;
+	snprintf(a->names[a->n], sizeof(a->names[0]), "%s", name);
+	a->before[a->n] = a->after[a->n] = -1;
+	return a->n++;
+}
+
+static long long counter_delta(const struct agent_report *a, const char *name)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->names[i], name) && a->before[i] >= 0 && a->after[i] >= a->before[i])
+			return a->after[i] - a->before[i];
+	return -1;
+}
+
+static void add_metric(struct run_result *res, const char *name, double value,
+		       const char *unit, const char *source)
+{
+	if (res->n_metrics == RUNNER_MAX_METRICS)
+		return;
+	size_t i = res->n_metrics++;
+	snprintf(res->names[i], sizeof(res->names[i]), "%s", name);
+	res->metrics[i] = (struct metric){ res->names[i], value, unit, source };
+}
+
+/* FILE/B64/EOF: decode into path, check size and CRC-32. */
+static int receive_file(struct dut *d, const char *header, const char *path, FILE *trace)
+{
+	char size_s[24] = "", crc_s[16] = "", line[1024];
+	proto_get(header, "size", size_s, sizeof(size_s));
+	proto_get(header, "crc32", crc_s, sizeof(crc_s));
+	size_t want = strtoull(size_s, NULL, 10);
+	unsigned long crc_want = strtoul(crc_s, NULL, 16);
+	unsigned char *data = xmalloc(want + 64);
+	size_t got = 0;
+	int ok = 0;
+	while (dut_read_line(d, line, sizeof(line), 30) == 1) {
+		fprintf(trace, "%s\n", line);
+		if (!strncmp(line, "EOF", 3)) {
+			ok = got == want && crc32_update(0, data, got) == crc_want;
+			break;
+		}
+		if (strncmp(line, "B64 ", 4))
+			break;
+		size_t len = strlen(line + 4);
+		if (got + len / 4 * 3 > want + 3)
+			break;
+		long n = base64_decode(line + 4, len, data + got);
+		if (n < 0)
+			break;
+		got += (size_t)n;
+	}
+	if (ok)
+		ok = write_file_atomic(path, data, got) == 0;
+	free(data);
+	return ok;
+}
+
+static const cJSON *jpath(const cJSON *j, const char *a, const char *b)
+{
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, a), b);
+}
+
+static double jnum(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static cJSON *load_json(const char *path)
+{
+	char *text = read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	return j;
+}
+
+/*
+ * Metrics (definitions in docs/metrics.md). Rates come from the DUT's iperf3
+ * side, i.e. the DUT's clock: in virtual time that is the only clock that
+ * is deterministic, and in real time it matches the host's. The host's view
+ * is kept beside it for cross-checking.
+ */
+static int compute_metrics(const struct workload *w, const struct agent_report *a,
+			   const char *dut_json, const char *host_json, struct run_result *res)
+{
+	cJSON *dj = load_json(dut_json), *hj = load_json(host_json);
+	int ok = 0;
+	const cJSON *derr = cJSON_GetObjectItemCaseSensitive(dj, "error");
+	const cJSON *herr = cJSON_GetObjectItemCaseSensitive(hj, "error");
+	if (!dj || !hj || cJSON_IsString(derr) || cJSON_IsString(herr)) {
+		snprintf(res->reason, sizeof(res->reason), "iperf3 result missing or failed: %s",
+			 cJSON_IsString(derr) ? derr->valuestring :
+			 cJSON_IsString(herr) ? herr->valuestring : "no JSON");
+		goto out;
+	}
+	int dut_sends = w->dir == WL_DUT_TX;
+	const char *dut_sum = dut_sends ? "sum_sent" : "sum_received";
+	const char *host_sum = dut_sends ? "sum_received" : "sum_sent";
+	const cJSON *ds = jpath(dj, "end", dut_sum), *hs = jpath(hj, "end", host_sum);
+	double secs = jnum(ds, "seconds"), bps = jnum(ds, "bits_per_second");
+	if (secs <= 0 || bps < 0) {
+		snprintf(res->reason, sizeof(res->reason), "iperf3 JSON of the DUT has no end.%s",
+			 dut_sum);
+		goto out;
+	}
+	add_metric(res, "mbps", bps / 1e6, "Mbit/s", "iperf3 on the DUT, DUT clock");
+	double hbps = jnum(hs, "bits_per_second");
+	if (hbps >= 0)
+		add_metric(res, "host_mbps", hbps / 1e6, "Mbit/s", "libiperf on the host, host clock");
+	if (w->proto == WL_UDP) {
+		/* On the receiving side iperf counts sequence numbers: received
+		 * datagrams are packets - lost_packets. */
+		const cJSON *rx = dut_sends ? hs : ds;
+		double pkts = jnum(ds, "packets");
+		double lost = jnum(rx, "lost_packets"), total = jnum(rx, "packets");
+		if (dut_sends && pkts >= 0)
+			add_metric(res, "pps", pkts / secs, "packets/s", "iperf3 sender on the DUT, DUT clock");
+		if (!dut_sends && total >= 0 && lost >= 0)
+			add_metric(res, "pps", (total - lost) / secs, "packets/s",
+				   "iperf3 receiver on the DUT, DUT clock");
+		if (total > 0 && lost >= 0)
+			add_metric(res, "lost_pct", 100.0 * lost / total, "%", "iperf3 receiver");
+		double jit = jnum(rx, "jitter_ms");
+		if (jit >= 0)
+			add_metric(res, "jitter_ms", jit, "ms", "iperf3 receiver");
+	}
+	const char *dir_ctr = dut_sends ? "tx_packets" : "rx_packets";
+	long long pkts = counter_delta(a, dir_ctr), ns = counter_delta(a, "clock_ns");
+	if (pkts >= 0) {
+		add_metric(res, dut_sends ? "dut_tx_packets" : "dut_rx_packets", (double)pkts,
+			   "packets", "DUT interface counters (sysfs), whole run");
+		if (ns > 0) {
+			double ctr_pps = (double)pkts / ((double)ns / 1e9);
+			/* The window includes iperf3's start-up and warm-up: a lower
+			 * bound, for cross-checking, never the headline number. */
+			add_metric(res, "pps_counter", ctr_pps, "packets/s",
+				   "DUT interface counters (sysfs) over the agent's sampling window, DUT clock");
+		}
+	}
+	long long txp = counter_delta(a, "tx_packets");
+	for (int i = 0; i < a->n_hist; i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "hrtimer_start.%s", a->hist_caller[i]);
+		add_metric(res, name, (double)a->hist_hits[i], "events",
+			   "tracefs hist on timer:hrtimer_start, keyed by callback");
+		if (!strcmp(a->hist_caller[i], "stmmac_tx_timer") && txp > 0)
+			add_metric(res, "hrtimer_starts_per_pkt", (double)a->hist_hits[i] / (double)txp,
+				   "ratio", "stmmac_tx_timer hrtimer_start / DUT tx_packets");
+	}
+	long long busy = 0, total = 0;
+	static const char *const cpu[] = { "cpu_user", "cpu_nice", "cpu_system", "cpu_idle",
+					   "cpu_iowait", "cpu_irq", "cpu_softirq" };
+	long long v[7];
+	for (int i = 0; i < 7; i++) {
+		v[i] = counter_delta(a, cpu[i]);
+		total += v[i] > 0 ? v[i] : 0;
+	}
+	busy = total - (v[3] > 0 ? v[3] : 0);
+	if (total > 0) {
+		add_metric(res, "cpu_softirq_pct", 100.0 * (double)v[6] / (double)total, "%", "/proc/stat on the DUT");
+		add_metric(res, "cpu_system_pct", 100.0 * (double)v[2] / (double)total, "%", "/proc/stat on the DUT");
+		add_metric(res, "cpu_busy_pct", 100.0 * (double)busy / (double)total, "%", "/proc/stat on the DUT");
+	}
+	ok = 1;
+out:
+	cJSON_Delete(dj);
+	cJSON_Delete(hj);
+	return ok;
+}
+
+/* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
+static void collect(struct dut *d, const char *run_id, double timeout_s, const char *dut_json,
+		    FILE *trace, struct agent_report *a, int *listening)
+{
+	char line[1024], id[RUN_ID_MAX];
+	double deadline = monotonic_s() + timeout_s;
+	for (;;) {
+		double left = deadline - monotonic_s();
+		if (left <= 0 || dut_read_line(d, line, sizeof(line), left) != 1)
+			return;
+		fprintf(trace, "%s\n", line);
+		if (!proto_get(line, "id", id, sizeof(id)) || strcmp(id, run_id))
+			continue;
+		char name[64] = "", value[32] = "", phase[16] = "";
+		if (!strncmp(line, "COUNTER ", 8) && proto_get(line, "name", name, sizeof(name)) &&
+		    proto_get(line, "value", value, sizeof(value)) &&
+		    proto_get(line, "phase", phase, sizeof(phase))) {
+			int slot = counter_slot(a, name);
+			if (slot >= 0)
+				(strcmp(phase, "before") ? a->after : a->before)[slot] = atoll(value);
+		} else if (!strncmp(line, "HIST ", 5) && a->n_hist < 24 &&
+			   proto_get(line, "caller", name, sizeof(name)) &&
+			   proto_get(line, "hits", value, sizeof(value))) {
+			snprintf(a->hist_caller[a->n_hist], sizeof(a->hist_caller[0]), "%s", name);
+			a->hist_hits[a->n_hist++] = atoll(value);
+		} else if (!strncmp(line, "LISTENING ", 10)) {
+			*listening = 1;
+			return;
+		} else if (!strncmp(line, "FILE ", 5)) {
+			a->file_ok = receive_file(d, line, dut_json, trace);
+		} else if (!strncmp(line, "END ", 4)) {
+			char st[16] = "";
+			proto_get(line, "status", st, sizeof(st));
+			proto_get(line, "msg", a->end_msg, sizeof(a->end_msg));
+			a->end_seen = 1;
+			a->end_ok = !strcmp(st, "ok");
+			return;
+		}
+	}
+}
+
+enum run_class runner_run(struct dut *d, const struct workload *w, const char *run_id,
+			  const char *rundir, struct run_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	const struct board *b = d->board;
+	char *host_json = path_join(rundir, "host-iperf.json");
+	char *dut_json = path_join(rundir, "dut-iperf.json");
+	char *trace_path = path_join(rundir, "agent.log");
+	FILE *trace = fopen(trace_path, "w");
+	struct iperf_job host = { .pid = -1 };
+	struct agent_report a = { 0 };
+	char peer[64], dut_ip[64];
+	snprintf(peer, sizeof(peer), "%.*s", (int)strcspn(b->host_addr, "/"), b->host_addr);
+	snprintf(dut_ip, sizeof(dut_ip), "%.*s", (int)strcspn(b->dut_addr, "/"), b->dut_addr);
+	double budget = w->omit_s + w->duration_s + 60;
+	res->cls = RUN_ERROR;
+	if (!trace) {
+		snprintf(res->reason, sizeof(res->reason), "cannot write %s: %s", trace_path,
+			 strerror(errno));
+		goto out;
+	}
+	if (w->dir == WL_DUT_TX &&
+	    traffic_server_start(&host, peer, IPERF_PORT, host_json) < 0) {
+		snprintf(res->reason, sizeof(res->reason), "host iperf server did not start");
+		goto out;
+	}
+	hb_info("  %s: %s %s, %d s (+%d s warm-up)", run_id, wl_proto_name(w->proto),
+		wl_dir_name(w->dir), w->duration_s, w->omit_s);
+	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d port=%d",
+		 run_id, wl_proto_name(w->proto), w->dir == WL_DUT_TX ? "tx" : "rx", w->length,
+		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT);
+	int listening = 0, host_ok = 0;
+	collect(d, run_id, budget, dut_json, trace, &a, &listening);
+	if (w->dir == WL_DUT_RX) {
+		if (!listening || traffic_client_start(&host, dut_ip, IPERF_PORT, w, host_json) < 0) {
+			snprintf(res->reason, sizeof(res->reason), "%s",
+				 listening ? "host iperf client did not start"
+					   : "the DUT's iperf3 server never listened");
+			goto classify;
+		}
+		collect(d, run_id, budget, dut_json, trace, &a, &listening);
+	}
+	host_ok = traffic_wait(&host, a.end_seen ? 15 : 0) == 0;
+classify:
+	if (hb_interrupted) {
+		snprintf(res->reason, sizeof(res->reason), "interrupted");
+	} else if (d->health[0]) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason), "DUT: %.480s", d->health);
+	} else if (!a.end_seen) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason),
+			 "the agent did not finish within %.0f s (DUT hung or console lost)", budget);
+	} else if (!a.end_ok) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason), "agent: %s", a.end_msg);
+	} else if (!a.file_ok) {
+		snprintf(res->reason, sizeof(res->reason),
+			 "the DUT's iperf3 JSON did not arrive intact (size/CRC mismatch)");
+	} else if (!host_ok) {
+		snprintf(res->reason, sizeof(res->reason), "the host's libiperf side failed");
+	} else if (compute_metrics(w, &a, dut_json, host_json, res)) {
+		res->cls = RUN_PASS;
+	}
+out:
+	traffic_job_free(&host);
+	if (trace)
+		fclose(trace);
+	free(trace_path);
+	free(host_json);
+	free(dut_json);
+	return res->cls;
+}

@@ -1,0 +1,32 @@
+/*
+ * runner: one repetition of one workload on a booted DUT.
+ *
+ * Drives both ends (the host's libiperf side and the agent's iperf3 side),
+ * collects the agent's counters, hist buckets and iperf JSON, and turns them
+ * into metrics (docs/metrics.md). Artifacts land in the run directory:
+ * host-iperf.json, dut-iperf.json, agent.log (the protocol lines).
+ *
+ * Contract: returns the run's class; for RUN_PASS, res->metrics holds the
+ * measurements; otherwise res->reason says why (never a number).
+ */
+#ifndef HB_RUNNER_H
+#define HB_RUNNER_H
+
+#include "config/workload.h"
+#include "deploy/dut.h"
+#include "store/store.h"
+
+#define RUNNER_MAX_METRICS 48
+
+struct run_result {
+	enum run_class cls;
+	char reason[512];
+	struct metric metrics[RUNNER_MAX_METRICS];
+	size_t n_metrics;
+	char names[RUNNER_MAX_METRICS][96];	/* storage for metric names */
+};
+
+enum run_class runner_run(struct dut *d, const struct workload *w, const char *run_id,
+			  const char *rundir, struct run_result *res);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * traffic: the host side of a workload, through libiperf.
+ *
+ * Each iperf side runs in a forked child: libiperf keeps global state and
+ * calls exit() on some errors, and a child can be killed on a deadline
+ * without leaving the harness in an unknown state. The child writes
+ * iperf's JSON result to json_path.
+ *
+ * Contract: *_start() returns 0 when the child runs (the server is
+ * listening when traffic_server_start() returns); traffic_wait() returns 0
+ * when iperf finished and its JSON was written, -1 otherwise (it kills the
+ * child on timeout or interruption). Children die with the harness.
+ */
+#ifndef HB_TRAFFIC_H
+#define HB_TRAFFIC_H
+
+#include <sys/types.h>
+
+#include "config/workload.h"
+
+struct iperf_job {
+	pid_t pid;
+	char *json_path;
+};
+
+int traffic_server_start(struct iperf_job *j, const char *bind_addr, int port,
+			 const char *json_path);
+/* The host sends to the DUT's iperf3 server (DUT-RX workloads). */
+int traffic_client_start(struct iperf_job *j, const char *server, int port,
+			 const struct workload *w, const char *json_path);
+int traffic_wait(struct iperf_job *j, double timeout_s);
+void traffic_job_free(struct iperf_job *j);
+
+#endif

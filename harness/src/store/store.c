@@ -1,0 +1,233 @@
+#include "store/store.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "util/util.h"
+
+struct store {
+	sqlite3 *db;
+	char *dir;
+};
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS runs("
+	" id TEXT PRIMARY KEY, session TEXT, plan TEXT,"
+	" board TEXT NOT NULL, strategy TEXT NOT NULL, workload TEXT NOT NULL,"
+	" repetition INTEGER NOT NULL, boot_id TEXT,"
+	" class TEXT NOT NULL CHECK (class IN ('pass','fail','error','miss')), reason TEXT,"
+	" timing TEXT NOT NULL, started TEXT NOT NULL, ended TEXT NOT NULL,"
+	" kernel_version TEXT, kernel_release TEXT, build_key TEXT, config_sha256 TEXT,"
+	" build_manifest TEXT, patches TEXT, initramfs_sha256 TEXT, emulator TEXT,"
+	" hilbench_commit TEXT, host TEXT, artifacts TEXT);"
+	"CREATE TABLE IF NOT EXISTS metrics("
+	" run_id TEXT NOT NULL REFERENCES runs(id), name TEXT NOT NULL,"
+	" value REAL NOT NULL, unit TEXT NOT NULL, source TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, name));"
+	"CREATE INDEX IF NOT EXISTS runs_session ON runs(session);"
+	"PRAGMA user_version = 1;";
+
+const char *run_class_name(enum run_class c)
+{
+	static const char *const names[] = { "pass", "fail", "error", "miss" };
+	return names[c];
+}
+
+static int exec_sql(struct store *s, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		hb_err("store %s/hilbench.db: %s", s->dir, msg ? msg : "unknown error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+struct store *store_open(const char *dir)
+{
+	struct store *s = xcalloc(1, sizeof(*s));
+	s->dir = xstrdup(dir);
+	char *runs = path_join(dir, "runs");
+	char *path = path_join(dir, "hilbench.db");
+	int ok = mkdir_p(runs, 0755) == 0;
+	if (!ok)
+		hb_err("cannot create %s: %s", runs, strerror(errno));
+	if (ok && sqlite3_open(path, &s->db) != SQLITE_OK) {
+		hb_err("cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		ok = 0;
+	}
+	if (ok) {
+		sqlite3_busy_timeout(s->db, 30000);
+		ok = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;") == 0 &&
+		     exec_sql(s, schema) == 0;
+	}
+	free(runs);
+	free(path);
+	if (!ok) {
+		store_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	free(s->dir);
+	free(s);
+}
+
+const char *store_dir(const struct store *s)
+{
+	return s->dir;
+}
+
+void store_new_id(char out[40])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	unsigned char r[3] = { 0 };
+	if (getrandom(r, sizeof(r), 0) != sizeof(r)) {
+		/* uniqueness still holds within a process through the clock */
+		r[0] = (unsigned char)clock();
+	}
+	char stamp[20];
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(out, 40, "%s-%02x%02x%02x", stamp, r[0], r[1], r[2]);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int store_add_run(struct store *s, const struct run_record *r)
+{
+	static const char ins_run[] =
+		"INSERT INTO runs(id, session, plan, board, strategy, workload, repetition,"
+		" boot_id, class, reason, timing, started, ended, kernel_version,"
+		" kernel_release, build_key, config_sha256, build_manifest, patches,"
+		" initramfs_sha256, emulator, hilbench_commit, host, artifacts)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	static const char ins_metric[] =
+		"INSERT INTO metrics(run_id, name, value, unit, source) VALUES (?,?,?,?,?)";
+	sqlite3_stmt *st = NULL, *sm = NULL;
+	if (exec_sql(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	int ok = sqlite3_prepare_v2(s->db, ins_run, -1, &st, NULL) == SQLITE_OK &&
+		 sqlite3_prepare_v2(s->db, ins_metric, -1, &sm, NULL) == SQLITE_OK;
+	if (ok) {
+		const char *text[] = { r->id, r->session, r->plan, r->board, r->strategy,
+				       r->workload };
+		int i = 1;
+		for (size_t k = 0; k < HB_ARRAY_SIZE(text); k++)
+			bind_text(st, i++, text[k]);
+		sqlite3_bind_int(st, i++, r->repetition);
+		const char *more[] = { r->boot_id, run_class_name(r->cls), r->reason, r->timing,
+				       r->started, r->ended, r->kernel_version, r->kernel_release,
+				       r->build_key, r->config_sha256, r->build_manifest,
+				       r->patches, r->initramfs_sha256, r->emulator,
+				       r->hilbench_commit, r->host, r->artifacts };
+		for (size_t k = 0; k < HB_ARRAY_SIZE(more); k++)
+			bind_text(st, i++, more[k]);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	for (size_t k = 0; ok && k < r->n_metrics; k++) {
+		const struct metric *m = &r->metrics[k];
+		sqlite3_reset(sm);
+		bind_text(sm, 1, r->id);
+		bind_text(sm, 2, m->name);
+		sqlite3_bind_double(sm, 3, m->value);
+		bind_text(sm, 4, m->unit);
+		bind_text(sm, 5, m->source);
+		ok = sqlite3_step(sm) == SQLITE_DONE;
+	}
+	if (!ok)
+		hb_err("cannot store run %s: %s", r->id, sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	sqlite3_finalize(sm);
+	if (!ok) {
+		exec_sql(s, "ROLLBACK");
+		return -1;
+	}
+	return exec_sql(s, "COMMIT");
+}
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+int store_foreach(struct store *s, const char *session, int all_classes,
+		  int (*fn)(const struct run_row *row, void *ctx), void *ctx)
+{
+	static const char sql[] =
+		"SELECT r.id, r.session, r.board, r.strategy, r.workload, r.class, r.reason,"
+		" r.timing, r.repetition, m.name, m.unit, m.source, m.value"
+		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
+		" WHERE (?1 IS NULL OR r.session = ?1) AND (?2 OR r.class = 'pass')"
+		" AND (r.class != 'pass' OR m.name IS NOT NULL)"
+		" ORDER BY r.started, r.id, m.name";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		hb_err("store query: %s", sqlite3_errmsg(s->db));
+		return -1;
+	}
+	bind_text(st, 1, session);
+	sqlite3_bind_int(st, 2, all_classes);
+	int rc = 0, step;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_row row = {
+			.id = col(st, 0), .session = col(st, 1), .board = col(st, 2),
+			.strategy = col(st, 3), .workload = col(st, 4), .cls = col(st, 5),
+			.reason = col(st, 6), .timing = col(st, 7),
+			.repetition = sqlite3_column_int(st, 8), .metric = col(st, 9),
+			.unit = col(st, 10), .source = col(st, 11),
+			.value = sqlite3_column_double(st, 12),
+		};
+		rc = fn(&row, ctx);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_show_run(struct store *s, const char *id)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT * FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, id);
+	int found = sqlite3_step(st) == SQLITE_ROW;
+	if (found) {
+		for (int i = 0; i < sqlite3_column_count(st); i++)
+			printf("%-17s %s\n", sqlite3_column_name(st, i),
+			       col(st, i) ? col(st, i) : "-");
+	}
+	sqlite3_finalize(st);
+	if (!found) {
+		hb_err("no run '%s' in %s/hilbench.db; `hilbench show` lists the runs", id, s->dir);
+		return -1;
+	}
+	if (sqlite3_prepare_v2(s->db, "SELECT name, value, unit, source FROM metrics"
+			       " WHERE run_id = ? ORDER BY name", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, id);
+	printf("metrics:\n");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		printf("  %-28s %14.3f %-8s %s\n", col(st, 0), sqlite3_column_double(st, 1),
+		       col(st, 2), col(st, 3));
+	sqlite3_finalize(st);
+	return 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * store: every run, with provenance, in SQLite (WAL), artifacts on disk.
+ *
+ * Layout: <dir>/hilbench.db and <dir>/runs/<run-id>/ (console log, iperf
+ * JSON, ...). One transaction per finished run: a run is in the store whole
+ * or not at all. Runs of every class are stored (pass, fail, error, miss);
+ * only pass runs are measurements, and readers must select on class.
+ *
+ * Contract: functions return 0 or -1 with the message printed. The store is
+ * safe to share between processes (SQLite locking, busy timeout).
+ */
+#ifndef HB_STORE_H
+#define HB_STORE_H
+
+#include <stddef.h>
+
+struct store;
+
+enum run_class { RUN_PASS, RUN_FAIL, RUN_ERROR, RUN_MISS };
+const char *run_class_name(enum run_class c);
+
+struct metric {
+	const char *name;
+	double value;
+	const char *unit;
+	const char *source;	/* how it was measured, e.g. "iperf3 receiver (host)" */
+};
+
+struct run_record {
+	char id[40];
+	const char *session;	/* one hilbench run/compare invocation */
+	const char *plan;
+	const char *board;
+	const char *strategy;
+	const char *workload;
+	int repetition;
+	const char *boot_id;	/* runs sharing a boot share this */
+	enum run_class cls;
+	const char *reason;	/* why not pass; NULL for pass */
+	const char *timing;	/* realtime | virtual */
+	const char *started, *ended;
+	const char *kernel_version, *kernel_release;
+	const char *build_key, *config_sha256, *build_manifest;
+	const char *patches;	/* JSON array of {layer, path, sha256} */
+	const char *initramfs_sha256;
+	const char *emulator;	/* e.g. QEMU version; NULL on real boards */
+	const char *hilbench_commit, *host;
+	const char *artifacts;	/* runs/<id> relative to the store dir */
+	const struct metric *metrics;
+	size_t n_metrics;
+};
+
+struct store *store_open(const char *dir);
+void store_close(struct store *s);
+const char *store_dir(const struct store *s);
+/* A fresh, sortable, unique run id: 20261130T052809Z-1a2b3c. */
+void store_new_id(char out[40]);
+int store_add_run(struct store *s, const struct run_record *r);
+
+/* One stored measurement, as readers see it. */
+struct run_row {
+	const char *id, *session, *board, *strategy, *workload, *cls, *reason, *timing;
+	int repetition;
+	const char *metric, *unit, *source;
+	double value;
+};
+/* Rows of pass runs (and, with all_classes, the others with metric NULL),
+ * optionally limited to a session, in run order. */
+int store_foreach(struct store *s, const char *session, int all_classes,
+		  int (*fn)(const struct run_row *row, void *ctx), void *ctx);
+/* Print one run and its provenance. */
+int store_show_run(struct store *s, const char *id);
+
+#endif
