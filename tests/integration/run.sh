@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Integration tests on the emulated board: a real kernel built from Debian's
+# linux-source-6.1 with the base layer, booted in QEMU orangepi-pc (EMAC
+# driven by dwmac-sun8i), traffic from libiperf, runs in a fresh store.
+# They assert behaviour, never speed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+HB=$PWD/build/hilbench
+export HILBENCH_STORE
+HILBENCH_STORE=$(mktemp -d /tmp/hb-itest.XXXXXX)
+DATA=$PWD/tests/data
+pass=0 fail=0
+ok() { echo "ok - $1"; pass=$((pass + 1)); }
+not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
+
+host_is_clean() {
+	# nothing of ours outlives a run: no QEMU, no tap in the host's namespace
+	! pgrep -f "qemu-system-arm -M orangepi-pc" >/dev/null && ! ip link show hb0 >/dev/null 2>&1
+}
+
+# --- input errors: clear message with FILE:LINE:COL, exit 2 -----------------
+bad=$DATA/bad/unknown-key-nested.yaml
+out=$($HB check --kind board "$bad" 2>&1); rc=$?
+check "check rejects a broken board file with exit 2" [ $rc = 2 ]
+check "the error names FILE:LINE:COL" grep -qE "^$bad:[0-9]+:[0-9]+: " <<<"$out"
+check "check accepts the shipped board" $HB check boards/qemu-orangepi-pc.yaml
+
+# --- a patch that does not apply: which patch, which file, which hunk -------
+badpatch=$HILBENCH_STORE/bad.patch
+cat >"$badpatch" <<'P'
+--- a/drivers/net/ethernet/stmicro/stmmac/stmmac_main.c
++++ b/drivers/net/ethernet/stmicro/stmmac/stmmac_main.c
+@@ -1,3 +1,3 @@
+-this line is not in the file
++neither is this one
+ nor this
+P
+out=$($HB build --board qemu-orangepi-pc --strategy baseline --patch "$badpatch" 2>&1); rc=$?
+check "a patch that does not apply exits 2" [ $rc = 2 ]
+check "the error names the patch, the file and the hunk" \
+	grep -q "bad.patch (user layer) does not apply.*stmmac_main.c: Hunk #1 FAILED" <<<"$out"
+
+# --- the end-to-end slice ----------------------------------------------------
+$HB run --board qemu-orangepi-pc --strategy baseline \
+	--workload "$DATA/workloads/udp64-smoke.yaml,$DATA/workloads/tcp-rx-smoke.yaml" \
+	--timing virtual 2>&1 | tee "$HILBENCH_STORE/run.out"
+rc=${PIPESTATUS[0]}
+check "hilbench run exits 0" [ $rc = 0 ]
+boot=$(sql "SELECT boot_id FROM runs LIMIT 1")
+console=$HILBENCH_STORE/boots/$boot/console.log
+check "dwmac-sun8i probed" grep -q "dwmac-sun8i .*ethernet" "$console"
+check "the link came up" grep -q "Link is Up" "$console"
+check "two runs stored, both pass" [ "$(sql "SELECT count(*) FROM runs WHERE class='pass'")" = 2 ]
+udp=$(sql "SELECT id FROM runs WHERE workload='udp64-smoke'")
+pps=$(sql "SELECT value FROM metrics WHERE run_id='$udp' AND name='pps'")
+check "UDP DUT-TX pps > 0 (got $pps)" awk -v v="${pps:-0}" 'BEGIN { exit !(v > 0) }'
+mbps=$(sql "SELECT value FROM metrics m JOIN runs r ON r.id=m.run_id WHERE r.workload='tcp-rx-smoke' AND m.name='mbps'")
+check "TCP DUT-RX Mbit/s > 0 (got $mbps)" awk -v v="${mbps:-0}" 'BEGIN { exit !(v > 0) }'
+prov=$(sql "SELECT count(*) FROM runs WHERE id='$udp' AND kernel_release LIKE '6.1.%'
+	AND kernel_version='6.1.192' AND length(build_key)=64 AND length(config_sha256)=64
+	AND patches LIKE '%0001-net-stmmac-don-t-clear-xstats-in-open.patch%'
+	AND emulator LIKE 'QEMU emulator version%' AND hilbench_commit != '' AND host != ''
+	AND timing='virtual' AND started <= ended")
+check "the run carries its provenance" [ "$prov" = 1 ]
+check "raw artifacts kept" test -s "$HILBENCH_STORE/runs/$udp/dut-iperf.json" -a \
+	-s "$HILBENCH_STORE/runs/$udp/host-iperf.json"
+check "hilbench show prints the run" $HB show "$udp"
+check "no QEMU or tap left after a run" host_is_clean
+
+# --- Ctrl-C in the middle of a run --------------------------------------------
+$HB run --board qemu-orangepi-pc --strategy baseline \
+	--workload "$DATA/workloads/udp64-smoke.yaml" --repeat 3 >"$HILBENCH_STORE/int.out" 2>&1 &
+pid=$!
+for _ in $(seq 120); do grep -q "repetition 1/3" "$HILBENCH_STORE/int.out" && break; sleep 1; done
+sleep 2
+kill -INT $pid
+wait $pid; rc=$?
+check "Ctrl-C exits 125 (inconclusive)" [ $rc = 125 ]
+check "interrupted runs are stored as such, not as numbers" \
+	[ "$(sql "SELECT count(*) FROM runs WHERE class!='pass' AND reason LIKE '%interrupted%'")" -ge 1 ]
+check "no QEMU or tap left after Ctrl-C" host_is_clean
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ] && rm -rf "$HILBENCH_STORE"
+[ $fail = 0 ]
