@@ -433,7 +433,14 @@ static void console_setup(void)
 		t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
 		tcsetattr(STDIN_FILENO, TCSANOW, &t);
 	}
-	/* Kernel messages must not split protocol lines; the host logs them anyway. */
+}
+
+/* Kernel messages must not split protocol lines. Called once the link is up,
+ * so the boot log up to "Link is Up" (phylink prints it right after
+ * netif_carrier_on) reaches the console, where a lab engineer looks first. */
+static void console_quiet(void)
+{
+	nap_ms(200);
 	write_text("/proc/sys/kernel/printk", "1");
 }
 
@@ -588,8 +595,10 @@ int main(int argc, char **argv)
 		emit("HB ERROR msg=%s", err);
 	else if (net_setup(&params, err, sizeof(err)) < 0)
 		emit("HB ERROR msg=%s", err);
-	else
+	else {
+		console_quiet();
 		emit_ready(&params);
+	}
 	serve(have_params ? &params : NULL, err);
 	/* The console is gone. init must not exit (the kernel would panic). */
 	if (getpid() == 1)

@@ -66,7 +66,7 @@ prov=$(sql "SELECT count(*) FROM runs WHERE id='$udp' AND kernel_release LIKE '6
 check "the run carries its provenance" [ "$prov" = 1 ]
 check "raw artifacts kept" test -s "$HILBENCH_STORE/runs/$udp/dut-iperf.json" -a \
 	-s "$HILBENCH_STORE/runs/$udp/host-iperf.json"
-check "hilbench show prints the run" $HB show "$udp"
+check "hilbench show prints the run" eval '$HB show "$udp" >/dev/null'
 check "no QEMU or tap left after a run" host_is_clean
 
 # --- Ctrl-C in the middle of a run --------------------------------------------
