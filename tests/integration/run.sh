@@ -69,6 +69,31 @@ check "raw artifacts kept" test -s "$HILBENCH_STORE/runs/$udp/dut-iperf.json" -a
 check "hilbench show prints the run" eval '$HB show "$udp" >/dev/null'
 check "no QEMU or tap left after a run" host_is_clean
 
+# --- a DUT that never becomes ready -------------------------------------------
+$HB run --board "$DATA/boards/qemu-orangepi-pc-impatient.yaml" --strategy baseline \
+	--workload "$DATA/workloads/udp64-smoke.yaml" >"$HILBENCH_STORE/timeout.out" 2>&1
+rc=$?
+check "a boot timeout exits 125 (infrastructure)" [ $rc = 125 ]
+check "the unrun run is stored as error with the reason" [ "$(sql "SELECT count(*) FROM runs
+	WHERE board='qemu-orangepi-pc-impatient' AND class='error' AND reason LIKE '%not ready after 1 s%'")" = 1 ]
+check "no QEMU or tap left after a boot timeout" host_is_clean
+
+# --- QEMU dies in the middle of a run -----------------------------------------
+$HB run --board qemu-orangepi-pc --strategy baseline \
+	--workload "$DATA/workloads/udp64-smoke.yaml" --repeat 2 >"$HILBENCH_STORE/kill.out" 2>&1 &
+pid=$!
+for _ in $(seq 120); do grep -q "repetition 1/2" "$HILBENCH_STORE/kill.out" && break; sleep 1; done
+sleep 2
+pkill -KILL -f "qemu-system-arm -M orangepi-pc"
+wait $pid; rc=$?
+check "QEMU killed mid-run exits 125" [ $rc = 125 ]
+check "the broken run is a failure, not a number" [ "$(sql "SELECT count(*) FROM runs r
+	WHERE r.class='fail' AND r.reason LIKE '%DUT%' AND NOT EXISTS
+	(SELECT 1 FROM metrics m WHERE m.run_id = r.id)")" -ge 1 ]
+check "the run after it is stored as not run" [ "$(sql "SELECT count(*) FROM runs
+	WHERE class='error' AND reason LIKE 'not run: the DUT failed%'")" -ge 1 ]
+check "no QEMU or tap left after QEMU died" host_is_clean
+
 # --- Ctrl-C in the middle of a run --------------------------------------------
 $HB run --board qemu-orangepi-pc --strategy baseline \
 	--workload "$DATA/workloads/udp64-smoke.yaml" --repeat 3 >"$HILBENCH_STORE/int.out" 2>&1 &
