@@ -32,8 +32,12 @@
 #include "agent_proto.h"
 
 #define BUSYBOX		"/bin/busybox"
-#define HRTIMER_EVENT	"/sys/kernel/tracing/events/timer/hrtimer_start"
 #define HIST_TRIGGER	"hist:keys=function.sym:vals=hitcount"
+
+/* Timer starts counted by callback: hrtimers (the TX coalescing timer since
+ * 2020) and timer_lists (the same timer before it, and the revert strategy). */
+static const char *const hist_events[] = { "hrtimer_start", "timer_start" };
+#define HIST_EVENTS (sizeof(hist_events) / sizeof(hist_events[0]))
 #define CARRIER_TIMEOUT_MS 30000
 #define LISTEN_TIMEOUT_MS 10000
 #define POLL_MS		20
@@ -297,32 +301,50 @@ static int emit_counters(const char *iface, const char *id, const char *phase)
 	return 0;
 }
 
-/* 1 if the hrtimer_start hist trigger is on; 0 without tracefs or the event. */
+static void hist_path(char *out, size_t len, size_t event, const char *file)
+{
+	snprintf(out, len, "/sys/kernel/tracing/events/timer/%s/%s", hist_events[event], file);
+}
+
+/* 1 if the hist triggers are on; 0 without tracefs or the events. */
 static int hist_arm(void)
 {
-	/* A trigger left by an interrupted run would carry its counts into ours. */
-	write_text(HRTIMER_EVENT "/trigger", "!" HIST_TRIGGER);
-	return write_text(HRTIMER_EVENT "/trigger", HIST_TRIGGER) == 0;
+	char path[128];
+	int armed = 0;
+
+	for (size_t e = 0; e < HIST_EVENTS; e++) {
+		hist_path(path, sizeof(path), e, "trigger");
+		/* A trigger left by an interrupted run would carry its counts into ours. */
+		write_text(path, "!" HIST_TRIGGER);
+		armed |= write_text(path, HIST_TRIGGER) == 0;
+	}
+	return armed;
 }
 
 static void hist_report_and_disarm(const char *id)
 {
-	char *hist = read_all(HRTIMER_EVENT "/hist", NULL);
+	char path[128];
 
-	for (char *line = hist; line && *line;) {
-		char *nl = strchr(line, '\n');
-		char caller[512];	/* KSYM_NAME_LEN */
-		uint64_t hits;
+	for (size_t e = 0; e < HIST_EVENTS; e++) {
+		hist_path(path, sizeof(path), e, "hist");
+		char *hist = read_all(path, NULL);
 
-		if (nl)
-			*nl = '\0';
-		if (hist_line_parse(line, caller, sizeof(caller), &hits) == 0)
-			emit("HB HIST id=%s event=timer:hrtimer_start caller=%s hits=%llu",
-			     id, caller, (unsigned long long)hits);
-		line = nl ? nl + 1 : NULL;
+		for (char *line = hist; line && *line;) {
+			char *nl = strchr(line, '\n');
+			char caller[512];	/* KSYM_NAME_LEN */
+			uint64_t hits;
+
+			if (nl)
+				*nl = '\0';
+			if (hist_line_parse(line, caller, sizeof(caller), &hits) == 0)
+				emit("HB HIST id=%s event=timer:%s caller=%s hits=%llu", id,
+				     hist_events[e], caller, (unsigned long long)hits);
+			line = nl ? nl + 1 : NULL;
+		}
+		free(hist);
+		hist_path(path, sizeof(path), e, "trigger");
+		write_text(path, "!" HIST_TRIGGER);
 	}
-	free(hist);
-	write_text(HRTIMER_EVENT "/trigger", "!" HIST_TRIGGER);
 }
 
 /* HB FILE, HB B64 lines, HB EOF. */

@@ -117,9 +117,9 @@ int table_print(struct store *st, const char *session, FILE *out)
 				fmt(mean, sizeof(mean), sum.mean);
 				fmt(sd, sizeof(sd), sum.stddev);
 				fmt(ci, sizeof(ci), sum.ci95);
-				if (s != ref && rsum.mean != 0)
-					snprintf(delta, sizeof(delta), "%+.1f%%",
-						 100 * (sum.mean - rsum.mean) / fabs(rsum.mean));
+				double change = delta_pct(rsum.mean, sum.mean);
+				if (s != ref && !isnan(change))
+					snprintf(delta, sizeof(delta), "%+.1f%%", change);
 				fprintf(out, "  %-16s %-36s %10s %10s %10s %8s\n", s->strategy, reps, mean,
 					sd, ci, delta);
 			}

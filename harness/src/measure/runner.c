@@ -12,14 +12,16 @@
 
 #define IPERF_PORT 5201
 #define COUNTERS 16
+#define HIST_MAX 64
 
 /* What the agent reported for one run. */
 struct agent_report {
 	char names[COUNTERS][32];
 	long long before[COUNTERS], after[COUNTERS];
 	int n;
-	char hist_caller[24][64];
-	long long hist_hits[24];
+	char hist_event[HIST_MAX][32];	/* hrtimer_start | timer_start */
+	char hist_caller[HIST_MAX][64];
+	long long hist_hits[HIST_MAX];
 	int n_hist;
 	int end_seen, end_ok;
 	char end_msg[256];
@@ -53,7 +55,8 @@ static void add_metric(struct run_result *res, const char *name, double value,
 		return;
 	size_t i = res->n_metrics++;
 	snprintf(res->names[i], sizeof(res->names[i]), "%s", name);
-	res->metrics[i] = (struct metric){ res->names[i], value, unit, source };
+	snprintf(res->sources[i], sizeof(res->sources[i]), "%s", source);
+	res->metrics[i] = (struct metric){ res->names[i], value, unit, res->sources[i] };
 }
 
 /* FILE/B64/EOF: decode into path, check size and CRC-32. */
@@ -173,13 +176,17 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 	}
 	long long txp = counter_delta(a, "tx_packets");
 	for (int i = 0; i < a->n_hist; i++) {
-		char name[96];
-		snprintf(name, sizeof(name), "hrtimer_start.%s", a->hist_caller[i]);
-		add_metric(res, name, (double)a->hist_hits[i], "events",
-			   "tracefs hist on timer:hrtimer_start, keyed by callback");
+		const char *ev = a->hist_event[i];
+		int hr = !strcmp(ev, "hrtimer_start");
+		char name[96], source[96];
+		snprintf(name, sizeof(name), "%s.%s", ev, a->hist_caller[i]);
+		snprintf(source, sizeof(source), "tracefs hist on timer:%s, keyed by callback", ev);
+		add_metric(res, name, (double)a->hist_hits[i], "events", source);
 		if (!strcmp(a->hist_caller[i], "stmmac_tx_timer") && txp > 0)
-			add_metric(res, "hrtimer_starts_per_pkt", (double)a->hist_hits[i] / (double)txp,
-				   "ratio", "stmmac_tx_timer hrtimer_start / DUT tx_packets");
+			add_metric(res, hr ? "hrtimer_starts_per_pkt" : "timer_list_starts_per_pkt",
+				   (double)a->hist_hits[i] / (double)txp, "ratio",
+				   hr ? "stmmac_tx_timer hrtimer_start / DUT tx_packets"
+				      : "stmmac_tx_timer timer_start (timer_list) / DUT tx_packets");
 	}
 	long long busy = 0, total = 0;
 	static const char *const cpu[] = { "cpu_user", "cpu_nice", "cpu_system", "cpu_idle",
@@ -215,16 +222,19 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 		fprintf(trace, "%s\n", line);
 		if (!proto_get(line, "id", id, sizeof(id)) || strcmp(id, run_id))
 			continue;
-		char name[64] = "", value[32] = "", phase[16] = "";
+		char name[64] = "", value[32] = "", phase[32] = "";
 		if (!strncmp(line, "COUNTER ", 8) && proto_get(line, "name", name, sizeof(name)) &&
 		    proto_get(line, "value", value, sizeof(value)) &&
 		    proto_get(line, "phase", phase, sizeof(phase))) {
 			int slot = counter_slot(a, name);
 			if (slot >= 0)
 				(strcmp(phase, "before") ? a->after : a->before)[slot] = atoll(value);
-		} else if (!strncmp(line, "HIST ", 5) && a->n_hist < 24 &&
+		} else if (!strncmp(line, "HIST ", 5) && a->n_hist < HIST_MAX &&
 			   proto_get(line, "caller", name, sizeof(name)) &&
-			   proto_get(line, "hits", value, sizeof(value))) {
+			   proto_get(line, "hits", value, sizeof(value)) &&
+			   proto_get(line, "event", phase, sizeof(phase))) {
+			const char *ev = strchr(phase, ':') ? strchr(phase, ':') + 1 : phase;
+			snprintf(a->hist_event[a->n_hist], sizeof(a->hist_event[0]), "%s", ev);
 			snprintf(a->hist_caller[a->n_hist], sizeof(a->hist_caller[0]), "%s", name);
 			a->hist_hits[a->n_hist++] = atoll(value);
 		} else if (!strncmp(line, "LISTENING ", 10)) {

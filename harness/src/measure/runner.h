@@ -16,14 +16,16 @@
 #include "deploy/dut.h"
 #include "store/store.h"
 
-#define RUNNER_MAX_METRICS 48
+#define RUNNER_MAX_METRICS 96
 
 struct run_result {
 	enum run_class cls;
 	char reason[512];
 	struct metric metrics[RUNNER_MAX_METRICS];
 	size_t n_metrics;
-	char names[RUNNER_MAX_METRICS][96];	/* storage for metric names */
+	/* storage behind metrics[].name and .source */
+	char names[RUNNER_MAX_METRICS][96];
+	char sources[RUNNER_MAX_METRICS][96];
 };
 
 enum run_class runner_run(struct dut *d, const struct workload *w, const char *run_id,
