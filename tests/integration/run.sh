@@ -69,6 +69,61 @@ check "raw artifacts kept" test -s "$HILBENCH_STORE/runs/$udp/dut-iperf.json" -a
 check "hilbench show prints the run" eval '$HB show "$udp" >/dev/null'
 check "no QEMU or tap left after a run" host_is_clean
 
+# --- a user's mbox lands in the manifest, one patch per mail, with hashes ------
+file=drivers/net/ethernet/stmicro/stmmac/stmmac_main.c
+mbox=$HILBENCH_STORE/user.mbox
+for n in 1 2; do
+	line=$((14 + n * 2))	# after the licence block: lines 16 and 18
+	cat <<M
+From 000000000000000000000000000000000000000$n Mon Sep 17 00:00:00 2001
+From: hilbench test <test@hilbench.invalid>
+Subject: [PATCH $n/2] test: a comment in stmmac_main.c ($n)
+
+A measurement-neutral change, to follow a user's patch through a build.
+---
+--- a/$file
++++ b/$file
+@@ -$line,0 +$line,1 @@
++/* hilbench integration test, mail $n */
+M
+done >"$mbox"
+out=$($HB build --board qemu-orangepi-pc --strategy baseline --patch "$mbox" 2>&1); rc=$?
+check "a build with a user mbox succeeds" [ $rc = 0 ]
+manifest=$(sed -n 's/^manifest *//p' <<<"$out")
+user_patches() { python3 -c 'import json,sys
+m=json.load(open(sys.argv[1]))
+print(" ".join(p["path"].rsplit("/",1)[1]+"="+p["sha256"] for p in m["patches"] if p["layer"]=="user"))' "$1"; }
+got=$(user_patches "$manifest" 2>/dev/null)
+want=""
+for f in "${HILBENCH_CACHE:-$HOME/.cache/hilbench}"/mbox/$(sha256sum "$mbox" | cut -c1-64)/*.patch; do
+	want="$want${want:+ }$(basename "$f")=$(sha256sum "$f" | cut -c1-64)"
+done
+check "the manifest lists each mail as a user patch with its hash" [ -n "$got" -a "$got" = "$want" ]
+check "the mails are split in order, named by subject" \
+	grep -q "^0001-test-a-comment-in-stmmac-main-c-1.patch=.* 0002-test-a-comment-in-stmmac-main-c-2.patch=" <<<"$got"
+
+# --- every strategy: builds, boots, passes traffic, and its TX timer behaves
+# as the strategy says (behaviour, not speed) -----------------------------------
+$HB run --board qemu-orangepi-pc --workload "$DATA/workloads/udp64-smoke.yaml" \
+	--strategies baseline,revert,gating,gating-5ms,is-queued,hrtimer-active \
+	--timing virtual >"$HILBENCH_STORE/strategies.out" 2>&1
+rc=$?
+check "all six strategies build, boot and pass traffic" [ $rc = 0 ]
+metric() { sql "SELECT coalesce(max(m.value), 0) FROM runs r JOIN metrics m ON m.run_id = r.id
+	WHERE r.workload='udp64-smoke' AND r.strategy='$1' AND m.name='$2' AND r.class='pass'
+	AND r.session = (SELECT session FROM runs WHERE strategy='hrtimer-active' ORDER BY started DESC LIMIT 1)"; }
+between() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+v=$(metric baseline hrtimer_starts_per_pkt)
+check "baseline: one TX hrtimer start per packet (got $v)" between "$v" 0.95 1.05
+for s in gating gating-5ms is-queued hrtimer-active; do
+	v=$(metric $s hrtimer_starts_per_pkt)
+	check "$s: far fewer TX hrtimer starts than packets (got $v per packet)" between "$v" 0 0.5
+done
+v=$(metric revert hrtimer_start.stmmac_tx_timer)
+check "revert: no TX hrtimer starts (got $v)" [ "$v" = 0 ]
+v=$(metric revert timer_start.stmmac_tx_timer)
+check "revert: the TX timer runs on a timer_list instead (got $v starts)" awk -v v="$v" 'BEGIN { exit !(v > 0) }'
+
 # --- a DUT that never becomes ready -------------------------------------------
 $HB run --board "$DATA/boards/qemu-orangepi-pc-impatient.yaml" --strategy baseline \
 	--workload "$DATA/workloads/udp64-smoke.yaml" >"$HILBENCH_STORE/timeout.out" 2>&1

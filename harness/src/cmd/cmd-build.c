@@ -5,13 +5,17 @@
 
 #include "cmd/builtin.h"
 #include "config/catalog.h"
+#include "cmd/options.h"
 #include "measure/bench.h"
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench build --board B --strategy S [--patch FILE]... [--series S] [-j N]\n"
+	"usage: hilbench build --board B --strategy S [--patch FILE]... [--series FILE]\n"
+	"                      [--kernel-series S]\n"
 	"Builds the patched kernel (base layer + strategy + your patches, in that\n"
 	"order) and the DUT initramfs; both are cached under $HILBENCH_CACHE.\n"
+	"--patch takes a patch or an mbox (git format-patch output; one patch per\n"
+	"mail); --series takes a quilt series file. Both may repeat, in order.\n"
 	"Prints the build manifest: exactly what went in.\n";
 
 int cmd_build(int argc, char **argv)
@@ -20,26 +24,23 @@ int cmd_build(int argc, char **argv)
 		{ "board", required_argument, NULL, 'b' },
 		{ "strategy", required_argument, NULL, 's' },
 		{ "patch", required_argument, NULL, 'p' },
-		{ "series", required_argument, NULL, 'S' },
-		{ "jobs", required_argument, NULL, 'j' },
+		{ "series", required_argument, NULL, 'q' },
+		{ "kernel-series", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *board = "qemu-orangepi-pc", *strategy = "baseline";
 	struct bench_opts o = { 0 };
 	int c, rc = HB_EXIT_USAGE;
-	while ((c = getopt_long(argc, argv, "b:s:p:S:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:p:q:S:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
 		case 's': strategy = optarg; break;
 		case 'S': o.series = optarg; break;
-		case 'j': break;	/* make -j follows the CPU count; accepted for habit */
 		case 'p':
-			if (!path_exists(optarg)) {
-				hb_err("--patch %s: no such file", optarg);
+		case 'q':
+			if (add_user_patches(&o, c == 'q', optarg) < 0)
 				goto out;
-			}
-			strlist_push(&o.user_patches, optarg);
 			break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/patchset.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
 #include "store/store.h"
@@ -17,6 +18,16 @@ static void set_list(struct strlist *l, const char *csv)
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
 		strlist_push(l, t);
 	free(copy);
+}
+
+int add_user_patches(struct bench_opts *b, int is_series, const char *path)
+{
+	char err[2048];
+	int rc = is_series ? patchset_add_series(&b->user_patches, path, err, sizeof(err))
+			   : patchset_add_patch(&b->user_patches, path, err, sizeof(err));
+	if (rc < 0)
+		hb_err("%s %s: %s", is_series ? "--series" : "--patch", path, err);
+	return rc;
 }
 
 int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
@@ -32,14 +43,15 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "timing", required_argument, NULL, 't' },
 		{ "patch", required_argument, NULL, 'p' },
-		{ "series", required_argument, NULL, 'S' },
+		{ "series", required_argument, NULL, 'q' },
+		{ "kernel-series", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	memset(o, 0, sizeof(*o));
 	const char *boards = NULL, *strategies = NULL, *workloads = NULL, *timing = NULL;
 	int repeat = 0, c;
-	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boards = optarg; break;
 		case 's': strategies = optarg; break;
@@ -54,11 +66,9 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 			}
 			break;
 		case 'p':
-			if (!path_exists(optarg)) {
-				hb_err("--patch %s: no such file", optarg);
+		case 'q':
+			if (add_user_patches(&o->bench, c == 'q', optarg) < 0)
 				return HB_EXIT_USAGE;
-			}
-			strlist_push(&o->bench.user_patches, optarg);
 			break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);

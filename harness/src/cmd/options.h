@@ -18,6 +18,9 @@ struct run_options {
 
 int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
 		      struct run_options *o);
+/* --patch FILE (a patch or an mbox) or --series FILE (quilt): appends the
+ * patches to b->user_patches; prints the error and returns -1 on bad input. */
+int add_user_patches(struct bench_opts *b, int is_series, const char *path);
 /* Opens the store, runs the plan; the session id goes to session if given. */
 int run_options_execute(struct run_options *o, char session[40]);
 void run_options_free(struct run_options *o);

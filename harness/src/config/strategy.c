@@ -21,32 +21,22 @@ static char *trim(char *s)
 	return s;
 }
 
-int strategy_load(const char *series, const char *name, struct strategy *s,
-		  char *err, size_t errlen)
+int series_file_load(const char *file, struct strlist *patches, char **description,
+		     char *err, size_t errlen)
 {
-	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(name);
-	s->series = xstrdup(series);
-	s->dir = series_dir(series, name);
-	char *file = path_join(s->dir, "series");
-	int rc = -1;
 	FILE *f = fopen(file, "r");
 	if (!f) {
-		struct strlist known = { 0 };
-		strategy_list(series, &known);
-		char *list = known.n ? argv_join(&known, ", ") : xstrdup("(none)");
-		snprintf(err, errlen, "%s: no such strategy '%s' for kernel series %s (%s); "
-			 "known strategies: %s", file, name, series, strerror(errno), list);
-		free(list);
-		strlist_free(&known);
-		goto out;
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -1;
 	}
+	char *dir = path_dirname(file);
+	int rc = -1;
 	char line[1024];
 	for (int lineno = 1; fgets(line, sizeof(line), f); lineno++) {
 		char *t = trim(line);
 		if (*t == '#') {
-			if (!s->description && *trim(t + 1))
-				s->description = xstrdup(trim(t + 1));
+			if (description && !*description && *trim(t + 1))
+				*description = xstrdup(trim(t + 1));
 			continue;
 		}
 		if (!*t)
@@ -56,29 +46,52 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 			snprintf(err, errlen, "%s:%d: '%s' has options after the patch name; "
 				 "hilbench applies every patch with -p1, list only the file name",
 				 file, lineno, t);
-			goto out_close;
+			goto out;
 		}
 		if (strstr(t, "..") || t[0] == '/') {
-			snprintf(err, errlen, "%s:%d: '%s' points outside the strategy directory; "
+			snprintf(err, errlen, "%s:%d: '%s' points outside the series file's directory; "
 				 "put the patch file next to the series file", file, lineno, t);
-			goto out_close;
+			goto out;
 		}
-		char *patch = path_join(s->dir, t);
+		char *patch = path_join(dir, t);
 		if (!path_exists(patch)) {
 			snprintf(err, errlen, "%s:%d: patch file '%s' does not exist; "
-				 "add it to %s or remove the line", file, lineno, t, s->dir);
+				 "add it to %s or remove the line", file, lineno, t, dir);
 			free(patch);
-			goto out_close;
+			goto out;
 		}
-		strlist_push(&s->patches, patch);
+		strlist_push(patches, patch);
 		free(patch);
 	}
-	if (!s->description)
-		s->description = xstrdup("(no description: add a '# ...' first line to the series file)");
 	rc = 0;
-out_close:
-	fclose(f);
 out:
+	fclose(f);
+	free(dir);
+	return rc;
+}
+
+int strategy_load(const char *series, const char *name, struct strategy *s,
+		  char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	s->series = xstrdup(series);
+	s->dir = series_dir(series, name);
+	char *file = path_join(s->dir, "series");
+	int rc = -1;
+	if (!path_exists(file)) {
+		struct strlist known = { 0 };
+		strategy_list(series, &known);
+		char *list = known.n ? argv_join(&known, ", ") : xstrdup("(none)");
+		snprintf(err, errlen, "%s: no such strategy '%s' for kernel series %s; "
+			 "known strategies: %s", file, name, series, list);
+		free(list);
+		strlist_free(&known);
+	} else if (series_file_load(file, &s->patches, &s->description, err, errlen) == 0) {
+		if (!s->description)
+			s->description = xstrdup("(no description: add a '# ...' first line to the series file)");
+		rc = 0;
+	}
 	free(file);
 	if (rc < 0)
 		strategy_free(s);

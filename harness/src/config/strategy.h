@@ -27,6 +27,11 @@ struct strategy {
 int strategy_load(const char *series, const char *name, struct strategy *s,
 		  char *err, size_t errlen);
 void strategy_free(struct strategy *s);
+/* Appends the patches a quilt series file lists (paths relative to its
+ * directory) to patches; the first comment line goes to *description if
+ * that is non-NULL and still NULL. -1 with "FILE:LINE: ..." in err. */
+int series_file_load(const char *file, struct strlist *patches, char **description,
+		     char *err, size_t errlen);
 /* Names of the strategies of a series (sorted, without `base`). */
 int strategy_list(const char *series, struct strlist *names);
 

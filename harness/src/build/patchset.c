@@ -1,0 +1,143 @@
+#include "build/patchset.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/strategy.h"
+
+/* "From 26e872db0f14... Mon Sep 17 00:00:00 2001": an mbox separator line
+ * ends in a year; a "From " line inside a commit message almost never does. */
+static int is_from_line(const char *line, size_t len)
+{
+	if (len < 10 || strncmp(line, "From ", 5) || line[5] == ' ')
+		return 0;
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	if (len < 4)
+		return 0;
+	for (size_t i = len - 4; i < len; i++)
+		if (!isdigit((unsigned char)line[i]))
+			return 0;
+	return line[len - 5] == ' ';
+}
+
+/* "Subject: [PATCH 2/3] net: stmmac: improve TX timer" in the mail headers
+ * -> "net-stmmac-improve-TX-timer" */
+static void subject_slug(const char *msg, size_t len, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "patch");
+	const char *end = msg + len, *s = NULL;
+	for (const char *line = msg; line < end && *line != '\n';) {
+		if (!strncmp(line, "Subject: ", 9)) {
+			s = line + 9;
+			break;
+		}
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		line = nl ? nl + 1 : end;
+	}
+	if (!s)
+		return;
+	if (*s == '[' && memchr(s, ']', (size_t)(end - s)))
+		s = (const char *)memchr(s, ']', (size_t)(end - s)) + 1;
+	size_t o = 0;
+	int gap = 0;
+	for (; s < end && *s != '\n' && o < outlen - 2 && o < 52; s++) {
+		if (!isalnum((unsigned char)*s)) {
+			gap = 1;
+			continue;
+		}
+		if (gap && o)
+			out[o++] = '-';
+		out[o++] = *s;
+		gap = 0;
+	}
+	if (o)
+		out[o] = '\0';
+}
+
+struct mbox_split {
+	const char *path, *dir;
+	int n;
+	struct strlist *out;
+	char *err;
+	size_t errlen;
+};
+
+static int write_mail(struct mbox_split *m, const char *msg, size_t len, int lineno)
+{
+	if (!memmem(msg, len, "\n--- ", 5) && !memmem(msg, len, "\ndiff --git ", 12)) {
+		snprintf(m->err, m->errlen, "%s:%d: this mail has no diff; an mbox for hilbench "
+			 "holds patches only (git format-patch output)", m->path, lineno);
+		return -1;
+	}
+	char slug[64];
+	subject_slug(msg, len, slug, sizeof(slug));
+	char *file = xasprintf("%s/%04d-%s.patch", m->dir, ++m->n, slug);
+	int ok = path_exists(file) || write_file_atomic(file, msg, len) == 0;
+	if (ok)
+		strlist_push(m->out, file);
+	else
+		snprintf(m->err, m->errlen, "%s: cannot write %s: %s", m->path, file, strerror(errno));
+	free(file);
+	return ok ? 0 : -1;
+}
+
+static int split_mbox(struct strlist *out, const char *path, const char *text, size_t len,
+		      char *err, size_t errlen)
+{
+	char sha[65];
+	sha256_hex(text, len, sha);
+	char *dir = xasprintf("%s/mbox/%s", hb_cache_dir(), sha);
+	struct mbox_split m = { path, dir, 0, out, err, errlen };
+	int rc = mkdir_p(dir, 0755);
+	if (rc < 0)
+		snprintf(err, errlen, "%s: cannot create %s: %s", path, dir, strerror(errno));
+	const char *end = text + len, *msg = text;
+	int lineno = 1, msg_line = 1;
+	for (const char *line = text; rc == 0 && line < end; lineno++) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *next = nl ? nl + 1 : end;
+		if (line != msg && is_from_line(line, (size_t)(next - line))) {
+			rc = write_mail(&m, msg, (size_t)(line - msg), msg_line);
+			msg = line;
+			msg_line = lineno;
+		}
+		line = next;
+	}
+	if (rc == 0)
+		rc = write_mail(&m, msg, (size_t)(end - msg), msg_line);
+	free(dir);
+	return rc;
+}
+
+int patchset_add_patch(struct strlist *out, const char *path, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s; give the path of a patch or mbox file", path,
+			 strerror(errno));
+		return -1;
+	}
+	int rc = 0;
+	const char *nl = memchr(text, '\n', len);
+	if (is_from_line(text, nl ? (size_t)(nl - text + 1) : len))
+		rc = split_mbox(out, path, text, len, err, errlen);
+	else
+		strlist_push(out, path);
+	free(text);
+	return rc;
+}
+
+int patchset_add_series(struct strlist *out, const char *path, char *err, size_t errlen)
+{
+	struct strlist listed = { 0 };
+	int rc = series_file_load(path, &listed, NULL, err, errlen);
+	for (size_t i = 0; rc == 0 && i < listed.n; i++)
+		rc = patchset_add_patch(out, listed.v[i], err, errlen);
+	strlist_free(&listed);
+	return rc;
+}
