@@ -6,7 +6,7 @@
 
 #include "util/util.h"
 
-/* Largest side for the exact Mann-Whitney distribution: C(40, 20) ~ 1.4e11 counts stay exact in a double. */
+/* Largest side for the exact Mann-Whitney U: its C(40, 20) ~ 1.4e11 counts stay exact in a double. */
 #define MW_EXACT_MAX_N 20
 
 static int cmp_double(const void *pa, const void *pb)
@@ -33,7 +33,10 @@ static double nonzero(double v)
 	return fabs(v) < 1e-300 ? 1e-300 : v;
 }
 
-/* Continued fraction of I_x(a, b) (modified Lentz); converges quickly for x < (a + 1) / (a + b + 2). */
+/*
+ * Continued fraction of I_x(a, b) (modified Lentz); converges quickly for
+ * x < (a + 1) / (a + b + 2), in O(sqrt(max(a, b))) terms: the bound only stops a runaway.
+ */
 static double beta_fraction(double a, double b, double x)
 {
 	double c = 1, d = 1 / nonzero(1 - (a + b) * x / (a + 1)), f = d;
@@ -52,23 +55,26 @@ static double beta_fraction(double a, double b, double x)
 	return f;
 }
 
-/* Regularized incomplete beta function I_x(a, b). */
-static double incomplete_beta(double a, double b, double x)
+/*
+ * Regularized incomplete beta function I_x(a, b). y = 1 - x comes from the
+ * caller, which can compute it without the cancellation of 1 - x near 1.
+ */
+static double incomplete_beta(double a, double b, double x, double y)
 {
 	if (x <= 0)
 		return 0;
-	if (x >= 1)
+	if (y <= 0)
 		return 1;
-	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(y));
 	if (x < (a + 1) / (a + b + 2))
 		return front * beta_fraction(a, b, x) / a;
-	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+	return 1 - front * beta_fraction(b, a, y) / b;
 }
 
 /* P(|T| >= |t|), computed directly so that small p-values keep their digits. */
 static double t_two_sided_p(double t, double df)
 {
-	return incomplete_beta(df / 2, 0.5, df / (df + t * t));
+	return incomplete_beta(df / 2, 0.5, df / (df + t * t), t * t / (df + t * t));
 }
 
 double t_cdf(double t, double df)
