@@ -1,14 +1,25 @@
 #include "analyze/table.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/stats.h"
 #include "util/util.h"
 
-/* The metrics the table shows, in order; others stay in the store. */
-static const char *const shown[] = { "pps", "mbps", "hrtimer_starts_per_pkt", "cpu_busy_pct" };
+/* The metrics the table shows, in order, and which way is better; the
+ * others stay in the store. */
+static const struct {
+	const char *name;
+	bool higher_is_better;
+} shown[] = {
+	{ "pps", true },
+	{ "mbps", true },
+	{ "hrtimer_starts_per_pkt", false },
+	{ "timer_list_starts_per_pkt", false },
+	{ "cpu_busy_pct", false },
+};
 
 struct series {
 	char *workload, *strategy, *metric, *unit;
@@ -41,7 +52,7 @@ static int collect_row(const struct run_row *r, void *ctx)
 		return 0;
 	}
 	size_t k;
-	for (k = 0; k < HB_ARRAY_SIZE(shown) && strcmp(shown[k], r->metric); k++)
+	for (k = 0; k < HB_ARRAY_SIZE(shown) && strcmp(shown[k].name, r->metric); k++)
 		;
 	if (k == HB_ARRAY_SIZE(shown))
 		return 0;
@@ -93,35 +104,39 @@ int table_print(struct store *st, const char *session, FILE *out)
 			const struct series *ref = NULL;
 			int printed_header = 0;
 			for (size_t si = 0; si < c.strategies.n; si++) {
-				const struct series *s = find(&c, c.workloads.v[w], c.strategies.v[si], shown[m]);
+				const struct series *s = find(&c, c.workloads.v[w], c.strategies.v[si],
+							      shown[m].name);
 				if (!s)
 					continue;
 				if (!ref)
 					ref = s;
 				if (!printed_header) {
-					fprintf(out, "%s (%s)\n  %-16s %-36s %10s %10s %10s %8s\n",
-						shown[m], s->unit, "strategy", "repetitions", "mean",
-						"stddev", "ci95", "delta");
+					fprintf(out, "%s (%s, %s is better)\n  %-16s %-30s %9s %9s %9s %8s %7s %s\n",
+						shown[m].name, s->unit,
+						shown[m].higher_is_better ? "higher" : "lower", "strategy",
+						"repetitions", "mean", "stddev", "ci95", "delta", "p", "verdict");
 					printed_header = 1;
 				}
-				struct summary sum, rsum;
-				summarize(s->v, s->n, &sum);
-				summarize(ref->v, ref->n, &rsum);
-				char reps[37] = "", one[16];
+				struct comparison cmp;
+				compare_samples(ref->v, ref->n, s->v, s->n, STATS_DEFAULT_ALPHA,
+						shown[m].higher_is_better, &cmp);
+				char reps[31] = "", one[16];
 				for (size_t i = 0; i < s->n; i++) {
 					fmt(one, sizeof(one), s->v[i]);
 					if (strlen(reps) + strlen(one) + 2 < sizeof(reps))
 						strcat(strcat(reps, i ? " " : ""), one);
 				}
-				char mean[16], sd[16], ci[16], delta[16] = "ref";
-				fmt(mean, sizeof(mean), sum.mean);
-				fmt(sd, sizeof(sd), sum.stddev);
-				fmt(ci, sizeof(ci), sum.ci95);
-				double change = delta_pct(rsum.mean, sum.mean);
-				if (s != ref && !isnan(change))
-					snprintf(delta, sizeof(delta), "%+.1f%%", change);
-				fprintf(out, "  %-16s %-36s %10s %10s %10s %8s\n", s->strategy, reps, mean,
-					sd, ci, delta);
+				char mean[16], sd[16], ci[16], delta[16] = "ref", pv[16] = "", verdict[16] = "";
+				fmt(mean, sizeof(mean), cmp.cand.mean);
+				fmt(sd, sizeof(sd), cmp.cand.stddev);
+				fmt(ci, sizeof(ci), cmp.cand.ci95);
+				if (s != ref) {
+					snprintf(delta, sizeof(delta), "%+.1f%%", cmp.delta_pct);
+					snprintf(pv, sizeof(pv), isnan(cmp.welch.p) ? "-" : "%.3f", cmp.welch.p);
+					snprintf(verdict, sizeof(verdict), "%s", verdict_name(cmp.verdict));
+				}
+				fprintf(out, "  %-16s %-30s %9s %9s %9s %8s %7s %s\n", s->strategy, reps,
+					mean, sd, ci, delta, pv, verdict);
 			}
 		}
 	}

@@ -1,7 +1,8 @@
 /*
  * table: the strategy table, like the seeds' U/R/P table: per workload and
- * metric, one row per strategy with every repetition, mean, stddev, 95 % CI
- * and the change against the first strategy (the reference).
+ * metric, one row per strategy with every repetition, mean, stddev, 95 % CI,
+ * the change against the first strategy (the reference), Welch's p and the
+ * verdict (better / worse / ~ / inconclusive, see stats.h) at alpha 0.05.
  *
  * Contract: reads pass runs from the store (a session, or everything when
  * session is NULL); prints to out; runs of other classes are listed below
