@@ -175,18 +175,23 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		}
 	}
 	long long txp = counter_delta(a, "tx_packets");
+	long long tx_timer_starts[2] = { 0, 0 };	/* hrtimer, timer_list */
 	for (int i = 0; i < a->n_hist; i++) {
 		const char *ev = a->hist_event[i];
-		int hr = !strcmp(ev, "hrtimer_start");
 		char name[96], source[96];
 		snprintf(name, sizeof(name), "%s.%s", ev, a->hist_caller[i]);
 		snprintf(source, sizeof(source), "tracefs hist on timer:%s, keyed by callback", ev);
 		add_metric(res, name, (double)a->hist_hits[i], "events", source);
-		if (!strcmp(a->hist_caller[i], "stmmac_tx_timer") && txp > 0)
-			add_metric(res, hr ? "hrtimer_starts_per_pkt" : "timer_list_starts_per_pkt",
-				   (double)a->hist_hits[i] / (double)txp, "ratio",
-				   hr ? "stmmac_tx_timer hrtimer_start / DUT tx_packets"
-				      : "stmmac_tx_timer timer_start (timer_list) / DUT tx_packets");
+		if (!strcmp(a->hist_caller[i], "stmmac_tx_timer"))
+			tx_timer_starts[strcmp(ev, "hrtimer_start") != 0] += a->hist_hits[i];
+	}
+	/* A strategy that never arms the timer has no hist bucket for it: that
+	 * is a measured 0, as long as the trace data arrived at all. */
+	if (a->n_hist > 0 && txp > 0) {
+		add_metric(res, "hrtimer_starts_per_pkt", (double)tx_timer_starts[0] / (double)txp,
+			   "ratio", "stmmac_tx_timer hrtimer_start / DUT tx_packets");
+		add_metric(res, "timer_list_starts_per_pkt", (double)tx_timer_starts[1] / (double)txp,
+			   "ratio", "stmmac_tx_timer timer_start (timer_list) / DUT tx_packets");
 	}
 	long long busy = 0, total = 0;
 	static const char *const cpu[] = { "cpu_user", "cpu_nice", "cpu_system", "cpu_idle",
