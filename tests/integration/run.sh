@@ -124,6 +124,13 @@ check "revert: no TX hrtimer starts (got $v)" [ "$v" = 0 ]
 v=$(metric revert timer_start.stmmac_tx_timer)
 check "revert: the TX timer runs on a timer_list instead (got $v starts)" awk -v v="$v" 'BEGIN { exit !(v > 0) }'
 
+# every build above worked on its own hard-linked copy: the pristine tree has
+# none of the strategies' or the user's changes
+pristine=$(ls -d "${HILBENCH_CACHE:-$HOME/.cache/hilbench}"/src/*/linux-source-6.1 | head -n1)
+check "the pristine kernel tree is never modified" eval '! grep -q -e "hrtimer_is_queued(&tx_q->txtimer)" \
+	-e "hilbench integration test" -e "napi_is_scheduled" \
+	"$pristine/drivers/net/ethernet/stmicro/stmmac/stmmac_main.c" "$pristine/include/linux/netdevice.h"'
+
 # --- a DUT that never becomes ready -------------------------------------------
 $HB run --board "$DATA/boards/qemu-orangepi-pc-impatient.yaml" --strategy baseline \
 	--workload "$DATA/workloads/udp64-smoke.yaml" >"$HILBENCH_STORE/timeout.out" 2>&1
