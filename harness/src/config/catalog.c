@@ -12,11 +12,6 @@ char *catalog_path(const char *kind, const char *name)
 	return xasprintf("%s/%ss/%s.yaml", hb_home(), kind, name);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int catalog_names(const char *kind, struct strlist *names)
 {
 	char *dir = xasprintf("%s/%ss", hb_home(), kind);
@@ -31,8 +26,7 @@ int catalog_names(const char *kind, struct strlist *names)
 			strlist_pushf(names, "%.*s", (int)(n - 5), e->d_name);
 	}
 	closedir(d);
-	if (names->n)
-		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	strlist_sort(names);
 	return 0;
 }
 

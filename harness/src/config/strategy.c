@@ -108,11 +108,6 @@ void strategy_free(struct strategy *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int strategy_list(const char *series, struct strlist *names)
 {
 	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), series);
@@ -130,7 +125,6 @@ int strategy_list(const char *series, struct strlist *names)
 		free(sf);
 	}
 	closedir(d);
-	if (names->n)
-		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	strlist_sort(names);
 	return 0;
 }

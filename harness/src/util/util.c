@@ -106,6 +106,17 @@ char **strlist_argv(struct strlist *l)
 	return l->v;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strlist_sort(struct strlist *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+}
+
 char *argv_join(const struct strlist *l, const char *sep)
 {
 	size_t len = 1;
