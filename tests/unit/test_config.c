@@ -19,6 +19,7 @@
 
 #include "config/board.h"
 #include "config/plan.h"
+#include "config/strategy.h"
 #include "config/workload.h"
 #include "util/util.h"
 
@@ -147,7 +148,14 @@ static void test_shipped_workload_and_plan_values(void **state)
 	assert_int_equal(plan_load(ppath, &p, err, sizeof err), 0);
 	assert_string_equal(p.name, "default");
 	assert_int_equal(p.boards.n, 1);
-	assert_int_equal(p.strategies.n, 1);
+	/* the first strategy is the reference of every table: baseline */
+	assert_true(p.strategies.n >= 1);
+	assert_string_equal(p.strategies.v[0], "baseline");
+	for (size_t i = 0; i < p.strategies.n; i++) {
+		struct strategy st;
+		assert_int_equal(strategy_load("6.1", p.strategies.v[i], &st, err, sizeof err), 0);
+		strategy_free(&st);
+	}
 	assert_int_equal(p.workloads.n, 3);
 	assert_string_equal(p.workloads.v[2], "tcp-dut-rx");
 	assert_int_equal(p.repetitions, 3);
