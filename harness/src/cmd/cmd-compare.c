@@ -1,6 +1,7 @@
 #include <stdio.h>
+#include <stdlib.h>
 
-#include "analyze/table.h"
+#include "analyze/report.h"
 #include "cmd/builtin.h"
 #include "cmd/options.h"
 #include "util/util.h"
@@ -8,8 +9,9 @@
 static const char usage[] =
 	"usage: hilbench compare [PLAN] [--strategies a,b] [--workloads a,b] [--repeat N]\n"
 	"                        [--timing realtime|virtual] [--patch FILE]...\n"
-	"The main job: runs PLAN (default: plans/default.yaml) and prints the\n"
-	"strategy table for the runs it made. Runs are stored like `hilbench run`'s.\n";
+	"The main job: runs PLAN (default: plans/default.yaml), prints the strategy\n"
+	"table for the runs it made and writes it as HTML to <store>/report.html.\n"
+	"Runs are stored like `hilbench run`'s.\n";
 
 int cmd_compare(int argc, char **argv)
 {
@@ -26,7 +28,14 @@ int cmd_compare(int argc, char **argv)
 	if (!s)
 		return HB_EXIT_INFRA;
 	printf("hilbench compare: session %s (store %s)\n", session, hb_store_dir());
-	table_print(s, session, stdout);
+	struct selection sel = { .session = session };
+	char *html = path_join(hb_store_dir(), "report.html");
+	if (report_write(s, &sel, REPORT_TEXT, stdout) < 0 ||
+	    report_write_file(s, &sel, REPORT_HTML, html) < 0)
+		rc = HB_EXIT_INFRA;
+	else
+		printf("\nreport: %s\n", html);
+	free(html);
 	store_close(s);
 	return rc;
 }

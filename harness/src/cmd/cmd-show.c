@@ -44,7 +44,8 @@ int cmd_show(int argc, char **argv)
 		const char *last = NULL;
 		printf("%-24s %-18s %-14s %-14s %2s %-5s %-8s", "run", "board", "strategy",
 		       "workload", "#", "class", "timing");
-		rc = store_foreach(s, NULL, 1, list_row, &last) == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
+		struct selection all = { .all_classes = 1 };
+		rc = store_foreach(s, &all, list_row, &last) == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
 		printf("\n");
 	}
 	store_close(s);

@@ -16,6 +16,7 @@ static const struct {
 	{ "run", cmd_run, "run a plan, or one board/strategy/workload cell" },
 	{ "compare", cmd_compare, "run the default plan and print the strategy table" },
 	{ "show", cmd_show, "show stored runs with their provenance" },
+	{ "report", cmd_report, "summarize stored runs: text, md, csv, json or html" },
 };
 
 static void usage(FILE *to)

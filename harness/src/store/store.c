@@ -170,23 +170,31 @@ static const char *col(sqlite3_stmt *st, int i)
 	return (const char *)sqlite3_column_text(st, i);
 }
 
-int store_foreach(struct store *s, const char *session, int all_classes,
+int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx)
 {
 	static const char sql[] =
 		"SELECT r.id, r.session, r.board, r.strategy, r.workload, r.class, r.reason,"
 		" r.timing, r.repetition, m.name, m.unit, m.source, m.value"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
-		" WHERE (?1 IS NULL OR r.session = ?1) AND (?2 OR r.class = 'pass')"
+		" WHERE (?1 IS NULL OR r.session = ?1) AND (?2 IS NULL OR r.plan = ?2)"
+		" AND (?3 IS NULL OR r.board = ?3) AND (?4 IS NULL OR r.strategy = ?4)"
+		" AND (?5 IS NULL OR r.workload = ?5) AND (?6 IS NULL OR r.started >= ?6)"
+		" AND (?7 OR r.class = 'pass')"
 		" AND (r.class != 'pass' OR m.name IS NOT NULL)"
-		" ORDER BY r.started, r.id, m.name";
+		" ORDER BY r.rowid, m.name";	/* insertion order: the plan's order */
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		hb_err("store query: %s", sqlite3_errmsg(s->db));
 		return -1;
 	}
-	bind_text(st, 1, session);
-	sqlite3_bind_int(st, 2, all_classes);
+	bind_text(st, 1, sel->session);
+	bind_text(st, 2, sel->plan);
+	bind_text(st, 3, sel->board);
+	bind_text(st, 4, sel->strategy);
+	bind_text(st, 5, sel->workload);
+	bind_text(st, 6, sel->since);
+	sqlite3_bind_int(st, 7, sel->all_classes);
 	int rc = 0, step;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_row row = {
@@ -199,6 +207,19 @@ int store_foreach(struct store *s, const char *session, int all_classes,
 		};
 		rc = fn(&row, ctx);
 	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_latest_session(struct store *s, char *out, size_t len)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT session FROM runs ORDER BY started DESC, id DESC"
+			       " LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(st) == SQLITE_ROW && col(st, 0) ? 0 : -1;
+	if (rc == 0)
+		snprintf(out, len, "%s", col(st, 0));
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -64,10 +64,18 @@ struct run_row {
 	const char *metric, *unit, *source;
 	double value;
 };
-/* Rows of pass runs (and, with all_classes, the others with metric NULL),
- * optionally limited to a session, in run order. */
-int store_foreach(struct store *s, const char *session, int all_classes,
+/* Which runs a reader wants; NULL fields match everything. */
+struct selection {
+	const char *session, *plan, *board, *strategy, *workload;
+	const char *since;	/* ISO-8601 date or time; runs started at or after */
+	int all_classes;	/* also runs that are not measurements (metric NULL) */
+};
+/* Streams matching rows (one per run and metric) in run order, so readers
+ * never hold the whole store in memory. fn returning non-zero stops. */
+int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx);
+/* The session of the newest run, copied to out; -1 when the store is empty. */
+int store_latest_session(struct store *s, char *out, size_t len);
 /* Print one run and its provenance. */
 int store_show_run(struct store *s, const char *id);
 

@@ -1,0 +1,51 @@
+/*
+ * dataset: stored measurements grouped for reports: one series of values
+ * per (workload, metric, strategy), in run order, for the metrics reports
+ * show; plus the runs that are not measurements, with their reasons.
+ *
+ * Contract: dataset_load() streams the selection from the store (memory
+ * grows with the number of pass runs of shown metrics, not with the store).
+ * The first strategy seen is the reference of every comparison: a plan lists
+ * baseline first. Timing modes are never mixed: rows of a second timing
+ * mode are counted in `mixed_timing` and left out.
+ */
+#ifndef HB_DATASET_H
+#define HB_DATASET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/store.h"
+#include "util/util.h"
+
+struct metric_info {
+	const char *name;
+	bool higher_is_better;
+};
+/* The metrics reports show, in order. */
+extern const struct metric_info shown_metrics[];
+extern const size_t n_shown_metrics;
+
+struct series {
+	char *workload, *strategy, *metric, *unit;
+	double *v;
+	size_t n;
+};
+
+struct dataset {
+	struct series *s;
+	size_t n;
+	struct strlist workloads, strategies;	/* first-seen order */
+	struct strlist problems;		/* "id board/strategy/workload rep N: class: reason" */
+	struct strlist sessions;
+	char timing[16];
+	size_t mixed_timing;
+	size_t runs;				/* pass runs included */
+};
+
+int dataset_load(struct store *st, const struct selection *sel, struct dataset *d);
+const struct series *dataset_find(const struct dataset *d, const char *workload,
+				  const char *strategy, const char *metric);
+void dataset_free(struct dataset *d);
+
+#endif

@@ -1,0 +1,322 @@
+#include "analyze/report.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+static const char *const format_names[] = { "text", "md", "csv", "json", "html" };
+
+int report_format_parse(const char *name, enum report_format *f)
+{
+	for (size_t i = 0; i < HB_ARRAY_SIZE(format_names); i++)
+		if (!strcmp(name, format_names[i])) {
+			*f = (enum report_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+void report_visit(const struct dataset *d, const struct report_visitor *v)
+{
+	for (size_t w = 0; w < d->workloads.n; w++) {
+		v->workload(v->ctx, d->workloads.v[w]);
+		for (size_t m = 0; m < n_shown_metrics; m++) {
+			const struct metric_info *mi = &shown_metrics[m];
+			const struct series *ref = NULL;
+			for (size_t si = 0; si < d->strategies.n; si++) {
+				const struct series *s =
+					dataset_find(d, d->workloads.v[w], d->strategies.v[si], mi->name);
+				if (!s)
+					continue;
+				if (!ref) {
+					ref = s;
+					v->metric(v->ctx, mi, s->unit);
+				}
+				struct comparison c;
+				compare_samples(ref->v, ref->n, s->v, s->n, STATS_DEFAULT_ALPHA,
+						mi->higher_is_better, &c);
+				v->row(v->ctx, s, &c, s == ref);
+			}
+			if (ref && v->metric_end)
+				v->metric_end(v->ctx, mi);
+		}
+	}
+}
+
+/* Four significant digits: enough to see a 0.1 % change in pps. */
+static void fmt(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+struct row_text {
+	char reps[64], mean[16], median[16], sd[16], ci[16], delta[16], p[16];
+	const char *verdict;
+};
+
+static void row_text(const struct series *s, const struct comparison *c, int is_ref,
+		     struct row_text *t)
+{
+	char one[16];
+	t->reps[0] = '\0';
+	for (size_t i = 0; i < s->n; i++) {
+		fmt(one, sizeof(one), s->v[i]);
+		if (strlen(t->reps) + strlen(one) + 5 >= sizeof(t->reps)) {
+			strcat(t->reps, " ...");
+			break;
+		}
+		strcat(strcat(t->reps, i ? " " : ""), one);
+	}
+	fmt(t->mean, sizeof(t->mean), c->cand.mean);
+	fmt(t->median, sizeof(t->median), c->cand.median);
+	fmt(t->sd, sizeof(t->sd), c->cand.stddev);
+	fmt(t->ci, sizeof(t->ci), c->cand.ci95);
+	snprintf(t->delta, sizeof(t->delta), is_ref ? "ref" : "%+.2f%%", c->delta_pct);
+	if (is_ref || isnan(c->welch.p))
+		snprintf(t->p, sizeof(t->p), "-");
+	else
+		snprintf(t->p, sizeof(t->p), "%.3g", c->welch.p);
+	t->verdict = is_ref ? "" : verdict_name(c->verdict);
+}
+
+/* --- text ---------------------------------------------------------------- */
+
+static void text_workload(void *ctx, const char *w)
+{
+	fprintf(ctx, "\n== %s ==\n", w);
+}
+
+static void text_metric(void *ctx, const struct metric_info *m, const char *unit)
+{
+	fprintf(ctx, "%s (%s, %s is better)\n  %-16s %-30s %9s %9s %9s %9s %9s %7s %s\n",
+		m->name, unit, m->higher_is_better ? "higher" : "lower", "strategy",
+		"repetitions", "mean", "median", "stddev", "ci95", "delta", "p", "verdict");
+}
+
+static void text_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+{
+	struct row_text t;
+	row_text(s, c, is_ref, &t);
+	fprintf(ctx, "  %-16s %-30s %9s %9s %9s %9s %9s %7s %s\n", s->strategy, t.reps, t.mean,
+		t.median, t.sd, t.ci, t.delta, t.p, t.verdict);
+}
+
+/* --- markdown ------------------------------------------------------------ */
+
+static void md_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '<' || *s == '*' || *s == '_' || *s == '`')
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+static void md_workload(void *ctx, const char *w)
+{
+	fputs("\n## ", ctx);
+	md_escape(ctx, w);
+	fputs("\n", ctx);
+}
+
+static void md_metric(void *ctx, const struct metric_info *m, const char *unit)
+{
+	fputs("\n**", ctx);
+	md_escape(ctx, m->name);
+	fputs("** (", ctx);
+	md_escape(ctx, unit);
+	fprintf(ctx, ", %s is better)\n\n| strategy | repetitions | mean | median | stddev | ci95 | delta | p | verdict |\n"
+		"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+		m->higher_is_better ? "higher" : "lower");
+}
+
+static void md_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+{
+	struct row_text t;
+	row_text(s, c, is_ref, &t);
+	fputs("| ", ctx);
+	md_escape(ctx, s->strategy);
+	fprintf(ctx, " | %s | %s | %s | %s | %s | %s | %s | %s |\n", t.reps, t.mean, t.median, t.sd,
+		t.ci, t.delta, t.p, strcmp(t.verdict, "~") ? t.verdict : "\\~");
+}
+
+/* --- json ---------------------------------------------------------------- */
+
+struct json_ctx {
+	cJSON *workloads, *workload, *metrics, *rows;
+};
+
+static void json_workload(void *ctx, const char *w)
+{
+	struct json_ctx *j = ctx;
+	j->workload = cJSON_CreateObject();
+	cJSON_AddStringToObject(j->workload, "workload", w);
+	j->metrics = cJSON_AddArrayToObject(j->workload, "metrics");
+	cJSON_AddItemToArray(j->workloads, j->workload);
+}
+
+static void json_metric(void *ctx, const struct metric_info *m, const char *unit)
+{
+	struct json_ctx *j = ctx;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "metric", m->name);
+	cJSON_AddStringToObject(o, "unit", unit);
+	cJSON_AddBoolToObject(o, "higher_is_better", m->higher_is_better);
+	j->rows = cJSON_AddArrayToObject(o, "strategies");
+	cJSON_AddItemToArray(j->metrics, o);
+}
+
+static void json_number(cJSON *o, const char *k, double v)
+{
+	if (isnan(v) || isinf(v))
+		cJSON_AddNullToObject(o, k);	/* JSON has no NaN */
+	else
+		cJSON_AddNumberToObject(o, k, v);
+}
+
+static void json_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+{
+	struct json_ctx *j = ctx;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "strategy", s->strategy);
+	cJSON_AddBoolToObject(o, "reference", is_ref);
+	cJSON *vals = cJSON_AddArrayToObject(o, "values");
+	for (size_t i = 0; i < s->n; i++)
+		cJSON_AddItemToArray(vals, cJSON_CreateNumber(s->v[i]));
+	json_number(o, "mean", c->cand.mean);
+	json_number(o, "median", c->cand.median);
+	json_number(o, "stddev", c->cand.stddev);
+	json_number(o, "ci95", c->cand.ci95);
+	if (!is_ref) {
+		json_number(o, "delta_pct", c->delta_pct);
+		json_number(o, "welch_p", c->welch.p);
+		json_number(o, "mann_whitney_p", c->mw.p);
+		cJSON_AddStringToObject(o, "verdict", verdict_name(c->verdict));
+	}
+	cJSON_AddItemToArray(j->rows, o);
+}
+
+static int write_json(const struct dataset *d, FILE *out)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "hilbench-report/1");
+	cJSON_AddStringToObject(root, "timing", d->timing);
+	cJSON_AddNumberToObject(root, "runs", (double)d->runs);
+	struct json_ctx j = { .workloads = cJSON_AddArrayToObject(root, "workloads") };
+	struct report_visitor v = { json_workload, json_metric, json_row, NULL, &j };
+	report_visit(d, &v);
+	cJSON *problems = cJSON_AddArrayToObject(root, "not_measured");
+	for (size_t i = 0; i < d->problems.n; i++)
+		cJSON_AddItemToArray(problems, cJSON_CreateString(d->problems.v[i]));
+	char *text = cJSON_Print(root);
+	fprintf(out, "%s\n", text);
+	free(text);
+	cJSON_Delete(root);
+	return 0;
+}
+
+/* --- csv: streamed straight from the store -------------------------------- */
+
+static void csv_field(FILE *out, const char *s, int last)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputs(last ? "\"\n" : "\",", out);
+}
+
+static int csv_row(const struct run_row *r, void *ctx)
+{
+	FILE *out = ctx;
+	char value[32], rep[16];
+	snprintf(value, sizeof(value), "%.17g", r->value);
+	snprintf(rep, sizeof(rep), "%d", r->repetition);
+	const char *f[] = { r->id, r->session, r->board, r->strategy, r->workload, rep, r->cls,
+			    r->timing, r->metric, r->metric ? value : "", r->unit, r->source,
+			    r->reason };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(f); i++)
+		csv_field(out, f[i], i + 1 == HB_ARRAY_SIZE(f));
+	return 0;
+}
+
+static void list_problems(const struct dataset *d, FILE *out, const char *bullet)
+{
+	if (d->mixed_timing)
+		fprintf(out, "\n%zu measurements of another timing mode than %s were left out.\n",
+			d->mixed_timing, d->timing);
+	if (!d->problems.n)
+		return;
+	fprintf(out, "\nnot measured (%zu runs):\n", d->problems.n);
+	for (size_t i = 0; i < d->problems.n; i++) {
+		fputs(bullet, out);
+		if (!strcmp(bullet, "- "))
+			md_escape(out, d->problems.v[i]);
+		else
+			fputs(d->problems.v[i], out);
+		fputc('\n', out);
+	}
+}
+
+int report_write(struct store *st, const struct selection *sel, enum report_format f, FILE *out)
+{
+	if (f == REPORT_CSV) {
+		fputs("run,session,board,strategy,workload,repetition,class,timing,metric,value,"
+		      "unit,source,reason\n", out);
+		struct selection all = *sel;
+		all.all_classes = 1;
+		return store_foreach(st, &all, csv_row, out);
+	}
+	struct dataset d;
+	if (dataset_load(st, sel, &d) < 0) {
+		dataset_free(&d);
+		return -1;
+	}
+	int rc = 0;
+	if (!d.runs && !d.problems.n)
+		hb_info("no runs match the selection");
+	if (f == REPORT_JSON) {
+		rc = write_json(&d, out);
+	} else if (f == REPORT_HTML) {
+		rc = report_write_html(&d, out);
+	} else {
+		int md = f == REPORT_MD;
+		struct report_visitor v = { md ? md_workload : text_workload,
+					    md ? md_metric : text_metric,
+					    md ? md_row : text_row, NULL, out };
+		if (md)
+			fprintf(out, "# hilbench report\n\n%zu runs, %s time\n", d.runs, d.timing);
+		report_visit(&d, &v);
+		list_problems(&d, out, md ? "- " : "  ");
+	}
+	dataset_free(&d);
+	return rc;
+}
+
+int report_write_file(struct store *st, const struct selection *sel, enum report_format f,
+		      const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int rc = mem ? report_write(st, sel, f, mem) : -1;
+	if (mem && fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0 && write_file_atomic(path, buf, len) < 0) {
+		hb_err("cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * report: stored runs as a comparison report, in several formats.
+ *
+ * text, md, json and html summarize a dataset (analyze/dataset.h): per
+ * workload and metric, one row per strategy with every repetition, mean,
+ * median, stddev, 95 % CI, delta against the reference (the first
+ * strategy), Welch's p and the verdict (analyze/stats.h). csv streams the
+ * raw measurements, one line per run and metric. Runs that are not
+ * measurements are listed with their class and reason in every summary.
+ *
+ * Contract: every string that came from a file or the store is escaped for
+ * the format (HTML entities, JSON, CSV quoting, Markdown pipes). Returns 0,
+ * or -1 with the message printed.
+ */
+#ifndef HB_REPORT_H
+#define HB_REPORT_H
+
+#include <stdio.h>
+
+#include "analyze/dataset.h"
+#include "analyze/stats.h"
+#include "store/store.h"
+
+enum report_format { REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML };
+
+int report_format_parse(const char *name, enum report_format *f);
+int report_write(struct store *st, const struct selection *sel, enum report_format f,
+		 FILE *out);
+/* The same into path, atomically: a reader never sees half a report. */
+int report_write_file(struct store *st, const struct selection *sel, enum report_format f,
+		      const char *path);
+
+/* Walks a dataset for the summarizing emitters. */
+struct report_visitor {
+	void (*workload)(void *ctx, const char *workload);
+	void (*metric)(void *ctx, const struct metric_info *m, const char *unit);
+	/* c compares s against the reference; is_ref for the reference row */
+	void (*row)(void *ctx, const struct series *s, const struct comparison *c, int is_ref);
+	void (*metric_end)(void *ctx, const struct metric_info *m);
+	void *ctx;
+};
+void report_visit(const struct dataset *d, const struct report_visitor *v);
+
+void html_escape(FILE *out, const char *s);
+int report_write_html(const struct dataset *d, FILE *out);
+
+#endif

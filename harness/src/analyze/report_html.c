@@ -1,0 +1,187 @@
+/*
+ * The HTML report: one self-contained page (inline CSS and SVG, no scripts,
+ * nothing fetched), so it can be attached to a CI run or a mail as is.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report.h"
+#include "util/util.h"
+
+void html_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+#define PLOT_ROWS 32
+
+struct html_ctx {
+	FILE *out;
+	int plot_id;
+	const struct series *rows[PLOT_ROWS];
+	struct comparison cmp[PLOT_ROWS];
+	size_t n;
+};
+
+static void h_workload(void *ctx, const char *w)
+{
+	struct html_ctx *h = ctx;
+	fputs("<h2>", h->out);
+	html_escape(h->out, w);
+	fputs("</h2>\n", h->out);
+}
+
+static void h_metric(void *ctx, const struct metric_info *m, const char *unit)
+{
+	struct html_ctx *h = ctx;
+	h->n = 0;
+	fputs("<section class=\"metric\"><h3>", h->out);
+	html_escape(h->out, m->name);
+	fputs(" <small>(", h->out);
+	html_escape(h->out, unit);
+	fprintf(h->out, ", %s is better)</small></h3>\n<table><tr><th>strategy</th><th>n</th>"
+		"<th>mean</th><th>median</th><th>stddev</th><th>95 %% CI</th><th>delta</th>"
+		"<th>Welch p</th><th>verdict</th></tr>\n", m->higher_is_better ? "higher" : "lower");
+}
+
+/* A table cell: "-" for a value that does not exist (NaN). */
+static void cell(FILE *out, double v, int sig, const char *prefix, const char *suffix)
+{
+	if (isnan(v))
+		fputs("<td>-</td>", out);
+	else
+		fprintf(out, "<td>%s%.*g%s</td>", prefix, sig, v, suffix);
+}
+
+static void h_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+{
+	struct html_ctx *h = ctx;
+	if (h->n < PLOT_ROWS) {
+		h->rows[h->n] = s;
+		h->cmp[h->n++] = *c;
+	}
+	const char *v = is_ref ? "ref" : verdict_name(c->verdict);
+	fputs("<tr><td>", h->out);
+	html_escape(h->out, s->strategy);
+	fprintf(h->out, "</td><td>%zu</td>", s->n);
+	cell(h->out, c->cand.mean, 6, "", "");
+	cell(h->out, c->cand.median, 6, "", "");
+	cell(h->out, c->cand.stddev, 3, "", "");
+	cell(h->out, c->cand.ci95, 3, "&plusmn;", "");
+	if (is_ref || isnan(c->delta_pct))
+		fputs("<td>-</td>", h->out);
+	else
+		fprintf(h->out, "<td>%+.2f %%</td>", c->delta_pct);
+	cell(h->out, is_ref ? NAN : c->welch.p, 3, "", "");
+	fprintf(h->out, "<td class=\"v-%s\">", strcmp(v, "~") ? v : "same");
+	html_escape(h->out, v);
+	fputs("</td></tr>\n", h->out);
+}
+
+/* A dot plot: a row per strategy, a dot per repetition, the mean as a tick
+ * and its 95 % CI as a bar, all on one shared linear axis. */
+static void h_metric_end(void *ctx, const struct metric_info *m)
+{
+	struct html_ctx *h = ctx;
+	fputs("</table>\n", h->out);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t r = 0; r < h->n; r++)
+		for (size_t i = 0; i < h->rows[r]->n; i++) {
+			lo = fmin(lo, h->rows[r]->v[i]);
+			hi = fmax(hi, h->rows[r]->v[i]);
+		}
+	if (!isfinite(lo)) {
+		fputs("</section>\n", h->out);
+		return;
+	}
+	double pad = hi > lo ? (hi - lo) * 0.08 : (fabs(lo) > 0 ? fabs(lo) * 0.01 : 1);
+	lo -= pad;
+	hi += pad;
+	const int left = 130, width = 640, row_h = 26, top = 10;
+	int height = top + (int)h->n * row_h + 30;
+#define X(v) (left + ((v) - lo) / (hi - lo) * (width - left - 10))
+	fprintf(h->out, "<svg class=\"plot\" id=\"plot-%d\" role=\"img\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\"><title>",
+		++h->plot_id, width, height, width, height);
+	html_escape(h->out, m->name);
+	fputs(" by strategy</title>\n", h->out);
+	for (size_t r = 0; r < h->n; r++) {
+		const struct series *s = h->rows[r];
+		const struct summary *sum = &h->cmp[r].cand;
+		int y = top + (int)r * row_h + row_h / 2;
+		fprintf(h->out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 8, y + 4);
+		html_escape(h->out, s->strategy);
+		fprintf(h->out, "</text><line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>\n",
+			left, width - 10, y, y);
+		if (isfinite(sum->ci95))
+			fprintf(h->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"8\" class=\"ci\"/>",
+				X(sum->mean - sum->ci95), y - 4,
+				fmax(1, X(sum->mean + sum->ci95) - X(sum->mean - sum->ci95)));
+		fprintf(h->out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"mean\"/>",
+			X(sum->mean), X(sum->mean), y - 9, y + 9);
+		for (size_t i = 0; i < s->n; i++)
+			fprintf(h->out, "<circle cx=\"%.1f\" cy=\"%d\" r=\"3.5\" class=\"dot\"/>",
+				X(s->v[i]), y);
+		fputc('\n', h->out);
+	}
+	int axis_y = top + (int)h->n * row_h + 8;
+	fprintf(h->out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axis\"/>"
+		"<text x=\"%d\" y=\"%d\">%.6g</text>"
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.6g</text></svg>\n</section>\n",
+		left, width - 10, axis_y, axis_y, left, axis_y + 16, lo, width - 10, axis_y + 16, hi);
+#undef X
+}
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}"
+	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
+	"padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}"
+	".v-better{color:#060;font-weight:bold}.v-worse{color:#a00;font-weight:bold}"
+	"svg text{font-size:12px}.grid{stroke:#eee}.axis{stroke:#888}.dot{fill:#1f5fa8;"
+	"fill-opacity:.7}.mean{stroke:#000;stroke-width:2}.ci{fill:#f4a340;fill-opacity:.5}"
+	"small{color:#666;font-weight:normal}";
+
+int report_write_html(const struct dataset *d, FILE *out)
+{
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<title>hilbench report</title><style>%s</style></head><body>\n"
+		"<h1>hilbench report</h1>\n<p>%zu measured runs, ", style, d->runs);
+	html_escape(out, d->timing[0] ? d->timing : "no");
+	fputs(" time; sessions: ", out);
+	for (size_t i = 0; i < d->sessions.n; i++) {
+		if (i)
+			fputs(", ", out);
+		html_escape(out, d->sessions.v[i]);
+	}
+	fputs(". Each row compares a strategy with the first one (the reference): Welch's "
+	      "t-test at alpha 0.05 decides the verdict (~ means no significant change). "
+	      "Dots are repetitions, the black tick is the mean, the orange bar its 95 % CI.</p>\n",
+	      out);
+	struct html_ctx h = { .out = out };
+	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
+	report_visit(d, &v);
+	if (d->mixed_timing)
+		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
+			d->mixed_timing);
+	if (d->problems.n) {
+		fprintf(out, "<h2>Not measured (%zu runs)</h2>\n<ul>\n", d->problems.n);
+		for (size_t i = 0; i < d->problems.n; i++) {
+			fputs("<li>", out);
+			html_escape(out, d->problems.v[i]);
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	fputs("</body></html>\n", out);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,73 @@
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report.h"
+#include "cmd/builtin.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: hilbench report [--format text|md|csv|json|html] [--out FILE] [selection]\n"
+	"selection (all given must match; default: the newest session):\n"
+	"  --session ID  --plan P  --board B  --strategy S  --workload W\n"
+	"  --since DATE  (ISO 8601: 2026-11-30 or 2026-11-30T06:00:00Z)   --all\n"
+	"Summaries compare every strategy with the first one in the selection.\n"
+	"--out writes the file atomically; without it the report goes to stdout.\n";
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "session", required_argument, NULL, 'S' },
+		{ "plan", required_argument, NULL, 'P' },
+		{ "board", required_argument, NULL, 'b' },
+		{ "strategy", required_argument, NULL, 's' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "since", required_argument, NULL, 'd' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	enum report_format f = REPORT_TEXT;
+	struct selection sel = { 0 };
+	const char *out = NULL;
+	int all = 0, c;
+	while ((c = getopt_long(argc, argv, "f:o:S:P:b:s:w:d:ah", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (report_format_parse(optarg, &f) < 0) {
+				hb_err("--format %s: choose text, md, csv, json or html", optarg);
+				return HB_EXIT_USAGE;
+			}
+			break;
+		case 'o': out = optarg; break;
+		case 'S': sel.session = optarg; break;
+		case 'P': sel.plan = optarg; break;
+		case 'b': sel.board = optarg; break;
+		case 's': sel.strategy = optarg; break;
+		case 'w': sel.workload = optarg; break;
+		case 'd': sel.since = optarg; break;
+		case 'a': all = 1; break;
+		default:
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		hb_err("unexpected argument '%s'; see `hilbench report --help`", argv[optind]);
+		return HB_EXIT_USAGE;
+	}
+	struct store *s = store_open(hb_store_dir());
+	if (!s)
+		return HB_EXIT_INFRA;
+	char latest[64];
+	int narrowed = sel.session || sel.plan || sel.board || sel.strategy || sel.workload ||
+		       sel.since || all;
+	if (!narrowed && store_latest_session(s, latest, sizeof(latest)) == 0)
+		sel.session = latest;
+	int rc = out ? report_write_file(s, &sel, f, out) : report_write(s, &sel, f, stdout);
+	store_close(s);
+	return rc == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
+}

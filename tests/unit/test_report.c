@@ -1,0 +1,141 @@
+/* report: hostile strings from the store come out escaped in every format,
+ * and a clear difference gets its verdict. Uses a real store in a temp dir. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report.h"
+#include "store/store.h"
+
+static char dir[64];
+static struct store *st;
+
+static const char evil[] = "<script>alert('x')</script>|\"a\",b";
+
+static void add(const char *strategy, int rep, double pps, const char *cls, const char *reason)
+{
+	struct metric m = { "pps", pps, "packets/s", "test" };
+	struct run_record r = {
+		.session = "s1", .plan = "p", .board = "b", .strategy = strategy,
+		.workload = "udp", .repetition = rep, .cls = !strcmp(cls, "pass") ? RUN_PASS : RUN_FAIL,
+		.reason = reason, .timing = "virtual", .started = "2026-11-30T00:00:00Z",
+		.ended = "2026-11-30T00:00:01Z", .metrics = &m, .n_metrics = reason ? 0 : 1,
+	};
+	store_new_id(r.id);
+	snprintf(r.id + strlen(r.id), sizeof(r.id) - strlen(r.id), "-%s-%d", cls, rep);
+	assert_int_equal(store_add_run(st, &r), 0);
+}
+
+static char *render(enum report_format f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct selection sel = { .session = "s1" };
+	assert_int_equal(report_write(st, &sel, f, out), 0);
+	fclose(out);
+	return buf;
+}
+
+static void html_escapes_everything(void **state)
+{
+	(void)state;
+	char *html = render(REPORT_HTML);
+	assert_null(strstr(html, "<script>"));
+	assert_non_null(strstr(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+	assert_non_null(strstr(html, "<svg class=\"plot\""));
+	free(html);
+}
+
+static void csv_quotes_fields(void **state)
+{
+	(void)state;
+	char *csv = render(REPORT_CSV);
+	/* the quote inside the value is doubled, the comma stays inside quotes */
+	assert_non_null(strstr(csv, "\"<script>alert('x')</script>|\"\"a\"\",b\""));
+	free(csv);
+}
+
+static void markdown_escapes_pipes_and_tags(void **state)
+{
+	(void)state;
+	char *md = render(REPORT_MD);
+	/* CommonMark: a backslash makes '<' and '|' literal text */
+	assert_non_null(strstr(md, "\\<script>alert('x')\\</script>\\|"));
+	free(md);
+}
+
+static void json_is_valid_and_has_the_verdict(void **state)
+{
+	(void)state;
+	char *text = render(REPORT_JSON);
+	cJSON *j = cJSON_Parse(text);
+	assert_non_null(j);
+	const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "workloads"), 0);
+	const cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(w, "metrics"), 0);
+	const cJSON *rows = cJSON_GetObjectItem(m, "strategies");
+	assert_int_equal(cJSON_GetArraySize(rows), 3);
+	/* baseline first (reference), then the faster one: better, then the
+	 * hostile name with the same numbers as baseline: no change */
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "strategy")->valuestring,
+			    "baseline");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "verdict")->valuestring,
+			    "better");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 2), "verdict")->valuestring,
+			    "~");
+	const cJSON *nm = cJSON_GetObjectItem(j, "not_measured");
+	assert_int_equal(cJSON_GetArraySize(nm), 1);
+	assert_non_null(strstr(cJSON_GetArrayItem(nm, 0)->valuestring, "fail: watchdog <b>"));
+	cJSON_Delete(j);
+	free(text);
+}
+
+static void text_lists_runs_that_are_not_measurements(void **state)
+{
+	(void)state;
+	char *text = render(REPORT_TEXT);
+	assert_non_null(strstr(text, "not measured (1 runs):"));
+	assert_non_null(strstr(text, "fail: watchdog <b>"));
+	free(text);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hb-report.XXXXXX");
+	if (!mkdtemp(dir) || !(st = store_open(dir)))
+		return -1;
+	static const double base[] = { 1000, 1001, 999 }, fast[] = { 1100, 1101, 1099 };
+	for (int i = 0; i < 3; i++) {
+		add("baseline", i + 1, base[i], "pass", NULL);
+		add("faster", i + 1, fast[i], "pass", NULL);
+		add(evil, i + 1, base[i], "pass", NULL);
+	}
+	add("faster", 4, 0, "fail", "watchdog <b>");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	store_close(st);
+	return rm_rf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(html_escapes_everything),
+		cmocka_unit_test(csv_quotes_fields),
+		cmocka_unit_test(markdown_escapes_pipes_and_tags),
+		cmocka_unit_test(json_is_valid_and_has_the_verdict),
+		cmocka_unit_test(text_lists_runs_that_are_not_measurements),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
