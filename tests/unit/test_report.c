@@ -38,7 +38,7 @@ static char *render(enum report_format f)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	struct selection sel = { .session = "s1" };
-	assert_int_equal(report_write(st, &sel, f, out), 0);
+	assert_int_equal(report_write(st, &sel, NULL, f, out), 0);
 	fclose(out);
 	return buf;
 }
@@ -96,6 +96,16 @@ static void json_is_valid_and_has_the_verdict(void **state)
 	free(text);
 }
 
+static void an_unknown_reference_is_an_error(void **state)
+{
+	(void)state;
+	struct selection sel = { .session = "s1" };
+	FILE *out = fopen("/dev/null", "w");
+	assert_int_equal(report_write(st, &sel, "nonesuch", REPORT_TEXT, out), -1);
+	assert_int_equal(report_write(st, &sel, "faster", REPORT_TEXT, out), 0);
+	fclose(out);
+}
+
 static void text_lists_runs_that_are_not_measurements(void **state)
 {
 	(void)state;
@@ -136,6 +146,7 @@ int main(void)
 		cmocka_unit_test(markdown_escapes_pipes_and_tags),
 		cmocka_unit_test(json_is_valid_and_has_the_verdict),
 		cmocka_unit_test(text_lists_runs_that_are_not_measurements),
+		cmocka_unit_test(an_unknown_reference_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

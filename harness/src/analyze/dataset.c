@@ -79,7 +79,21 @@ int dataset_load(struct store *st, const struct selection *sel, struct dataset *
 	struct loader l = { .d = d };
 	struct selection all = *sel;
 	all.all_classes = 1;
-	return store_foreach(st, &all, take_row, &l);
+	int rc = store_foreach(st, &all, take_row, &l);
+	dataset_set_reference(d, "baseline");
+	return rc;
+}
+
+int dataset_set_reference(struct dataset *d, const char *name)
+{
+	for (size_t i = 0; i < d->strategies.n; i++)
+		if (!strcmp(d->strategies.v[i], name)) {
+			char *ref = d->strategies.v[i];
+			memmove(&d->strategies.v[1], &d->strategies.v[0], i * sizeof(char *));
+			d->strategies.v[0] = ref;
+			return 0;
+		}
+	return -1;
 }
 
 const struct series *dataset_find(const struct dataset *d, const char *workload,

@@ -5,8 +5,9 @@
  *
  * Contract: dataset_load() streams the selection from the store (memory
  * grows with the number of pass runs of shown metrics, not with the store).
- * The first strategy seen is the reference of every comparison: a plan lists
- * baseline first. Timing modes are never mixed: rows of a second timing
+ * The reference of every comparison is strategies.v[0]: the one named by
+ * dataset_set_reference(), else "baseline" when present, else the first
+ * strategy seen (in run order: a plan's first strategy). Timing modes are never mixed: rows of a second timing
  * mode are counted in `mixed_timing` and left out.
  */
 #ifndef HB_DATASET_H
@@ -44,6 +45,8 @@ struct dataset {
 };
 
 int dataset_load(struct store *st, const struct selection *sel, struct dataset *d);
+/* Moves strategy `name` to the front; -1 if the dataset has no such strategy. */
+int dataset_set_reference(struct dataset *d, const char *name);
 const struct series *dataset_find(const struct dataset *d, const char *workload,
 				  const char *strategy, const char *metric);
 void dataset_free(struct dataset *d);

@@ -269,7 +269,8 @@ static void list_problems(const struct dataset *d, FILE *out, const char *bullet
 	}
 }
 
-int report_write(struct store *st, const struct selection *sel, enum report_format f, FILE *out)
+int report_write(struct store *st, const struct selection *sel, const char *reference,
+		 enum report_format f, FILE *out)
 {
 	if (f == REPORT_CSV) {
 		fputs("run,session,board,strategy,workload,repetition,class,timing,metric,value,"
@@ -280,6 +281,14 @@ int report_write(struct store *st, const struct selection *sel, enum report_form
 	}
 	struct dataset d;
 	if (dataset_load(st, sel, &d) < 0) {
+		dataset_free(&d);
+		return -1;
+	}
+	if (reference && dataset_set_reference(&d, reference) < 0) {
+		char *have = argv_join(&d.strategies, ", ");
+		hb_err("--reference %s: no runs of that strategy in the selection (it has: %s)",
+		       reference, *have ? have : "none");
+		free(have);
 		dataset_free(&d);
 		return -1;
 	}
@@ -304,13 +313,13 @@ int report_write(struct store *st, const struct selection *sel, enum report_form
 	return rc;
 }
 
-int report_write_file(struct store *st, const struct selection *sel, enum report_format f,
-		      const char *path)
+int report_write_file(struct store *st, const struct selection *sel, const char *reference,
+		      enum report_format f, const char *path)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	int rc = mem ? report_write(st, sel, f, mem) : -1;
+	int rc = mem ? report_write(st, sel, reference, f, mem) : -1;
 	if (mem && fclose(mem) != 0)
 		rc = -1;
 	if (rc == 0 && write_file_atomic(path, buf, len) < 0) {

@@ -24,11 +24,13 @@
 enum report_format { REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML };
 
 int report_format_parse(const char *name, enum report_format *f);
-int report_write(struct store *st, const struct selection *sel, enum report_format f,
-		 FILE *out);
+/* reference: the strategy every other is compared with; NULL = the default
+ * (see dataset.h). Naming one that is not in the selection is an error. */
+int report_write(struct store *st, const struct selection *sel, const char *reference,
+		 enum report_format f, FILE *out);
 /* The same into path, atomically: a reader never sees half a report. */
-int report_write_file(struct store *st, const struct selection *sel, enum report_format f,
-		      const char *path);
+int report_write_file(struct store *st, const struct selection *sel, const char *reference,
+		      enum report_format f, const char *path);
 
 /* Walks a dataset for the summarizing emitters. */
 struct report_visitor {

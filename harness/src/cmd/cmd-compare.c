@@ -30,8 +30,8 @@ int cmd_compare(int argc, char **argv)
 	printf("hilbench compare: session %s (store %s)\n", session, hb_store_dir());
 	struct selection sel = { .session = session };
 	char *html = path_join(hb_store_dir(), "report.html");
-	if (report_write(s, &sel, REPORT_TEXT, stdout) < 0 ||
-	    report_write_file(s, &sel, REPORT_HTML, html) < 0)
+	if (report_write(s, &sel, NULL, REPORT_TEXT, stdout) < 0 ||
+	    report_write_file(s, &sel, NULL, REPORT_HTML, html) < 0)
 		rc = HB_EXIT_INFRA;
 	else
 		printf("\nreport: %s\n", html);

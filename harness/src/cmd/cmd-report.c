@@ -8,11 +8,13 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench report [--format text|md|csv|json|html] [--out FILE] [selection]\n"
+	"usage: hilbench report [--format text|md|csv|json|html] [--out FILE]\n"
+	"                       [--reference STRATEGY] [selection]\n"
 	"selection (all given must match; default: the newest session):\n"
 	"  --session ID  --plan P  --board B  --strategy S  --workload W\n"
 	"  --since DATE  (ISO 8601: 2026-11-30 or 2026-11-30T06:00:00Z)   --all\n"
-	"Summaries compare every strategy with the first one in the selection.\n"
+	"Summaries compare every strategy with a reference: --reference S, else\n"
+	"baseline when the selection has it, else the first strategy run.\n"
 	"--out writes the file atomically; without it the report goes to stdout.\n";
 
 int cmd_report(int argc, char **argv)
@@ -27,14 +29,15 @@ int cmd_report(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "since", required_argument, NULL, 'd' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "reference", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	enum report_format f = REPORT_TEXT;
 	struct selection sel = { 0 };
-	const char *out = NULL;
+	const char *out = NULL, *reference = NULL;
 	int all = 0, c;
-	while ((c = getopt_long(argc, argv, "f:o:S:P:b:s:w:d:ah", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:S:P:b:s:w:d:ar:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &f) < 0) {
@@ -50,6 +53,7 @@ int cmd_report(int argc, char **argv)
 		case 'w': sel.workload = optarg; break;
 		case 'd': sel.since = optarg; break;
 		case 'a': all = 1; break;
+		case 'r': reference = optarg; break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
 			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
@@ -67,7 +71,8 @@ int cmd_report(int argc, char **argv)
 		       sel.since || all;
 	if (!narrowed && store_latest_session(s, latest, sizeof(latest)) == 0)
 		sel.session = latest;
-	int rc = out ? report_write_file(s, &sel, f, out) : report_write(s, &sel, f, stdout);
+	int rc = out ? report_write_file(s, &sel, reference, f, out)
+		     : report_write(s, &sel, reference, f, stdout);
 	store_close(s);
 	return rc == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
 }
