@@ -13,5 +13,6 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
 
 #endif

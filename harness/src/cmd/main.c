@@ -17,6 +17,7 @@ static const struct {
 	{ "compare", cmd_compare, "run the default plan and print the strategy table" },
 	{ "show", cmd_show, "show stored runs with their provenance" },
 	{ "report", cmd_report, "summarize stored runs: text, md, csv, json or html" },
+	{ "gate", cmd_gate, "does a patch make things worse? exit 0 / 1 / 125 for CI" },
 };
 
 static void usage(FILE *to)

@@ -180,7 +180,8 @@ int store_foreach(struct store *s, const struct selection *sel,
 		" WHERE (?1 IS NULL OR r.session = ?1) AND (?2 IS NULL OR r.plan = ?2)"
 		" AND (?3 IS NULL OR r.board = ?3) AND (?4 IS NULL OR r.strategy = ?4)"
 		" AND (?5 IS NULL OR r.workload = ?5) AND (?6 IS NULL OR r.started >= ?6)"
-		" AND (?7 OR r.class = 'pass')"
+		" AND (?7 OR r.class = 'pass') AND (?8 IS NULL OR r.timing = ?8)"
+		" AND (?9 IS NULL OR r.build_key = ?9) AND (?10 IS NULL OR r.initramfs_sha256 = ?10)"
 		" AND (r.class != 'pass' OR m.name IS NOT NULL)"
 		" ORDER BY r.rowid, m.name";	/* insertion order: the plan's order */
 	sqlite3_stmt *st;
@@ -195,6 +196,9 @@ int store_foreach(struct store *s, const struct selection *sel,
 	bind_text(st, 5, sel->workload);
 	bind_text(st, 6, sel->since);
 	sqlite3_bind_int(st, 7, sel->all_classes);
+	bind_text(st, 8, sel->timing);
+	bind_text(st, 9, sel->build_key);
+	bind_text(st, 10, sel->initramfs);
 	int rc = 0, step;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_row row = {

@@ -68,6 +68,8 @@ struct run_row {
 struct selection {
 	const char *session, *plan, *board, *strategy, *workload;
 	const char *since;	/* ISO-8601 date or time; runs started at or after */
+	const char *timing;	/* realtime | virtual */
+	const char *build_key, *initramfs;	/* exactly this kernel and userland */
 	int all_classes;	/* also runs that are not measurements (metric NULL) */
 };
 /* Streams matching rows (one per run and metric) in run order, so readers
