@@ -10,7 +10,7 @@
 CC       ?= gcc
 AGENT_CC ?= arm-linux-gnueabihf-gcc
 B        := build
-PKGS     := libcjson yaml-0.1 sqlite3 libcrypto
+PKGS     := libcjson yaml-0.1 sqlite3 libcrypto libpcap libnl-route-3.0
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
             -Iharness/src -Iharness/agent $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -7,7 +7,7 @@ set -euo pipefail
 HOST_PKGS=(
 	gcc make pkg-config libc6-dev git patch cpio xz-utils gzip iproute2 sqlite3
 	libyaml-dev libcjson-dev libsqlite3-dev libssl-dev libiperf-dev iperf3
-	libcmocka-dev valgrind
+	libcmocka-dev valgrind libpcap-dev libnl-route-3-dev
 	qemu-system-arm
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	linux-source-6.1 ccache bc bison flex libelf-dev kmod

@@ -56,6 +56,12 @@ check "two runs stored, both pass" [ "$(sql "SELECT count(*) FROM runs WHERE cla
 udp=$(sql "SELECT id FROM runs WHERE workload='udp64-smoke'")
 pps=$(sql "SELECT value FROM metrics WHERE run_id='$udp' AND name='pps'")
 check "UDP DUT-TX pps > 0 (got $pps)" awk -v v="${pps:-0}" 'BEGIN { exit !(v > 0) }'
+for m in pcap_dut_tx_frames netlink_dut_tx_frames; do
+	v=$(sql "SELECT value FROM metrics WHERE run_id='$udp' AND name='$m'")
+	check "UDP DUT-TX $m > 0 (got $v)" awk -v v="${v:-0}" 'BEGIN { exit !(v > 0) }'
+done
+v=$(sql "SELECT CAST(value AS INTEGER) FROM metrics WHERE run_id='$udp' AND name='counts_inconsistent'")
+check "UDP DUT-TX: the DUT's, netlink's and pcap's counts agree (counts_inconsistent=$v)" [ "$v" = 0 ]
 mbps=$(sql "SELECT value FROM metrics m JOIN runs r ON r.id=m.run_id WHERE r.workload='tcp-rx-smoke' AND m.name='mbps'")
 check "TCP DUT-RX Mbit/s > 0 (got $mbps)" awk -v v="${mbps:-0}" 'BEGIN { exit !(v > 0) }'
 prov=$(sql "SELECT count(*) FROM runs WHERE id='$udp' AND kernel_release LIKE '6.1.%'

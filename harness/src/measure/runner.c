@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "agent_proto.h"
+#include "measure/capture.h"
+#include "measure/crosscheck.h"
+#include "measure/linkstats.h"
 #include "measure/traffic.h"
 #include "util/util.h"
 
@@ -161,18 +164,24 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		if (jit >= 0)
 			add_metric(res, "jitter_ms", jit, "ms", "iperf3 receiver");
 	}
-	const char *dir_ctr = dut_sends ? "tx_packets" : "rx_packets";
-	long long pkts = counter_delta(a, dir_ctr), ns = counter_delta(a, "clock_ns");
-	if (pkts >= 0) {
-		add_metric(res, dut_sends ? "dut_tx_packets" : "dut_rx_packets", (double)pkts,
-			   "packets", "DUT interface counters (sysfs), whole run");
-		if (ns > 0) {
-			double ctr_pps = (double)pkts / ((double)ns / 1e9);
-			/* The window includes iperf3's start-up and warm-up: a lower
-			 * bound, for cross-checking, never the headline number. */
-			add_metric(res, "pps_counter", ctr_pps, "packets/s",
-				   "DUT interface counters (sysfs) over the agent's sampling window, DUT clock");
-		}
+	/* Both directions: the host-side counts are cross-checked against the
+	 * DUT's sending direction, whichever way the workload's data flows. */
+	static const char *const dut_ctr[][2] = { { "tx_packets", "dut_tx_packets" },
+						  { "rx_packets", "dut_rx_packets" } };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(dut_ctr); i++) {
+		long long n = counter_delta(a, dut_ctr[i][0]);
+		if (n >= 0)
+			add_metric(res, dut_ctr[i][1], (double)n, "packets",
+				   "DUT interface counters (sysfs), whole run");
+	}
+	long long pkts = counter_delta(a, dut_sends ? "tx_packets" : "rx_packets");
+	long long ns = counter_delta(a, "clock_ns");
+	if (pkts >= 0 && ns > 0) {
+		double ctr_pps = (double)pkts / ((double)ns / 1e9);
+		/* The window includes iperf3's start-up and warm-up: a lower
+		 * bound, for cross-checking, never the headline number. */
+		add_metric(res, "pps_counter", ctr_pps, "packets/s",
+			   "DUT interface counters (sysfs) over the agent's sampling window, DUT clock");
 	}
 	long long txp = counter_delta(a, "tx_packets");
 	long long tx_timer_starts[2] = { 0, 0 };	/* hrtimer, timer_list */
@@ -212,6 +221,102 @@ out:
 	cJSON_Delete(dj);
 	cJSON_Delete(hj);
 	return ok;
+}
+
+/*
+ * The host's own counts of the frames on the DUT's link, over the host's
+ * window: from just before the agent is told to run until its END. The
+ * netlink window sits inside the pcap window, and both contain the agent's
+ * (docs/metrics.md, "Cross-checks").
+ */
+struct host_view {
+	char ifname[32];
+	struct capture *cap;
+	struct capture_counts pcap;
+	struct link_counters before, after;
+	int pcap_ok, link_ok, stopped;
+};
+
+static void host_view_start(struct host_view *h, const struct board *b)
+{
+	if (linkstats_iface_of(b->host_addr, h->ifname, sizeof(h->ifname)) < 0)
+		return;
+	h->cap = capture_start(h->ifname, b->host_addr, b->dut_addr);
+	h->link_ok = linkstats_read(h->ifname, &h->before) == 0;
+}
+
+/* Idempotent, so every way out of a run releases the capture. */
+static void host_view_stop(struct host_view *h)
+{
+	if (h->stopped)
+		return;
+	h->stopped = 1;
+	if (h->link_ok)
+		h->link_ok = linkstats_read(h->ifname, &h->after) == 0;
+	if (h->cap)
+		h->pcap_ok = capture_stop(h->cap, &h->pcap) == 0;
+	h->cap = NULL;
+}
+
+/*
+ * The host-side counts as metrics, and the cross-check of the DUT's sending
+ * direction: there, no queue sits between the DUT's counter and the host's
+ * (a tap takes every frame QEMU writes; its rx_dropped goes to the trace),
+ * so the counts differ only by what each includes and by the window edges,
+ * unless something miscounts, which is what the check is for. The receiving
+ * direction is stored, not checked: there a frame the host counted may be
+ * legitimately lost before the DUT counts it (that is lost_pct).
+ * An inconsistent run keeps its class: the numbers are flagged, not dropped.
+ */
+static void host_metrics(const struct host_view *h, const struct agent_report *a,
+			 const char *run_id, FILE *trace, struct run_result *res)
+{
+	char src[96];
+	long long counts[3] = { counter_delta(a, "tx_packets"), -1, -1 };
+	static const char *const what[3] = { "DUT tx_packets", "host rx_packets", "pcap" };
+	if (h->pcap_ok) {
+		counts[2] = (long long)h->pcap.from_dut;
+		snprintf(src, sizeof(src), "libpcap on %s, IPv4 DUT->host, host window", h->ifname);
+		add_metric(res, "pcap_dut_tx_frames", (double)h->pcap.from_dut, "frames", src);
+		snprintf(src, sizeof(src), "libpcap on %s, IPv4 host->DUT, host window", h->ifname);
+		add_metric(res, "pcap_dut_rx_frames", (double)h->pcap.to_dut, "frames", src);
+		add_metric(res, "pcap_drops", (double)h->pcap.drops, "frames",
+			   "libpcap ps_drop + ps_ifdrop");
+		fprintf(trace, "host pcap iface=%s from_dut=%llu to_dut=%llu drops=%llu\n", h->ifname,
+			h->pcap.from_dut, h->pcap.to_dut, h->pcap.drops);
+	}
+	if (h->link_ok) {
+		/* a tap's RX is what the DUT sent, its TX what the DUT was sent */
+		const struct link_counters *b = &h->before, *e = &h->after;
+		counts[1] = (long long)(e->rx_packets - b->rx_packets);
+		snprintf(src, sizeof(src), "netlink counters of %s: rx_packets, host window", h->ifname);
+		add_metric(res, "netlink_dut_tx_frames", (double)(e->rx_packets - b->rx_packets),
+			   "frames", src);
+		snprintf(src, sizeof(src), "netlink counters of %s: tx_packets, host window", h->ifname);
+		add_metric(res, "netlink_dut_rx_frames", (double)(e->tx_packets - b->tx_packets),
+			   "frames", src);
+		fprintf(trace, "host netlink iface=%s rx_packets=%llu rx_bytes=%llu rx_dropped=%llu "
+			"tx_packets=%llu tx_bytes=%llu\n", h->ifname,
+			(unsigned long long)(e->rx_packets - b->rx_packets),
+			(unsigned long long)(e->rx_bytes - b->rx_bytes),
+			(unsigned long long)(e->rx_dropped - b->rx_dropped),
+			(unsigned long long)(e->tx_packets - b->tx_packets),
+			(unsigned long long)(e->tx_bytes - b->tx_bytes));
+	}
+	struct crosscheck cc;
+	if (crosscheck_counts(counts, HB_ARRAY_SIZE(counts), &cc) < 0)
+		return;
+	const char *how = "max pairwise |a-b|/max(a,b) of DUT tx_packets, host rx_packets, pcap";
+	add_metric(res, "count_disagreement_pct", cc.max_pct, "%", how);
+	add_metric(res, "counts_inconsistent", cc.inconsistent, "flag", how);
+	fprintf(trace, "host crosscheck %s: %s=%lld vs %s=%lld, %.3f %% (tolerance %g %% and %d frames)\n",
+		cc.inconsistent ? "inconsistent" : "ok", what[cc.worst_a], counts[cc.worst_a],
+		what[cc.worst_b], counts[cc.worst_b], cc.max_pct, CROSSCHECK_TOL_PCT,
+		CROSSCHECK_TOL_FRAMES);
+	if (cc.inconsistent)
+		hb_info("  %s: the packet counts disagree: %s %lld, %s %lld (%.2f %%)", run_id,
+			what[cc.worst_a], counts[cc.worst_a], what[cc.worst_b], counts[cc.worst_b],
+			cc.max_pct);
 }
 
 /* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
@@ -269,6 +374,7 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	FILE *trace = fopen(trace_path, "w");
 	struct iperf_job host = { .pid = -1 };
 	struct agent_report a = { 0 };
+	struct host_view hv = { .cap = NULL };
 	char peer[64], dut_ip[64];
 	snprintf(peer, sizeof(peer), "%.*s", (int)strcspn(b->host_addr, "/"), b->host_addr);
 	snprintf(dut_ip, sizeof(dut_ip), "%.*s", (int)strcspn(b->dut_addr, "/"), b->dut_addr);
@@ -286,6 +392,7 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	}
 	hb_info("  %s: %s %s, %d s (+%d s warm-up)", run_id, wl_proto_name(w->proto),
 		wl_dir_name(w->dir), w->duration_s, w->omit_s);
+	host_view_start(&hv, b);
 	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d port=%d",
 		 run_id, wl_proto_name(w->proto), w->dir == WL_DUT_TX ? "tx" : "rx", w->length,
 		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT);
@@ -300,6 +407,7 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 		}
 		collect(d, run_id, budget, dut_json, trace, &a, &listening);
 	}
+	host_view_stop(&hv);
 	host_ok = traffic_wait(&host, a.end_seen ? 15 : 0) == 0;
 classify:
 	if (hb_interrupted) {
@@ -321,8 +429,10 @@ classify:
 		snprintf(res->reason, sizeof(res->reason), "the host's libiperf side failed");
 	} else if (compute_metrics(w, &a, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
+		host_metrics(&hv, &a, run_id, trace, res);
 	}
 out:
+	host_view_stop(&hv);
 	traffic_job_free(&host);
 	if (trace)
 		fclose(trace);
