@@ -80,7 +80,12 @@ static void row_text(const struct series *s, const struct comparison *c, int is_
 	fmt(t->median, sizeof(t->median), c->cand.median);
 	fmt(t->sd, sizeof(t->sd), c->cand.stddev);
 	fmt(t->ci, sizeof(t->ci), c->cand.ci95);
-	snprintf(t->delta, sizeof(t->delta), is_ref ? "ref" : "%+.2f%%", c->delta_pct);
+	if (is_ref)
+		snprintf(t->delta, sizeof(t->delta), "ref");
+	else if (isnan(c->delta_pct))
+		snprintf(t->delta, sizeof(t->delta), "-");	/* the reference mean is 0 */
+	else
+		snprintf(t->delta, sizeof(t->delta), "%+.2f%%", c->delta_pct);
 	if (is_ref || isnan(c->welch.p))
 		snprintf(t->p, sizeof(t->p), "-");
 	else
