@@ -4,6 +4,7 @@
 #   make deps       install what the host needs (apt, armhf arch, kernel source)
 #   make check      unit + integration tests (builds and boots a real kernel)
 #   make check-unit fast unit tests under ASan/UBSan (and valgrind: make valgrind)
+#   make check-lava rendered LAVA jobs against LAVA's own schema (docs/lava.md)
 #   make compare    the main job: compare strategies on the emulated board
 #   make bench      speed measurements (build, boot, run): numbers, not tests
 
@@ -29,7 +30,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 VG_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/unit-vg/%)
 AGENT    := $(B)/armhf/hb-agent
 
-.PHONY: all deps check check-unit check-integration valgrind compare bench clean
+.PHONY: all deps check check-unit check-lava check-integration valgrind compare bench clean
 all: $(B)/hilbench $(AGENT)
 
 $(B)/hilbench: $(CMD_OBJ) $(LIB_OBJ)
@@ -69,11 +70,15 @@ valgrind: $(VG_BIN)
 		--leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $$t; done
 
+check-lava: $(B)/hilbench
+	bash tests/lava/validate.sh $(B)/hilbench
+
 check-integration: all
 	bash tests/integration/run.sh
 
 check: deps
 	$(MAKE) check-unit
+	$(MAKE) check-lava
 	$(MAKE) valgrind
 	$(MAKE) check-integration
 

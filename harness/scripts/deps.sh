@@ -8,6 +8,8 @@ HOST_PKGS=(
 	gcc make pkg-config libc6-dev git patch cpio xz-utils gzip iproute2 sqlite3
 	libyaml-dev libcjson-dev libsqlite3-dev libssl-dev libiperf-dev iperf3
 	libcmocka-dev valgrind libpcap-dev libnl-route-3-dev
+	chromium	# the HTML report is checked in a real browser
+	lava-common python3-jinja2 busybox	# tests/lava: LAVA's schema, device templates, the DUT's shell
 	qemu-system-arm
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	linux-source-6.1 ccache bc bison flex libelf-dev kmod

@@ -14,5 +14,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
+int cmd_lava(int argc, char **argv);
 
 #endif

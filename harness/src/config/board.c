@@ -13,6 +13,11 @@
 static const char *const arches[] = { "arm", "arm64", NULL };
 static const char *const debian_arches[] = { "armhf", "arm64", NULL };
 static const char *const backends[] = { "qemu", "lava-local", "lava", NULL };
+/* Only what deploy/lava_job.c can render: a new method needs both. */
+static const char *const lava_deploys[] = { "tftp", NULL };
+static const char *const lava_kernel_types[] = { "zimage", "image", "uimage", NULL };
+static const char *const lava_boots[] = { "u-boot", NULL };
+static const char *const lava_commands[] = { "ramdisk", NULL };
 
 static const struct yfield kernel_fields[] = {
 	{ .key = "defconfig", .type = YF_STRING, .required = 1, .off = B(defconfig) },
@@ -50,6 +55,21 @@ static const struct yfield deploy_fields[] = {
 	{ 0 }
 };
 
+static const struct yfield lava_fields[] = {
+	{ .key = "device_type", .type = YF_STRING, .required = 1, .off = B(lava.device_type),
+	  .is_name = 1 },
+	{ .key = "deploy_to", .type = YF_STRING, .required = 1, .off = B(lava.deploy_to),
+	  .choices = lava_deploys },
+	{ .key = "kernel_type", .type = YF_STRING, .required = 1, .off = B(lava.kernel_type),
+	  .choices = lava_kernel_types },
+	{ .key = "boot_method", .type = YF_STRING, .required = 1, .off = B(lava.boot_method),
+	  .choices = lava_boots },
+	{ .key = "boot_commands", .type = YF_STRING, .required = 1, .off = B(lava.boot_commands),
+	  .choices = lava_commands },
+	{ .key = "prompts", .type = YF_STRLIST, .required = 1, .off = B(lava.prompts), .min = 1 },
+	{ 0 }
+};
+
 static const struct yfield userland_fields[] = {
 	{ .key = "packages", .type = YF_STRLIST, .required = 1, .off = B(packages),
 	  .min = 1 },
@@ -68,6 +88,7 @@ static const struct yfield board_fields[] = {
 	{ .key = "dut", .type = YF_MAP, .required = 1, .sub = dut_fields },
 	{ .key = "deploy", .type = YF_MAP, .required = 1, .sub = deploy_fields },
 	{ .key = "userland", .type = YF_MAP, .required = 1, .sub = userland_fields },
+	{ .key = "lava", .type = YF_MAP, .sub = lava_fields },
 	{ 0 }
 };
 
@@ -199,12 +220,14 @@ void board_free(struct board *b)
 		&b->debian_arch, &b->defconfig, &b->config_fragment, &b->image,
 		&b->dtb, &b->cmdline, &b->dut_interface, &b->dut_driver,
 		&b->host_addr, &b->dut_addr, &b->backend, &b->qemu.binary,
-		&b->qemu.machine, &b->qemu.cpu,
+		&b->qemu.machine, &b->qemu.cpu, &b->lava.device_type, &b->lava.deploy_to,
+		&b->lava.kernel_type, &b->lava.boot_method, &b->lava.boot_commands,
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	strlist_free(&b->series);
 	strlist_free(&b->qemu.extra_args);
 	strlist_free(&b->packages);
+	strlist_free(&b->lava.prompts);
 	memset(b, 0, sizeof *b);
 }

@@ -22,6 +22,16 @@ struct board_qemu {
 	struct strlist extra_args; /* appended verbatim as argv entries */
 };
 
+/* How a LAVA lab runs the board (docs/lava.md); absent = no lava: section. */
+struct board_lava {
+	char *device_type;	/* LAVA device type; NULL when the board has none */
+	char *deploy_to;	/* tftp */
+	char *kernel_type;	/* zimage | image | uimage: how U-Boot boots it */
+	char *boot_method;	/* u-boot */
+	char *boot_commands;	/* the device type's command set: ramdisk */
+	struct strlist prompts;	/* shell prompt(s) LAVA waits for after boot */
+};
+
 struct board {
 	char *path;		/* file it was loaded from */
 	char *name;		/* must equal the file's basename without .yaml */
@@ -48,6 +58,8 @@ struct board {
 	char *backend;		/* qemu | lava-local | lava */
 	int boot_timeout_s;	/* QEMU start to agent READY */
 	struct board_qemu qemu;	/* required when backend is qemu */
+
+	struct board_lava lava;	/* optional */
 
 	/* userland: Debian packages (for debian_arch) in the DUT initramfs */
 	struct strlist packages;

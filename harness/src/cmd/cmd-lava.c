@@ -1,0 +1,211 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/builtin.h"
+#include "config/catalog.h"
+#include "config/strategy.h"
+#include "deploy/lava_job.h"
+#include "measure/bench.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: hilbench lava job --board B --strategy S --workload W [--out FILE]\n"
+	"                         [--kernel-series S] [--job-name NAME]\n"
+	"                         [--kernel K --dtb D --ramdisk R]\n"
+	"Prints the LAVA job for one cell (docs/lava.md): it deploys the cell's\n"
+	"kernel, dtb and initramfs, boots them and runs the agent once, which\n"
+	"reports each metric as a lava-test-case. The board needs a lava: section.\n"
+	"Kernel and initramfs are built if they are not cached, and referenced as\n"
+	"file:// URLs (for lava-run on this machine). --kernel, --dtb and --ramdisk\n"
+	"(all three: a URL, or a path) name them instead, and nothing is built.\n";
+
+struct lava_opts {
+	const char *board, *strategy, *workload, *out, *series, *job_name;
+	const char *files[3];	/* kernel, dtb, ramdisk as given */
+};
+
+/* A URL as given, or an existing file as a file:// URL. */
+static char *artifact_url(const char *arg)
+{
+	char err[512];
+
+	if (strstr(arg, "://"))
+		return xstrdup(arg);
+	char *abs = realpath(arg, NULL);
+	if (!abs) {
+		hb_err("%s: %s", arg, strerror(errno));
+		return NULL;
+	}
+	char *url = lava_file_url(abs, err, sizeof(err));
+	if (!url)
+		hb_err("%s", err);
+	free(abs);
+	return url;
+}
+
+/* Kernel, dtb and ramdisk URLs (with SHA-256 sums when built here), or -1. */
+static int artifacts(const struct lava_opts *o, const struct board *b, const char *series,
+		     struct lava_job_spec *spec, char *urls[3], char sums[3][65], char key[65])
+{
+	struct lava_artifact *a[3] = { &spec->kernel, &spec->dtb, &spec->ramdisk };
+	char err[512];
+
+	if (o->files[0]) {
+		/* Nothing to build, but a job for a strategy that does not
+		 * exist is still a mistake. */
+		struct strategy st;
+		if (strategy_load(series, o->strategy, &st, err, sizeof(err)) < 0) {
+			hb_err("%s", err);
+			return HB_EXIT_USAGE;
+		}
+		strategy_free(&st);
+		for (int i = 0; i < 3; i++)
+			if (!(urls[i] = artifact_url(o->files[i])))
+				return HB_EXIT_USAGE;
+	} else {
+		struct bench_opts bo = { 0 };
+		struct build_result k;
+		struct userland_result u;
+		int rc = bench_prepare(b, series, o->strategy, &bo, &k, &u);
+		if (rc)
+			return rc;
+		const char *paths[3] = { k.image, k.dtb, u.initramfs };
+		for (int i = 0; i < 3 && rc == 0; i++) {
+			if (!(urls[i] = lava_file_url(paths[i], err, sizeof(err)))) {
+				hb_err("%s", err);
+				rc = HB_EXIT_USAGE;
+			} else if (sha256_file_hex(paths[i], sums[i]) < 0) {
+				hb_err("cannot read %s: %s", paths[i], strerror(errno));
+				rc = HB_EXIT_INFRA;
+			} else {
+				a[i]->sha256 = sums[i];
+			}
+		}
+		snprintf(key, 65, "%s", k.key);
+		spec->kernel_key = key;
+		build_result_free(&k);
+		userland_result_free(&u);
+		if (rc)
+			return rc;
+	}
+	for (int i = 0; i < 3; i++)
+		a[i]->url = urls[i];
+	return 0;
+}
+
+static int render(const struct lava_opts *o)
+{
+	struct board b;
+	struct workload w;
+	char *urls[3] = { NULL, NULL, NULL };
+	char sums[3][65], key[65], err[512];
+	char *awk_path = path_join(hb_home(), "harness/agent/lava-report.awk");
+	char *awk = NULL, *cmdline = NULL, *job = NULL;
+	int rc = HB_EXIT_USAGE;
+
+	if (catalog_board(o->board, &b) < 0) {
+		free(awk_path);
+		return HB_EXIT_USAGE;
+	}
+	if (catalog_workload(o->workload, &w) < 0)
+		goto out_board;
+	/* Known before anything is built; the renderer says it again. */
+	if (!b.lava.device_type) {
+		hb_err("board %s has no lava: section; add one (docs/lava.md)", b.name);
+		goto out;
+	}
+	if (!(awk = read_file(awk_path, NULL))) {
+		hb_err("cannot read %s: %s", awk_path, strerror(errno));
+		rc = HB_EXIT_INFRA;
+		goto out;
+	}
+	const char *series = o->series ? o->series : b.series.v[0];
+	struct lava_job_spec spec = {
+		.board = &b, .series = series, .strategy = o->strategy, .workload = &w,
+		.job_name = o->job_name, .report_awk = awk,
+	};
+	rc = artifacts(o, &b, series, &spec, urls, sums, key);
+	if (rc)
+		goto out;
+	spec.kernel_args = cmdline = bench_cmdline(&b);
+	rc = HB_EXIT_USAGE;
+	if (!(job = lava_job_render(&spec, err, sizeof(err)))) {
+		hb_err("%s", err);
+	} else if (!o->out) {
+		fputs(job, stdout);
+		rc = HB_EXIT_OK;
+	} else if (write_file_atomic(o->out, job, strlen(job)) < 0) {
+		hb_err("cannot write %s: %s", o->out, strerror(errno));
+		rc = HB_EXIT_INFRA;
+	} else {
+		rc = HB_EXIT_OK;
+	}
+out:
+	workload_free(&w);
+out_board:
+	board_free(&b);
+	for (int i = 0; i < 3; i++)
+		free(urls[i]);
+	free(job);
+	free(cmdline);
+	free(awk);
+	free(awk_path);
+	return rc;
+}
+
+int cmd_lava(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "board", required_argument, NULL, 'b' },
+		{ "strategy", required_argument, NULL, 's' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "kernel-series", required_argument, NULL, 'S' },
+		{ "job-name", required_argument, NULL, 'n' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "dtb", required_argument, NULL, 'd' },
+		{ "ramdisk", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct lava_opts o = { 0 };
+	int c;
+
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage, stdout);
+		return HB_EXIT_OK;
+	}
+	if (argc < 2 || strcmp(argv[1], "job")) {
+		fputs(usage, stderr);
+		return HB_EXIT_USAGE;
+	}
+	while ((c = getopt_long(argc - 1, argv + 1, "b:s:w:o:S:n:k:d:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.board = optarg; break;
+		case 's': o.strategy = optarg; break;
+		case 'w': o.workload = optarg; break;
+		case 'o': o.out = optarg; break;
+		case 'S': o.series = optarg; break;
+		case 'n': o.job_name = optarg; break;
+		case 'k': o.files[0] = optarg; break;
+		case 'd': o.files[1] = optarg; break;
+		case 'r': o.files[2] = optarg; break;
+		default:
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !o.board || !o.strategy || !o.workload) {
+		hb_err("lava job needs --board, --strategy and --workload, and nothing else");
+		return HB_EXIT_USAGE;
+	}
+	if ((o.files[0] || o.files[1] || o.files[2]) &&
+	    !(o.files[0] && o.files[1] && o.files[2])) {
+		hb_err("give all of --kernel, --dtb and --ramdisk, or none (to build them)");
+		return HB_EXIT_USAGE;
+	}
+	return render(&o);
+}

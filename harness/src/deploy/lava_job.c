@@ -1,0 +1,278 @@
+#include "deploy/lava_job.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent_proto.h"
+#include "util/quote.h"
+#include "util/util.h"
+
+/* LAVA downloads the three files, unpacks the initramfs, adds its test
+ * overlay and packs it again; a lab fetching over HTTP takes longer than
+ * lava-run reading local files (seconds, shared/notes/lava.md). */
+#define DEPLOY_TIMEOUT_S 300
+/* Beyond the workload's own seconds: mounts, up to 30 s waiting for carrier
+ * (as the agent does when it is init), the agent's 30 s grace for iperf3,
+ * and reporting each metric. */
+#define TEST_OVERHEAD_S 120
+/* Beyond the sum of the actions: LAVA's own work between them. */
+#define JOB_MARGIN_S 60
+#define JOB_NAME_MAX 200	/* what LAVA's job schema accepts */
+
+/*
+ * The kernel arguments travel in the job's context into a single-quoted
+ * U-Boot `setenv bootargs '...'`, which LAVA's device templates write into
+ * a double-quoted YAML string without escaping: quotes, backslashes, `$`,
+ * `;` and braces (LAVA's {PLACEHOLDERS}) would break one or the other.
+ */
+static const char kernel_arg_chars[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,._:=/+-@%";
+/* Bytes a file URL can carry as they are: LAVA opens urlparse(url).path. */
+static const char url_path_chars[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,=@~";
+
+/*
+ * The initramfs's /init makes the agent the console's only reader, and a
+ * LAVA test shell needs a shell there instead: rdinit=/bin/sh boots BusyBox
+ * ash, so the first step does what /init would have mounted.
+ */
+#define SHELL_INIT "rdinit=/bin/sh"
+
+static char *fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static char *fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+/* A string built with stdio; aborts on OOM like xmalloc(). */
+static FILE *mem_open(char **s, size_t *n)
+{
+	FILE *f = open_memstream(s, n);
+	if (!f)
+		abort();
+	return f;
+}
+
+char *lava_file_url(const char *path, char *err, size_t errlen)
+{
+	if (path[0] != '/')
+		return fail(err, errlen, "'%s' is not an absolute path; LAVA needs one", path);
+	size_t ok = strspn(path, url_path_chars);
+	if (path[ok])
+		return fail(err, errlen,
+			    "'%s' has a character LAVA cannot read in a file URL (byte %zu); "
+			    "use a path of letters, digits and /._+-,=@~ (e.g. another "
+			    "HILBENCH_CACHE) or give --kernel/--dtb/--ramdisk URLs",
+			    path, ok + 1);
+	return xasprintf("file://%s", path);
+}
+
+static void timeout(FILE *f, int indent, int seconds)
+{
+	fprintf(f, "%*stimeout:\n%*s  seconds: %d\n", indent, "", indent, "", seconds);
+}
+
+static void kv(FILE *f, int indent, const char *key, const char *value)
+{
+	fprintf(f, "%*s%s: ", indent, "", key);
+	yaml_quote(f, value);
+	fputc('\n', f);
+}
+
+static void artifact(FILE *f, const char *name, const struct lava_artifact *a)
+{
+	fprintf(f, "    %s:\n", name);
+	kv(f, 6, "url", a->url);
+	if (a->sha256)
+		kv(f, 6, "sha256sum", a->sha256);
+}
+
+/* One line of the test's run.sh (LAVA runs it with `set -e`). */
+static void step(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void step(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	fputs("          - ", f);
+	yaml_text(f, text, 12);
+	free(text);
+}
+
+/* The formatted string as one shell word, kept in words (which owns it). */
+static const char *word(struct strlist *words, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static const char *word(struct strlist *words, const char *fmt, ...)
+{
+	va_list ap;
+	char *raw, *quoted;
+	size_t len;
+
+	va_start(ap, fmt);
+	if (vasprintf(&raw, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	FILE *t = mem_open(&quoted, &len);
+	sh_quote(t, raw);
+	fclose(t);
+	strlist_push(words, quoted);
+	free(quoted);
+	free(raw);
+	return words->v[words->n - 1];
+}
+
+/* The test definition's steps: set up what /init would have, run the agent
+ * once with its output on the console (where hilbench reads the HB lines)
+ * and in a file, then report the run and its metrics to LAVA. */
+static void test_steps(FILE *f, const struct lava_job_spec *s)
+{
+	const struct board *b = s->board;
+	const struct workload *w = s->workload;
+	const char *proto = wl_proto_name(w->proto);
+	const char *dir = w->dir == WL_DUT_TX ? "tx" : "rx";
+	struct strlist words = { 0 };
+	const char *ifc = word(&words, "%s", b->dut_interface);
+
+	step(f, "for m in proc:/proc sysfs:/sys devtmpfs:/dev tracefs:/sys/kernel/tracing; do "
+		"grep -q \" ${m#*:} \" /proc/mounts 2>/dev/null || mount -t ${m%%%%:*} ${m%%%%:*} "
+		"${m#*:}; done");
+	/* Kernel messages must not split the HB lines (the agent does the
+	 * same when it runs as init). */
+	step(f, "echo 1 > /proc/sys/kernel/printk");
+	step(f, "ip link set %s up && { ip -4 addr show dev %s | grep -qF %s || "
+		"ip addr add %s dev %s; }", ifc, ifc, word(&words, "inet %s ", b->dut_addr),
+	     word(&words, "%s", b->dut_addr), ifc);
+	step(f, "i=0; until [ \"$(cat /sys/class/net/%s/carrier 2>/dev/null)\" = 1 ] || "
+		"[ $i -ge 30 ]; do sleep 1; i=$((i + 1)); done", ifc);
+	step(f, "/sbin/hb-agent run proto=%s dir=%s len=%d rate=%llu time=%d omit=%d "
+		"streams=%d port=%d %s | tee /tmp/hb.out", proto, dir, w->length,
+	     (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
+	     LAVA_IPERF_PORT, word(&words, "id=%s", w->name));
+	step(f, "if grep -qxF %s /tmp/hb.out; then r=pass; else r=fail; fi; "
+		"lava-test-case hb-agent-run --result $r",
+	     word(&words, "HB END id=%s status=ok", w->name));
+	step(f, "sed -n 's/^HB B64 //p' /tmp/hb.out | base64 -d > /tmp/hb.json");
+	step(f, "awk -v proto=%s -v dir=%s %s /tmp/hb.json /tmp/hb.out > /tmp/hb.metrics",
+	     proto, dir, word(&words, "%s", s->report_awk));
+	step(f, "while read -r name value unit; do lava-test-case \"$name\" --result pass "
+		"--measurement \"$value\" --units \"$unit\"; done < /tmp/hb.metrics");
+	strlist_free(&words);
+}
+
+/* -1 with the reason in err when the spec cannot be written as a job. */
+static int check_spec(const struct lava_job_spec *s, char *err, size_t errlen)
+{
+	const struct board *b = s->board;
+
+	if (!b->lava.device_type) {
+		fail(err, errlen, "board %s has no lava: section; add one (docs/lava.md)", b->name);
+		return -1;
+	}
+	size_t ok = strspn(s->kernel_args, kernel_arg_chars);
+	if (s->kernel_args[ok]) {
+		fail(err, errlen, "the kernel command line of board %s has '%c', which U-Boot's "
+		     "setenv and LAVA's device templates cannot carry; use letters, digits, "
+		     "spaces and ,._:=/+-@%%", b->name, s->kernel_args[ok]);
+		return -1;
+	}
+	/* The agent takes the workload's name as its run id. */
+	if (strlen(s->workload->name) >= RUN_ID_MAX) {
+		fail(err, errlen, "workload name %s is longer than the agent's %d-character "
+		     "run ids; shorten it", s->workload->name, RUN_ID_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+char *lava_job_render(const struct lava_job_spec *s, char *err, size_t errlen)
+{
+	const struct board *b = s->board;
+	const struct workload *w = s->workload;
+
+	if (check_spec(s, err, errlen) < 0)
+		return NULL;
+	char *name = s->job_name ? xstrdup(s->job_name)
+				 : xasprintf("hilbench %s %s %s", b->name, s->strategy, w->name);
+	if (!name[0] || strlen(name) > JOB_NAME_MAX) {
+		free(name);
+		return fail(err, errlen, "a LAVA job name must have 1 to %d characters",
+			    JOB_NAME_MAX);
+	}
+	int test_s = w->duration_s + w->omit_s + TEST_OVERHEAD_S;
+	int job_s = DEPLOY_TIMEOUT_S + b->boot_timeout_s + test_s + JOB_MARGIN_S;
+	char *testname = xasprintf("hilbench-%s", w->name);
+	char *args = xasprintf("%s %s", s->kernel_args, SHELL_INIT);
+	char *text;
+	size_t len;
+	FILE *f = mem_open(&text, &len);
+
+	fputs("# A hilbench cell as a LAVA job (docs/lava.md).\n", f);
+	kv(f, 0, "job_name", name);
+	kv(f, 0, "device_type", b->lava.device_type);
+	fputs("visibility: public\n", f);
+	fprintf(f, "timeouts:\n  job:\n    seconds: %d\n", job_s);
+	fputs("metadata:\n", f);
+	kv(f, 2, "hilbench.board", b->name);
+	kv(f, 2, "hilbench.series", s->series);
+	kv(f, 2, "hilbench.strategy", s->strategy);
+	kv(f, 2, "hilbench.workload", w->name);
+	if (s->kernel_key)
+		kv(f, 2, "hilbench.kernel_key", s->kernel_key);
+	fputs("context:\n", f);
+	kv(f, 2, "extra_kernel_args", args);
+
+	fputs("actions:\n- deploy:\n", f);
+	kv(f, 4, "to", b->lava.deploy_to);
+	/* "oe" runs LAVA's test shell with /bin/sh, which is BusyBox here
+	 * (LAVA's "debian" would want bash). */
+	fputs("    os: oe\n", f);
+	timeout(f, 4, DEPLOY_TIMEOUT_S);
+	artifact(f, "kernel", &s->kernel);
+	kv(f, 6, "type", b->lava.kernel_type);
+	artifact(f, "dtb", &s->dtb);
+	artifact(f, "ramdisk", &s->ramdisk);
+	fputs("      compression: gz\n", f);
+
+	fputs("- boot:\n", f);
+	kv(f, 4, "method", b->lava.boot_method);
+	kv(f, 4, "commands", b->lava.boot_commands);
+	fputs("    prompts:\n", f);
+	for (size_t i = 0; i < b->lava.prompts.n; i++) {
+		fputs("    - ", f);
+		yaml_quote(f, b->lava.prompts.v[i]);
+		fputc('\n', f);
+	}
+	timeout(f, 4, b->boot_timeout_s);
+
+	fputs("- test:\n", f);
+	timeout(f, 4, test_s);
+	fputs("    definitions:\n    - from: inline\n", f);
+	kv(f, 6, "name", testname);
+	fprintf(f, "      path: inline/%s.yaml\n", testname);
+	fputs("      repository:\n        metadata:\n"
+	      "          format: Lava-Test Test Definition 1.0\n", f);
+	kv(f, 10, "name", testname);
+	kv(f, 10, "description", w->description);
+	fputs("        run:\n          steps:\n", f);
+	test_steps(f, s);
+	fclose(f);
+	free(args);
+	free(testname);
+	free(name);
+	return text;
+}

@@ -1,0 +1,53 @@
+/*
+ * lava_job: the LAVA job (YAML) for one cell: a board with a lava: section,
+ * one strategy, one workload (docs/lava.md).
+ *
+ * The job deploys the cell's kernel, dtb and initramfs, boots the initramfs
+ * into a shell, and runs one inline test definition: it starts the agent
+ * once (`hb-agent run ...`), leaves its HB lines on the console for
+ * hilbench, and reports the run and each metric as a lava-test-case.
+ *
+ * Contract: lava_job_render() returns the job as a new string, or NULL with
+ * a one-line reason in err when the cell cannot be written as a job (no
+ * lava: section, a value U-Boot's setenv or LAVA's device templates cannot
+ * carry). Every value that comes from a file or the command line is written
+ * with the quote.h helpers, never pasted. The result validates with LAVA's
+ * own schema (lava_common.schemas.validate, strict): tests/lava/validate.sh.
+ */
+#ifndef HB_LAVA_JOB_H
+#define HB_LAVA_JOB_H
+
+#include <stddef.h>
+
+#include "config/board.h"
+#include "config/workload.h"
+
+/* Where the host side's iperf3 listens: the same port the qemu backend's
+ * runner uses, so a host side serves both. */
+#define LAVA_IPERF_PORT 5201
+
+struct lava_artifact {
+	const char *url;	/* file:///abs/path (lava-run) or http(s):// */
+	const char *sha256;	/* NULL: LAVA does not check the download */
+};
+
+struct lava_job_spec {
+	const struct board *board;
+	const char *series;		/* kernel series, e.g. "6.1" */
+	const char *strategy;
+	const struct workload *workload;
+	struct lava_artifact kernel, dtb, ramdisk;	/* ramdisk: gzip'ed cpio */
+	const char *kernel_args;	/* the board's cmdline with the hb.* parameters */
+	const char *kernel_key;		/* build key for the metadata; NULL: unknown */
+	const char *job_name;		/* NULL: "hilbench BOARD STRATEGY WORKLOAD" */
+	const char *report_awk;		/* text of harness/agent/lava-report.awk */
+};
+
+char *lava_job_render(const struct lava_job_spec *s, char *err, size_t errlen);
+
+/* "file://" + path, for an absolute path that LAVA opens as written (it does
+ * not unescape file URLs, so no byte can be escaped), or NULL with the
+ * reason in err. */
+char *lava_file_url(const char *path, char *err, size_t errlen);
+
+#endif

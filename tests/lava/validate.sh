@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# tests/lava/validate.sh HILBENCH: the LAVA jobs hilbench renders are jobs
+# LAVA accepts, and they report what hilbench measures (docs/lava.md).
+#
+#  1. `hilbench lava job` for every board with a lava: section and every
+#     strategy x workload of plans/default.yaml validates with LAVA's own
+#     schema (lava_common.schemas.validate, strict);
+#  2. a job without its timeouts is rejected: the check above is live;
+#  3. the report steps of a rendered job, run by BusyBox on recorded agent
+#     output (tests/data/lava/), report the metrics hilbench's runner
+#     computed from the same run;
+#  4. the emulated board's device dictionary renders against LAVA's device
+#     types the way lava-server renders it, validates with LAVA's device
+#     schema, and boots with the job's kernel arguments.
+#
+# Nothing is built: the jobs reference empty stand-in files. Needs root (3
+# mounts a private /tmp) and `make deps` (lava-common, python3-jinja2,
+# busybox); 4 downloads lava-server's .deb once for its device types.
+set -euo pipefail
+
+hb=$(realpath "${1:?usage: $0 path/to/hilbench}")
+cd "$(dirname "$0")/../.."
+export HILBENCH_HOME=$PWD
+# Debian's python: a pyenv python on PATH lacks LAVA's modules.
+PY=/usr/bin/python3
+work=$(mktemp -d "${TMPDIR:-/tmp}/hb-lava.XXXXXX")
+# Outside /tmp, which step 3 hides behind a private tmpfs.
+run=$(mktemp -d /var/tmp/hb-lava-run.XXXXXX)
+trap 'rm -rf "$work" "$run"' EXIT
+failures=0
+fail() { echo "check-lava: FAIL: $*" >&2; failures=$((failures + 1)); }
+
+"$PY" -c 'import lava_common.schemas, jinja2, yaml' 2>/dev/null ||
+	{ echo "check-lava: lava-common or python3-jinja2 is missing; run 'make deps'" >&2; exit 2; }
+
+# The schema's verdict on one job: nothing, or its message.
+schema_error() {
+	"$PY" -c '
+import sys, yaml
+from lava_common.schemas import validate
+try:
+    validate(yaml.safe_load(open(sys.argv[1])), strict=True, extra_context_variables=[])
+except Exception as exc:
+    print("%s: %s" % (type(exc).__name__, exc))' "$1"
+}
+
+touch "$work/zImage" "$work/board.dtb" "$work/initramfs.cpio.gz"
+render() {	# BOARD STRATEGY WORKLOAD OUT
+	"$hb" lava job --board "$1" --strategy "$2" --workload "$3" --out "$4" \
+		--kernel "$work/zImage" --dtb "$work/board.dtb" --ramdisk "$work/initramfs.cpio.gz"
+}
+
+# --- 1. every cell of the default plan, on every LAVA board -----------------
+read -r -a strategies < <("$PY" -c 'import sys, yaml; print(*yaml.safe_load(open(sys.argv[1]))["strategies"])' plans/default.yaml)
+read -r -a workloads < <("$PY" -c 'import sys, yaml; print(*yaml.safe_load(open(sys.argv[1]))["workloads"])' plans/default.yaml)
+boards=()
+for f in boards/*.yaml; do
+	grep -q '^lava:' "$f" && boards+=("$(basename "$f" .yaml)")
+done
+((${#boards[@]})) || fail "no board file has a lava: section"
+jobs=0
+for b in "${boards[@]}"; do
+	for s in "${strategies[@]}"; do
+		for w in "${workloads[@]}"; do
+			job=$work/$b-$s-$w.yaml
+			if ! render "$b" "$s" "$w" "$job"; then
+				fail "hilbench lava job --board $b --strategy $s --workload $w"
+				continue
+			fi
+			msg=$(schema_error "$job")
+			[[ -z $msg ]] || fail "$job: $msg"
+			jobs=$((jobs + 1))
+		done
+	done
+done
+echo "check-lava: $jobs jobs (${#boards[@]} board(s) x ${#strategies[@]} strategies x ${#workloads[@]} workloads) checked against LAVA's schema"
+
+# --- 2. the schema check is live ---------------------------------------------
+job=$work/${boards[0]}-${strategies[0]}-${workloads[0]}.yaml
+"$PY" -c '
+import sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))
+del job["timeouts"]
+yaml.safe_dump(job, open(sys.argv[2], "w"))' "$job" "$work/no-timeouts.yaml"
+msg=$(schema_error "$work/no-timeouts.yaml")
+[[ $msg == *timeouts* ]] || fail "a job without timeouts was not rejected for it (got: '${msg:-accepted}')"
+
+# --- 3. the DUT's report steps give the runner's metrics ---------------------
+mkdir -p "$run/bin"
+for applet in sh awk sed grep base64 tee cat; do ln -s "$(command -v busybox)" "$run/bin/$applet"; done
+cat >"$run/bin/lava-test-case" <<'EOF'
+#!/bin/sh
+# Records what LAVA would be told: NAME RESULT MEASUREMENT UNITS
+name=$1 result='' measurement='' units=''
+shift
+while [ $# -ge 2 ]; do
+	case $1 in
+	--result) result=$2 ;;
+	--measurement) measurement=$2 ;;
+	--units) units=$2 ;;
+	esac
+	shift 2
+done
+echo "$name $result $measurement $units" >>"$HB_CASES"
+EOF
+chmod +x "$run/bin/lava-test-case"
+recorded=0
+for out in tests/data/lava/*.out; do
+	w=$(basename "$out" .out)
+	recorded=$((recorded + 1))
+	render "${boards[0]}" "${strategies[0]}" "$w" "$run/$w.yaml" || { fail "rendering $w"; continue; }
+	# The steps after the agent's run, as LAVA's run.sh would run them.
+	"$PY" -c '
+import sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))
+test = next(a["test"] for a in job["actions"] if "test" in a)
+steps = test["definitions"][0]["repository"]["run"]["steps"]
+after = next(i for i, s in enumerate(steps) if s.startswith("/sbin/hb-agent run")) + 1
+print("set -e")
+print("\n".join(steps[after:]))' "$run/$w.yaml" >"$run/$w.sh"
+	: >"$run/$w.cases"
+	# A private /tmp, where the job keeps its files on the DUT; the inner
+	# shell expands its own arguments.
+	# shellcheck disable=SC2016
+	if ! unshare --mount sh -c 'mount -t tmpfs tmpfs /tmp && cp "$1" /tmp/hb.out &&
+			HB_CASES=$2 PATH=$3/bin exec "$3/bin/sh" "$4"' \
+			sh "$out" "$run/$w.cases" "$run" "$run/$w.sh"; then
+		fail "$w: the report steps failed"
+		continue
+	fi
+	grep -q '^hb-agent-run pass' "$run/$w.cases" || fail "$w: no passed hb-agent-run test case"
+	# Same names, values within 1e-6 (relative): the job prints 6 decimals.
+	diffs=$(awk '
+		FNR == NR { if ($1 !~ /^#/) { want[$1] = $2; wunit[$1] = $3 } next }
+		$1 == "hb-agent-run" { next }
+		{
+			got[$1] = 1
+			if (!($1 in want)) { print "unexpected " $1; next }
+			d = $3 - want[$1]; if (d < 0) d = -d
+			m = want[$1] < 0 ? -want[$1] : want[$1]
+			if ($2 != "pass" || d > 1e-6 * (m > 1 ? m : 1) || $4 != wunit[$1])
+				print $1 ": got " $2 " " $3 " " $4 ", want " want[$1] " " wunit[$1]
+		}
+		END { for (n in want) if (!(n in got)) print "missing " n }' \
+		"tests/data/lava/$w.expected" "$run/$w.cases")
+	[[ -z $diffs ]] || fail "$w: DUT report differs from the runner's metrics:"$'\n'"$diffs"
+done
+echo "check-lava: report steps checked on $recorded recorded runs"
+
+# --- 4. the emulated board's device dictionary -------------------------------
+version=$(dpkg-query -W -f '${Version}' lava-common)
+types=${HILBENCH_CACHE:-$HOME/.cache/hilbench}/lava-server/$version/device-types
+if [[ ! -d $types ]]; then
+	echo "check-lava: fetching lava-server $version for its device types"
+	(cd "$work" && apt-get download -q -o APT::Sandbox::User=root "lava-server=$version" >/dev/null) ||
+		{ echo "check-lava: cannot download lava-server $version; check apt's sources" >&2; exit 2; }
+	dpkg-deb -x "$work"/lava-server_*.deb "$work/lava-server"
+	mkdir -p "$(dirname "$types")"
+	mv "$work/lava-server/usr/share/lava-server/device-types" "$types"
+fi
+for b in "${boards[@]}"; do
+	t=$("$PY" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["device_type"])' "$work/$b-${strategies[0]}-${workloads[0]}.yaml")
+	[[ -f lava/device-types/$t.jinja2 || -f $types/$t.jinja2 ]] ||
+		fail "board $b: device type $t is neither LAVA's nor in lava/device-types/"
+done
+dicts=0
+job=$work/${boards[0]}-${strategies[0]}-${workloads[0]}.yaml
+for dict in lava/devices/*.jinja2; do
+	dicts=$((dicts + 1))
+	msg=$("$PY" -c '
+import sys, yaml, jinja2, jinja2.sandbox
+from lava_common.schemas.device import validate
+dict_path, types, job_path = sys.argv[1:4]
+job = yaml.safe_load(open(job_path))
+# As lava-server renders a device for a job: the job context passed in.
+env = jinja2.sandbox.SandboxedEnvironment(
+    loader=jinja2.FileSystemLoader(["lava/devices", "lava/device-types", types]),
+    trim_blocks=True, autoescape=False)
+try:
+    device = yaml.safe_load(env.get_template(dict_path.split("/")[-1]).render(**job["context"]))
+    validate(device)
+except Exception as exc:
+    sys.exit("%s: %s" % (type(exc).__name__, exc))
+cmds = device["actions"]["boot"]["methods"]["u-boot"]["ramdisk"]["commands"]
+args = [c for c in cmds if c.startswith("setenv bootargs")]
+if not args or job["context"]["extra_kernel_args"] not in args[0]:
+    sys.exit("the ramdisk boot does not pass the job kernel arguments: %s" % args)
+if any(c == "dhcp" or "ip=dhcp" in c for c in cmds):
+    sys.exit("the ramdisk boot waits for DHCP, which hilbench links do not have")' \
+		"$dict" "$types" "$job" 2>&1) || fail "$dict: $msg"
+done
+echo "check-lava: $dicts device dictionary(ies) rendered with LAVA $version device types"
+
+((failures == 0)) || { echo "check-lava: $failures failure(s)" >&2; exit 1; }
+echo "check-lava: ok"
