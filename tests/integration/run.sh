@@ -137,6 +137,25 @@ check "the pristine kernel tree is never modified" eval '! grep -q -e "hrtimer_i
 	-e "hilbench integration test" -e "napi_is_scheduled" \
 	"$pristine/drivers/net/ethernet/stmicro/stmmac/stmmac_main.c" "$pristine/include/linux/netdevice.h"'
 
+# --- the HTML report renders in a real browser, with its plots -----------------
+html=$HILBENCH_STORE/report.html
+$HB report --all --format html --out "$html"
+dom=$(timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--user-data-dir="$HILBENCH_STORE/chromium" --dump-dom "file://$html" 2>/dev/null)
+check "Chromium renders the report" grep -q "<h1>hilbench report</h1>" <<<"$dom"
+check "the report has a plot per metric, with points" eval \
+	'[ "$(grep -o "<svg class=\"plot\"" <<<"$dom" | wc -l)" -ge 4 ] && grep -q "<circle" <<<"$dom"'
+
+# --- the gate: per-packet work in stmmac_xmit is a regression, a comment is not -
+gate() { $HB gate --reference baseline --workloads "$DATA/workloads/udp64-smoke.yaml" "$@" \
+	>"$HILBENCH_STORE/gate.out" 2>&1; echo $?; }
+rc=$(gate --patch "$DATA/patches/per-packet-work.patch" --junit "$HILBENCH_STORE/gate.xml")
+check "gate: per-packet work in stmmac_xmit is a regression (exit $rc)" [ "$rc" = 1 ]
+check "gate: the JUnit file reports the failure" grep -q "<failure message=\"REGRESSED" "$HILBENCH_STORE/gate.xml"
+check "gate: the second gate reuses the stored reference runs" eval \
+	'[ "$(gate --patch "$DATA/patches/comment-only.patch")" = 0 ] && grep -q "reusing stored runs" "$HILBENCH_STORE/gate.out"'
+
 # --- a DUT that never becomes ready -------------------------------------------
 $HB run --board "$DATA/boards/qemu-orangepi-pc-impatient.yaml" --strategy baseline \
 	--workload "$DATA/workloads/udp64-smoke.yaml" >"$HILBENCH_STORE/timeout.out" 2>&1
@@ -152,7 +171,7 @@ $HB run --board qemu-orangepi-pc --strategy baseline \
 pid=$!
 for _ in $(seq 120); do grep -q "repetition 1/2" "$HILBENCH_STORE/kill.out" && break; sleep 1; done
 sleep 2
-pkill -KILL -f "qemu-system-arm -M orangepi-pc"
+pkill -KILL -P $pid -f qemu-system-arm	# only this hilbench's QEMU
 wait $pid; rc=$?
 check "QEMU killed mid-run exits 125" [ $rc = 125 ]
 check "the broken run is a failure, not a number" [ "$(sql "SELECT count(*) FROM runs r
