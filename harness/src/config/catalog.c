@@ -1,6 +1,5 @@
 #include "config/catalog.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,19 +14,16 @@ char *catalog_path(const char *kind, const char *name)
 int catalog_names(const char *kind, struct strlist *names)
 {
 	char *dir = xasprintf("%s/%ss", hb_home(), kind);
-	DIR *d = opendir(dir);
-	free(dir);
-	if (!d)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".yaml"))
-			strlist_pushf(names, "%.*s", (int)(n - 5), e->d_name);
+	struct strlist all = { 0 };
+	int rc = list_dir(dir, &all);
+	for (size_t i = 0; i < all.n; i++) {
+		size_t n = strlen(all.v[i]);
+		if (n > 5 && !strcmp(all.v[i] + n - 5, ".yaml"))
+			strlist_pushf(names, "%.*s", (int)(n - 5), all.v[i]);
 	}
-	closedir(d);
-	strlist_sort(names);
-	return 0;
+	strlist_free(&all);
+	free(dir);
+	return rc;
 }
 
 #define CATALOG_LOADER(fn, kind, type, loader)                       \

@@ -1,6 +1,5 @@
 #include "config/strategy.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,20 +110,15 @@ void strategy_free(struct strategy *s)
 int strategy_list(const char *series, struct strlist *names)
 {
 	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), series);
-	DIR *d = opendir(dir);
-	free(dir);
-	if (!d)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "base"))
-			continue;
-		char *sf = xasprintf("%s/driver-patches/%s/%s/series", hb_home(), series, e->d_name);
-		if (path_exists(sf))
-			strlist_push(names, e->d_name);
+	struct strlist all = { 0 };
+	int rc = list_dir(dir, &all);
+	for (size_t i = 0; i < all.n; i++) {
+		char *sf = xasprintf("%s/%s/series", dir, all.v[i]);
+		if (strcmp(all.v[i], "base") && path_exists(sf))
+			strlist_push(names, all.v[i]);
 		free(sf);
 	}
-	closedir(d);
-	strlist_sort(names);
-	return 0;
+	strlist_free(&all);
+	free(dir);
+	return rc;
 }

@@ -1,5 +1,6 @@
 #include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -130,6 +131,20 @@ char *argv_join(const struct strlist *l, const char *sep)
 		strcat(s, l->v[i]);
 	}
 	return s;
+}
+
+int list_dir(const char *dir, struct strlist *names)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			strlist_push(names, e->d_name);
+	closedir(d);
+	strlist_sort(names);
+	return 0;
 }
 
 int mkdir_p(const char *path, int mode)

@@ -45,6 +45,8 @@ void strlist_sort(struct strlist *l);
 /* The entries joined with sep, newly allocated. */
 char *argv_join(const struct strlist *l, const char *sep);
 
+/* The names in a directory (without . and hidden entries), sorted. */
+int list_dir(const char *dir, struct strlist *names);
 int mkdir_p(const char *path, int mode);
 int rm_rf(const char *path);
 int path_exists(const char *path);
