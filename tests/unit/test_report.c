@@ -106,6 +106,16 @@ static void an_unknown_reference_is_an_error(void **state)
 	fclose(out);
 }
 
+static void commit_block_has_before_and_after(void **state)
+{
+	(void)state;
+	char *text = render(REPORT_COMMIT);
+	assert_non_null(strstr(text, "against baseline"));
+	assert_non_null(strstr(text, "1000 -> 1100"));
+	assert_non_null(strstr(text, "+10.00 %"));
+	free(text);
+}
+
 static void text_lists_runs_that_are_not_measurements(void **state)
 {
 	(void)state;
@@ -147,6 +157,7 @@ int main(void)
 		cmocka_unit_test(json_is_valid_and_has_the_verdict),
 		cmocka_unit_test(text_lists_runs_that_are_not_measurements),
 		cmocka_unit_test(an_unknown_reference_is_an_error),
+		cmocka_unit_test(commit_block_has_before_and_after),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

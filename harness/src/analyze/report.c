@@ -8,7 +8,7 @@
 
 #include "util/util.h"
 
-static const char *const format_names[] = { "text", "md", "csv", "json", "html" };
+static const char *const format_names[] = { "text", "md", "csv", "json", "html", "commit" };
 
 int report_format_parse(const char *name, enum report_format *f)
 {
@@ -34,7 +34,8 @@ void report_visit(const struct dataset *d, const struct report_visitor *v)
 					continue;
 				if (!ref) {
 					ref = s;
-					v->metric(v->ctx, mi, s->unit);
+					if (v->metric)
+						v->metric(v->ctx, mi, s->unit);
 				}
 				struct comparison c;
 				compare_samples(ref->v, ref->n, s->v, s->n, STATS_DEFAULT_ALPHA,
@@ -154,7 +155,34 @@ static void md_row(void *ctx, const struct series *s, const struct comparison *c
 		t.ci, t.delta, t.p, strcmp(t.verdict, "~") ? t.verdict : "\\~");
 }
 
-/* --- json ---------------------------------------------------------------- */
+/* --- commit: what a maintainer wants in the commit message ---------------- */
+
+struct commit_ctx {
+	FILE *out;
+	const char *workload;
+	const struct series *ref;
+};
+
+static void commit_workload(void *ctx, const char *w)
+{
+	((struct commit_ctx *)ctx)->workload = w;
+}
+
+static void commit_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+{
+	struct commit_ctx *k = ctx;
+	if (is_ref) {
+		k->ref = s;
+		return;
+	}
+	char before[16], after[16];
+	fmt(before, sizeof(before), c->ref.mean);
+	fmt(after, sizeof(after), c->cand.mean);
+	fprintf(k->out, "  %-14s %-24s %-14s %10s -> %-10s %-10s %+7.2f %%  (p %.2g, %s)\n",
+		k->workload, s->metric, s->strategy, before, after, s->unit, c->delta_pct,
+		c->welch.p, verdict_name(c->verdict));
+}
+
 
 struct json_ctx {
 	cJSON *workloads, *workload, *metrics, *rows;
@@ -304,6 +332,12 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		rc = write_json(&d, out);
 	} else if (f == REPORT_HTML) {
 		rc = report_write_html(&d, out);
+	} else if (f == REPORT_COMMIT) {
+		struct commit_ctx k = { .out = out };
+		struct report_visitor v = { commit_workload, NULL, commit_row, NULL, &k };
+		fprintf(out, "hilbench: means of %zu runs in %s time, against %s (Welch p):\n",
+			d.runs, d.timing, d.strategies.n ? d.strategies.v[0] : "-");
+		report_visit(&d, &v);
 	} else {
 		int md = f == REPORT_MD;
 		struct report_visitor v = { md ? md_workload : text_workload,

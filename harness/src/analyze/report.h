@@ -1,7 +1,8 @@
 /*
  * report: stored runs as a comparison report, in several formats.
  *
- * text, md, json and html summarize a dataset (analyze/dataset.h): per
+ * text, md, json, html and commit (a before/after block to paste into a
+ * patch's commit message) summarize a dataset (analyze/dataset.h): per
  * workload and metric, one row per strategy with every repetition, mean,
  * median, stddev, 95 % CI, delta against the reference (the first
  * strategy), Welch's p and the verdict (analyze/stats.h). csv streams the
@@ -21,7 +22,7 @@
 #include "analyze/stats.h"
 #include "store/store.h"
 
-enum report_format { REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML };
+enum report_format { REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT };
 
 int report_format_parse(const char *name, enum report_format *f);
 /* reference: the strategy every other is compared with; NULL = the default
@@ -35,6 +36,7 @@ int report_write_file(struct store *st, const struct selection *sel, const char 
 /* Walks a dataset for the summarizing emitters. */
 struct report_visitor {
 	void (*workload)(void *ctx, const char *workload);
+	/* optional, like metric_end */
 	void (*metric)(void *ctx, const struct metric_info *m, const char *unit);
 	/* c compares s against the reference; is_ref for the reference row */
 	void (*row)(void *ctx, const struct series *s, const struct comparison *c, int is_ref);

@@ -8,7 +8,7 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench report [--format text|md|csv|json|html] [--out FILE]\n"
+	"usage: hilbench report [--format text|md|csv|json|html|commit] [--out FILE]\n"
 	"                       [--reference STRATEGY] [selection]\n"
 	"selection (all given must match; default: the newest session):\n"
 	"  --session ID  --plan P  --board B  --strategy S  --workload W\n"
@@ -41,7 +41,7 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &f) < 0) {
-				hb_err("--format %s: choose text, md, csv, json or html", optarg);
+				hb_err("--format %s: choose text, md, csv, json, html or commit", optarg);
 				return HB_EXIT_USAGE;
 			}
 			break;
