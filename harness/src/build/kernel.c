@@ -213,7 +213,7 @@ static int run_make(const struct build_request *req, const char *srcdir, const c
 	const struct board *b = req->board;
 	struct strlist a = { 0 };
 	strlist_push(&a, "make");
-	strlist_pushf(&a, "-j%d", req->jobs > 0 ? req->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
+	strlist_pushf(&a, "-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	strlist_push(&a, "O=hb-out");
 	strlist_pushf(&a, "ARCH=%s", b->arch);
 	strlist_pushf(&a, "CROSS_COMPILE=%s", b->cross_compile);

@@ -29,7 +29,6 @@ struct build_request {
 	const char *series;		/* kernel series, e.g. "6.1" */
 	const char *strategy;		/* driver-patches/<series>/<strategy> */
 	struct strlist user_patches;	/* applied last, in order */
-	int jobs;			/* make -j; 0 = number of CPUs */
 };
 
 struct build_result {
