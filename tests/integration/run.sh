@@ -165,12 +165,19 @@ check "the unrun run is stored as error with the reason" [ "$(sql "SELECT count(
 	WHERE board='qemu-orangepi-pc-impatient' AND class='error' AND reason LIKE '%not ready after 1 s%'")" = 1 ]
 check "no QEMU or tap left after a boot timeout" host_is_clean
 
+# Starts a run of N UDP repetitions in the background; returns, with its pid
+# in $pid, once the first repetition is under way.
+start_mid_run() {
+	local log=$HILBENCH_STORE/$1 reps=$2
+	$HB run --board qemu-orangepi-pc --strategy baseline \
+		--workload "$DATA/workloads/udp64-smoke.yaml" --repeat "$reps" >"$log" 2>&1 &
+	pid=$!
+	for _ in $(seq 120); do grep -q "repetition 1/$reps" "$log" && break; sleep 1; done
+	sleep 2
+}
+
 # --- QEMU dies in the middle of a run -----------------------------------------
-$HB run --board qemu-orangepi-pc --strategy baseline \
-	--workload "$DATA/workloads/udp64-smoke.yaml" --repeat 2 >"$HILBENCH_STORE/kill.out" 2>&1 &
-pid=$!
-for _ in $(seq 120); do grep -q "repetition 1/2" "$HILBENCH_STORE/kill.out" && break; sleep 1; done
-sleep 2
+start_mid_run kill.out 2
 pkill -KILL -P $pid -f qemu-system-arm	# only this hilbench's QEMU
 wait $pid; rc=$?
 check "QEMU killed mid-run exits 125" [ $rc = 125 ]
@@ -182,11 +189,7 @@ check "the run after it is stored as not run" [ "$(sql "SELECT count(*) FROM run
 check "no QEMU or tap left after QEMU died" host_is_clean
 
 # --- Ctrl-C in the middle of a run --------------------------------------------
-$HB run --board qemu-orangepi-pc --strategy baseline \
-	--workload "$DATA/workloads/udp64-smoke.yaml" --repeat 3 >"$HILBENCH_STORE/int.out" 2>&1 &
-pid=$!
-for _ in $(seq 120); do grep -q "repetition 1/3" "$HILBENCH_STORE/int.out" && break; sleep 1; done
-sleep 2
+start_mid_run int.out 3
 kill -INT $pid
 wait $pid; rc=$?
 check "Ctrl-C exits 125 (inconclusive)" [ $rc = 125 ]

@@ -12,7 +12,12 @@ static const char *const timings[] = {
 	[TIMING_REALTIME] = "realtime", [TIMING_VIRTUAL] = "virtual", NULL
 };
 
+static const char *const boot_policies[] = {
+	[BOOTS_PER_CELL] = "per-cell", [BOOTS_PER_REPETITION] = "per-repetition", NULL
+};
+
 _Static_assert(sizeof(enum timing_mode) == sizeof(int), "YF_ENUM stores an int");
+_Static_assert(sizeof(enum boot_policy) == sizeof(int), "YF_ENUM stores an int");
 
 static const struct yfield plan_fields[] = {
 	{ .key = "name", .type = YF_STRING, .required = 1, .off = P(name), .is_name = 1 },
@@ -27,6 +32,7 @@ static const struct yfield plan_fields[] = {
 	  .min = 1, .max = 100 },
 	{ .key = "timing", .type = YF_ENUM, .required = 1, .off = P(timing),
 	  .choices = timings },
+	{ .key = "boots", .type = YF_ENUM, .off = P(boots), .choices = boot_policies },
 	{ 0 }
 };
 

@@ -14,6 +14,10 @@
 #include "util/util.h"
 
 enum timing_mode { TIMING_REALTIME, TIMING_VIRTUAL };
+/* One boot for all repetitions of a (board, strategy) cell, or a fresh boot
+ * for each: in virtual time the first run after a boot and the runs after
+ * it are not alike (docs/measurements.md), so a gate wants one per boot. */
+enum boot_policy { BOOTS_PER_CELL, BOOTS_PER_REPETITION };
 
 struct plan {
 	char *path;
@@ -24,6 +28,7 @@ struct plan {
 	struct strlist workloads;
 	int repetitions;	/* 1..100 */
 	enum timing_mode timing;
+	enum boot_policy boots;	/* optional key, default per-cell */
 };
 
 int plan_load(const char *path, struct plan *p, char *err, size_t errlen);

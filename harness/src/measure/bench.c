@@ -132,16 +132,18 @@ static void record(struct cell *c, const char *workload, int rep, const char *id
 	free(final);
 }
 
-/* Runs of the cell that cannot happen (build or boot failed, the DUT died)
- * are stored with the reason, so reports show what is missing and why. */
+/* Runs that cannot happen (build or boot failed, the DUT died) are stored
+ * with the reason, so reports show what is missing and why: repetitions
+ * from_rep..to_rep, starting at workload from_wl in the first. */
 static void record_unrun(struct cell *c, const struct workload *wls, size_t nwls,
-			 int from_rep, size_t from_wl, enum run_class cls, const char *reason)
+			 int from_rep, size_t from_wl, int to_rep, enum run_class cls,
+			 const char *reason)
 {
 	struct run_result res = { .cls = cls };
 	snprintf(res.reason, sizeof(res.reason), "%s", reason);
 	char now[32];
 	utc_now(now);
-	for (int rep = from_rep; rep <= c->ps->plan->repetitions; rep++)
+	for (int rep = from_rep; rep <= to_rep; rep++)
 		for (size_t i = rep == from_rep ? from_wl : 0; i < nwls; i++) {
 			char id[40];
 			store_new_id(id);
@@ -162,9 +164,12 @@ static void progress(const struct cell *c, const char *what)
 		c->strategy, what);
 }
 
-/* Boot once, then repetitions x workloads (interleaved, so a drift over
- * time spreads over all workloads alike). */
-static void run_cell(struct cell *c, const struct workload *wls, size_t nwls)
+/* One boot: repetitions first_rep..last_rep x workloads (interleaved, so a
+ * drift over time spreads over all workloads alike). A failed run ends the
+ * boot: the DUT's state is unknown, the rest of this boot would not be a
+ * measurement. */
+static void run_boot(struct cell *c, const struct workload *wls, size_t nwls, int first_rep,
+		     int last_rep)
 {
 	struct plan_state *ps = c->ps;
 	store_new_id(c->boot_id);
@@ -184,10 +189,11 @@ static void run_cell(struct cell *c, const struct workload *wls, size_t nwls)
 			 d.health[0] ? d.health : "see the console log", console);
 		hb_err("%s", why);
 		dut_shutdown(&d);
-		record_unrun(c, wls, nwls, 1, 0, boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR, why);
+		record_unrun(c, wls, nwls, first_rep, 0, last_rep,
+			     boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR, why);
 		goto out;
 	}
-	for (int rep = 1; rep <= ps->plan->repetitions; rep++) {
+	for (int rep = first_rep; rep <= last_rep; rep++) {
 		for (size_t i = 0; i < nwls; i++) {
 			char id[40], started[32], what[160];
 			store_new_id(id);
@@ -211,23 +217,38 @@ static void run_cell(struct cell *c, const struct workload *wls, size_t nwls)
 			record(c, wls[i].name, rep, id, tmp, &res, started);
 			free(tmp);
 			if (hb_interrupted || res.cls != RUN_PASS) {
-				/* A failed run leaves the DUT in an unknown state: the
-				 * rest of this boot would not be a measurement. */
 				char why[600];
 				snprintf(why, sizeof(why), "not run: %s in run %s",
 					 hb_interrupted ? "interrupted" : "the DUT failed", id);
 				record_unrun(c, wls, nwls, rep + (i + 1 == nwls), (i + 1) % nwls,
-					     hb_interrupted ? RUN_MISS : RUN_ERROR, why);
-				dut_shutdown(&d);
-				goto out;
+					     last_rep, hb_interrupted ? RUN_MISS : RUN_ERROR, why);
+				goto shutdown;
 			}
 		}
 	}
+shutdown:
 	dut_shutdown(&d);
 out:
 	free(cmdline);
 	free(console);
 	free(bootdir);
+}
+
+static void run_cell(struct cell *c, const struct workload *wls, size_t nwls)
+{
+	const struct plan *p = c->ps->plan;
+	if (p->boots == BOOTS_PER_CELL) {
+		run_boot(c, wls, nwls, 1, p->repetitions);
+		return;
+	}
+	for (int rep = 1; rep <= p->repetitions; rep++) {
+		if (hb_interrupted) {
+			record_unrun(c, wls, nwls, rep, 0, p->repetitions, RUN_MISS,
+				     "not run: interrupted");
+			return;
+		}
+		run_boot(c, wls, nwls, rep, rep);
+	}
 }
 
 int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opts *o,
@@ -267,7 +288,7 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 				read_manifest_facts(&c);
 				run_cell(&c, wls, nw);
 			} else {
-				record_unrun(&c, wls, nw, 1, 0, RUN_ERROR,
+				record_unrun(&c, wls, nw, 1, 0, p->repetitions, RUN_ERROR,
 					     brc == HB_EXIT_USAGE ? "build failed: bad input (see the error above)"
 								  : "build failed (see the error above)");
 			}
