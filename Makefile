@@ -5,6 +5,7 @@
 #   make check      unit + integration tests (builds and boots a real kernel)
 #   make check-unit fast unit tests under ASan/UBSan (and valgrind: make valgrind)
 #   make check-lava rendered LAVA jobs against LAVA's own schema (docs/lava.md)
+#   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
 #   make compare    the main job: compare strategies on the emulated board
 #   make bench      speed measurements (build, boot, run): numbers, not tests
 
@@ -29,8 +30,21 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 VG_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/unit-vg/%)
 AGENT    := $(B)/armhf/hb-agent
+# libFuzzer needs clang (clang-14 is what make deps installs). The library
+# objects get the fuzzer's coverage instrumentation without its main();
+# only the targets link the fuzzer.
+FUZZ_CC  ?= clang-14
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all -Iharness/src -Iharness/agent \
+            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_SAN := address,undefined
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_TIME ?= 10
 
-.PHONY: all deps check check-unit check-lava check-integration valgrind compare bench clean
+.PHONY: all deps check check-unit check-lava check-integration valgrind fuzz fuzz-check \
+	compare bench clean
 all: $(B)/hilbench $(AGENT)
 
 $(B)/hilbench: $(CMD_OBJ) $(LIB_OBJ)
@@ -58,6 +72,15 @@ $(B)/unit-vg/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP -c -o $@ $<
+
+# A static pattern rule: its objects count as named, so make keeps them.
+$(FUZZ_BIN): $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
 deps:
 	bash harness/scripts/deps.sh
 
@@ -70,6 +93,25 @@ valgrind: $(VG_BIN)
 		--leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $$t; done
 
+# Each target runs on a copy of its seed corpus: what it discovers stays in
+# the temp dir, tests/fuzz/corpus only changes by hand (crash reproducers).
+# A crash, leak or sanitizer report fails the run and leaves the input as
+# $(B)/fuzz/<target>-crash-*; the full log is $(B)/fuzz/<target>.log.
+fuzz-check: $(FUZZ_BIN)
+	@set -e; for t in $(FUZZ_BIN); do n=$${t##*/fuzz_}; tmp=$$(mktemp -d); \
+		cp -r tests/fuzz/corpus/$$n/. $$tmp/; \
+		if ! $$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=$(B)/fuzz/$$n- $$tmp >$(B)/fuzz/$$n.log 2>&1; then \
+			tail -n 40 $(B)/fuzz/$$n.log; rm -rf $$tmp; \
+			echo "fuzz: $$n failed; reproduce with $$t $(B)/fuzz/$$n-<crash|leak|timeout|oom>-*" >&2; exit 1; fi; \
+		rm -rf $$tmp; \
+		echo "fuzz: $$n: $$(grep -h 'stat::number_of_executed_units' $(B)/fuzz/$$n.log | \
+			awk '{print $$2}') runs in $(FUZZ_TIME) s, $$(grep -h 'stat::average_exec_per_sec' \
+			$(B)/fuzz/$$n.log | awk '{print $$2}')/s, ok"; done
+
+fuzz:
+	$(MAKE) fuzz-check FUZZ_TIME=300
+
 check-lava: $(B)/hilbench
 	bash tests/lava/validate.sh $(B)/hilbench
 
@@ -78,6 +120,7 @@ check-integration: all
 
 check: deps
 	$(MAKE) check-unit
+	$(MAKE) fuzz-check
 	$(MAKE) check-lava
 	$(MAKE) valgrind
 	$(MAKE) check-integration

@@ -13,6 +13,7 @@ HOST_PKGS=(
 	qemu-system-arm
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	linux-source-6.1 ccache bc bison flex libelf-dev kmod
+	clang-14 libclang-rt-14-dev	# make fuzz-check: libFuzzer and its sanitizer runtimes
 )
 # Packages the DUT initramfs is made of (downloaded, never installed here).
 DUT_ARCH=armhf
