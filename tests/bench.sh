@@ -8,7 +8,13 @@ HB=$PWD/build/hilbench
 export HILBENCH_STORE
 HILBENCH_STORE=$(mktemp -d /tmp/hb-bench.XXXXXX)
 trap 'rm -rf "$HILBENCH_STORE"' EXIT
-secs() { local t0=$SECONDS; "$@" >/dev/null 2>&1; echo $((SECONDS - t0)); }
+# Seconds a command takes; a failing command stops the bench (a fast
+# failure must never read as a fast success).
+secs() {
+	local t0=$SECONDS log=$HILBENCH_STORE/cmd.log
+	"$@" >"$log" 2>&1 || { echo "bench: FAILED: $*" >&2; tail -n 5 "$log" >&2; exit 1; }
+	echo $((SECONDS - t0))
+}
 
 echo "bench: cached build (nothing to do): $(secs $HB build --board qemu-orangepi-pc --strategy baseline) s"
 
@@ -17,12 +23,15 @@ echo "bench: cached build (nothing to do): $(secs $HB build --board qemu-orangep
 patch=$HILBENCH_STORE/bench-$(date +%s%N).patch
 file=drivers/net/ethernet/stmicro/stmmac/stmmac_main.c
 src=$(ls -d "${HILBENCH_CACHE:-$HOME/.cache/hilbench}"/src/*/linux-source-6.1 | head -n1)
-line=$(grep -n '^static void stmmac_tx_timer_arm' "$src/$file" | cut -d: -f1)
+# the definition, not the forward declaration: the last match
+def=$(grep -n '^static void stmmac_tx_timer_arm(' "$src/$file" | tail -n 1)
+line=${def%%:*}
 {
 	echo "--- a/$file"
 	echo "+++ b/$file"
-	echo "@@ -$line,0 +$line,1 @@"
+	echo "@@ -$line,1 +$line,2 @@"
 	echo "+/* hilbench bench marker $(date +%s%N) */"
+	echo " ${def#*:}"
 } >"$patch"
 echo "bench: new driver patch, warm ccache: $(secs $HB build --board qemu-orangepi-pc --strategy baseline --patch "$patch") s"
 
