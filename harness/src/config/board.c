@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -230,4 +231,9 @@ void board_free(struct board *b)
 	strlist_free(&b->packages);
 	strlist_free(&b->lava.prompts);
 	memset(b, 0, sizeof *b);
+}
+
+void board_ip(const char *cidr, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%.*s", (int)strcspn(cidr, "/"), cidr);
 }

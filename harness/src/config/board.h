@@ -66,6 +66,8 @@ struct board {
 };
 
 int board_load(const char *path, struct board *b, char *err, size_t errlen);
+/* The address of host_addr or dut_addr without its /prefix. */
+void board_ip(const char *cidr, char *out, size_t outlen);
 void board_free(struct board *b);
 
 #endif

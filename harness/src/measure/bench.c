@@ -30,7 +30,7 @@ int bench_prepare(const struct board *b, const char *series, const char *strateg
 char *bench_cmdline(const struct board *b)
 {
 	char peer[64];
-	snprintf(peer, sizeof(peer), "%.*s", (int)strcspn(b->host_addr, "/"), b->host_addr);
+	board_ip(b->host_addr, peer, sizeof(peer));
 	return xasprintf("%s hb.iface=%s hb.addr=%s hb.peer=%s", b->cmdline, b->dut_interface,
 			 b->dut_addr, peer);
 }

@@ -376,8 +376,8 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	struct agent_report a = { 0 };
 	struct host_view hv = { .cap = NULL };
 	char peer[64], dut_ip[64];
-	snprintf(peer, sizeof(peer), "%.*s", (int)strcspn(b->host_addr, "/"), b->host_addr);
-	snprintf(dut_ip, sizeof(dut_ip), "%.*s", (int)strcspn(b->dut_addr, "/"), b->dut_addr);
+	board_ip(b->host_addr, peer, sizeof(peer));
+	board_ip(b->dut_addr, dut_ip, sizeof(dut_ip));
 	double budget = w->omit_s + w->duration_s + 60;
 	res->cls = RUN_ERROR;
 	if (!trace) {
