@@ -114,13 +114,7 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 			if (add_user_patches(&g->bench, c == 'q', optarg) < 0)
 				return HB_EXIT_USAGE;
 			break;
-		case 'w': {
-			char *copy = xstrdup(optarg), *save = NULL;
-			for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-				strlist_push(&g->workloads, t);
-			free(copy);
-			break;
-		}
+		case 'w': strlist_split(&g->workloads, optarg, ","); break;
 		case 'n':
 			g->repeat = (int)strtol(optarg, &end, 10);
 			if (*end || g->repeat < 3 || g->repeat > 100) {

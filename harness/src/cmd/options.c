@@ -14,10 +14,7 @@
 static void set_list(struct strlist *l, const char *csv)
 {
 	strlist_free(l);
-	char *copy = xstrdup(csv), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		strlist_push(l, t);
-	free(copy);
+	strlist_split(l, csv, ",");
 }
 
 int add_user_patches(struct bench_opts *b, int is_series, const char *path)

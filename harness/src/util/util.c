@@ -107,6 +107,14 @@ char **strlist_argv(struct strlist *l)
 	return l->v;
 }
 
+void strlist_split(struct strlist *l, const char *s, const char *seps)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	for (char *t = strtok_r(copy, seps, &save); t; t = strtok_r(NULL, seps, &save))
+		strlist_push(l, t);
+	free(copy);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

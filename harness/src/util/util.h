@@ -40,6 +40,8 @@ void strlist_pushf(struct strlist *l, const char *fmt, ...)
 void strlist_free(struct strlist *l);
 /* NULL-terminated view for execve; valid until the list changes. */
 char **strlist_argv(struct strlist *l);
+/* Appends the non-empty fields of s separated by any of seps. */
+void strlist_split(struct strlist *l, const char *s, const char *seps);
 /* Sorts the entries by strcmp(). */
 void strlist_sort(struct strlist *l);
 /* The entries joined with sep, newly allocated. */
