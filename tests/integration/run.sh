@@ -15,9 +15,19 @@ not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
 
+# QEMU processes started by this test run (their environment carries our
+# store), so that other hilbench jobs on the machine do not count.
+our_qemus() {
+	local pid
+	for pid in $(pgrep -f "qemu-system-arm -M orangepi-pc"); do
+		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
+			grep -qx "HILBENCH_STORE=$HILBENCH_STORE" && echo "$pid"
+	done
+}
+
 host_is_clean() {
 	# nothing of ours outlives a run: no QEMU, no tap in the host's namespace
-	! pgrep -f "qemu-system-arm -M orangepi-pc" >/dev/null && ! ip link show hb0 >/dev/null 2>&1
+	[ -z "$(our_qemus)" ] && ! ip link show hb0 >/dev/null 2>&1
 }
 
 # --- input errors: clear message with FILE:LINE:COL, exit 2 -----------------

@@ -421,6 +421,20 @@ static int gather_patches(const struct build_request *req, struct strategy *base
 	return 0;
 }
 
+static int hold_build_lock(void)
+{
+	char *path = xasprintf("%s/kernels/build.lock", hb_cache_dir());
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		hb_err("cannot open %s: %s", path, strerror(errno));
+	else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		hb_info("waiting for another hilbench's kernel build to finish (%s)", path);
+		flock(fd, LOCK_EX);
+	}
+	free(path);
+	return fd;
+}
+
 int kernel_build(const struct build_request *req, struct build_result *res)
 {
 	const struct board *b = req->board;
@@ -430,7 +444,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	struct layer_patch *patches = NULL;
 	size_t npatches = 0;
 	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
-	int lockfd = -1, rc = HB_EXIT_INFRA;
+	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA;
 	double t0 = monotonic_s();
 
 	if (source_prepare(req->series, &src) < 0)
@@ -479,6 +493,11 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		goto out;
 	}
 
+	/* One compile at a time per cache: make already uses every core, and two
+	 * at once only thrash (and ccache serves the second one anyway). */
+	buildlock = hold_build_lock();
+	if (buildlock < 0)
+		goto out;
 	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
 		req->strategy, b->name, res->key, log);
 	/* An interrupted build resumes in its patched tree; anything less is redone. */
@@ -534,6 +553,8 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	hb_info("built %s in %.0f s", res->kernel_release, monotonic_s() - t0);
 	rc = 0;
 out:
+	if (buildlock >= 0)
+		close(buildlock);
 	if (lockfd >= 0)
 		close(lockfd);
 	free(lockpath);

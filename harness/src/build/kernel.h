@@ -10,6 +10,7 @@
  *   ccache/
  * <key> is a SHA-256 over (source version, arch, toolchain, defconfig,
  * config fragment, every patch of base + strategy + user, in order).
+ * kernels/build.lock lets one compile run at a time per cache.
  *
  * Contract: kernel_build() returns 0 with artifacts and a manifest that says
  * exactly what went in; the pristine tree is never modified (GNU patch
