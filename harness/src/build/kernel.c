@@ -162,9 +162,9 @@ static char *patch_failure(const char *log)
 }
 
 static int apply_patches(const char *tree, const char *logdir, const struct source *src,
-			 struct layer_patch *patches, size_t n)
+			 struct layer_patch *patches, size_t first, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = first; i < n; i++) {
 		char *log = xasprintf("%s/patch-%02zu.log", logdir, i + 1);
 		unlink(log);
 		char *argv[] = { "patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch",
@@ -328,7 +328,7 @@ static void add_file(cJSON *obj, const char *name, const char *path)
 
 static int write_manifest(const struct build_request *req, const struct source *src,
 			  const char *toolchain, const char *fragment_sha,
-			  const struct layer_patch *patches, size_t n,
+			  const struct layer_patch *patches, size_t n, const char *from,
 			  struct build_result *res, double seconds)
 {
 	char now[32];
@@ -363,6 +363,8 @@ static int write_manifest(const struct build_request *req, const struct source *
 		cJSON_AddItemToArray(pa, p);
 	}
 	cJSON_AddStringToObject(m, "kernel_release", res->kernel_release);
+	if (*from)	/* objects reused from that build; the inputs above decide the key */
+		cJSON_AddStringToObject(m, "incremental_from", from);
 	cJSON *art = cJSON_AddObjectToObject(m, "artifacts");
 	add_file(art, "image", res->image);
 	add_file(art, "dtb", res->dtb);
@@ -435,6 +437,95 @@ static int hold_build_lock(void)
 	return fd;
 }
 
+/* The cached build whose patch stack is the longest proper prefix of ours,
+ * all other inputs equal: its tree and objects are ours minus the patches
+ * after `*prefix`. NULL when there is none. */
+static char *nearest_build(const struct build_request *req, const struct source *src,
+			   const char *toolchain, const char *fragment_sha,
+			   struct layer_patch *patches, size_t n, size_t *prefix)
+{
+	for (size_t k = n; k-- > 0;) {
+		char key[65];
+		compute_key(req, src, toolchain, fragment_sha, patches, k, key);
+		char *dir = xasprintf("%s/kernels/%s", hb_cache_dir(), key);
+		char *manifest = path_join(dir, "manifest.json");
+		char *objs = path_join(dir, "src/hb-out/.config");
+		int usable = path_exists(manifest) && path_exists(objs);
+		free(manifest);
+		free(objs);
+		if (usable) {
+			*prefix = k;
+			return dir;
+		}
+		free(dir);
+	}
+	return NULL;
+}
+
+/* The source is hard-linked (patch(1) replaces what it changes), the objects
+ * are copied: a compiler rewriting a hard-linked object in place would
+ * corrupt the build it came from. Timestamps are kept, so make rebuilds only
+ * what the remaining patches touch. */
+static int copy_build_tree(const char *from, const char *to)
+{
+	struct strlist names = { 0 };
+	if (list_dir(from, &names) < 0 || mkdir_p(to, 0755) < 0) {
+		strlist_free(&names);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < names.n && rc == 0; i++) {
+		char *f = path_join(from, names.v[i]);
+		char *copy[] = { "cp", "-a", "--reflink=auto", f, (char *)to, NULL };
+		char *link[] = { "cp", "-al", f, (char *)to, NULL };
+		rc = proc_run(strcmp(names.v[i], "hb-out") ? link : copy, NULL) == 0 ? 0 : -1;
+		free(f);
+	}
+	strlist_free(&names);
+	return rc;
+}
+
+/* A patched tree for this key: from the nearest cached build when there is
+ * one (a one-patch change then rebuilds a handful of objects), else from the
+ * pristine source. Returns the key it started from in *from ("" if none). */
+static int prepare_tree(const struct build_request *req, const struct source *src,
+			const char *toolchain, const char *fragment_sha,
+			struct layer_patch *patches, size_t n, const char *srcdir,
+			const char *logdir, char **from)
+{
+	size_t done = 0;
+	char *near = nearest_build(req, src, toolchain, fragment_sha, patches, n, &done);
+	rm_rf(srcdir);
+	if (near) {
+		char *nsrc = path_join(near, "src");
+		int ok = copy_build_tree(nsrc, srcdir) == 0;
+		free(nsrc);
+		if (ok) {
+			*from = xstrdup(strrchr(near, '/') + 1);
+			hb_info("starting from the cached build %.12s (%zu of %zu patches applied)",
+				*from, done, n);
+		} else {
+			hb_info("cannot copy the cached build %s; building from the source", near);
+			rm_rf(srcdir);
+			done = 0;
+		}
+		free(near);
+	}
+	if (!*from) {
+		*from = xstrdup("");
+		char *cp[] = { "cp", "-al", src->tree, (char *)srcdir, NULL };
+		if (proc_run(cp, NULL) != 0) {
+			hb_err("cannot copy %s to %s (disk full?)", src->tree, srcdir);
+			return HB_EXIT_INFRA;
+		}
+	}
+	if (apply_patches(srcdir, logdir, src, patches, done, n) < 0) {
+		rm_rf(srcdir);
+		return HB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int kernel_build(const struct build_request *req, struct build_result *res)
 {
 	const struct board *b = req->board;
@@ -444,6 +535,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	struct layer_patch *patches = NULL;
 	size_t npatches = 0;
 	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
+	char *from = NULL;	/* key of the cached build this one started from */
 	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA;
 	double t0 = monotonic_s();
 
@@ -502,19 +594,14 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		req->strategy, b->name, res->key, log);
 	/* An interrupted build resumes in its patched tree; anything less is redone. */
 	if (!path_exists(marker)) {
-		rm_rf(srcdir);
-		char *cp[] = { "cp", "-al", src.tree, srcdir, NULL };
-		if (proc_run(cp, NULL) != 0) {
-			hb_err("cannot copy %s to %s (disk full?)", src.tree, srcdir);
+		if ((rc = prepare_tree(req, &src, toolchain, fragment_sha, patches, npatches,
+				       srcdir, res->dir, &from)) != 0)
 			goto out;
-		}
-		if (apply_patches(srcdir, res->dir, &src, patches, npatches) < 0) {
-			rm_rf(srcdir);
-			rc = HB_EXIT_USAGE;
+		rc = HB_EXIT_INFRA;
+		if (write_file_atomic(marker, from, strlen(from)) < 0)
 			goto out;
-		}
-		if (write_file_atomic(marker, "", 0) < 0)
-			goto out;
+	} else {
+		from = read_file(marker, NULL);
 	}
 	unlink(log);
 	if ((rc = configure(req, srcdir, log)) != 0)
@@ -545,7 +632,8 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		goto out;
 	}
 	res->kernel_release[strcspn(res->kernel_release, "\n")] = '\0';
-	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches, res,
+	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches,
+			   from ? from : "", res,
 			   monotonic_s() - t0) < 0) {
 		hb_err("cannot write %s: %s", res->manifest, strerror(errno));
 		goto out;
@@ -558,6 +646,7 @@ out:
 	if (lockfd >= 0)
 		close(lockfd);
 	free(lockpath);
+	free(from);
 	free(marker);
 	free(log);
 	free(srcdir);

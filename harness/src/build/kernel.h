@@ -12,6 +12,12 @@
  * config fragment, every patch of base + strategy + user, in order).
  * kernels/build.lock lets one compile run at a time per cache.
  *
+ * A new key starts from the cached build whose patch stack is the longest
+ * prefix of its own (e.g. baseline for baseline + a user's patch): source
+ * hard-linked, objects copied with their timestamps, then only the missing
+ * patches applied, so make recompiles what they touch. The manifest names
+ * that build (incremental_from); the key does not depend on it.
+ *
  * Contract: kernel_build() returns 0 with artifacts and a manifest that says
  * exactly what went in; the pristine tree is never modified (GNU patch
  * replaces a patched file with a new inode, breaking the hard link). On
