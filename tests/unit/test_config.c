@@ -404,6 +404,38 @@ static const struct variant variants[] = {
 	  "'timing' must be one of realtime, virtual, got 'wallclock'" },
 	{ "missing workloads", 'p', "workloads: [tmp-wl]\n", "", 1, 1,
 	  "the file is missing required key 'workloads'" },
+
+	/* plan: the gate section (line 8 on) */
+#define T "timing: realtime\n"
+#define HEAD(cap) "gate:\n  alpha: 0.05\n  max_repetitions: " cap "\n  metrics:\n"
+#define PPS "    - metric: pps\n"
+#define HIGHER "      better: higher\n"
+#define THR "      threshold_pct: {virtual: 0.25, realtime: 15}\n"
+	{ "gate section loads", 'p', T, T HEAD("6") PPS HIGHER THR, 0, 0, NULL },
+	{ "gate first_repetitions", 'p', T, T HEAD("6") PPS HIGHER THR "  first_repetitions: 2\n",
+	  0, 0, NULL },
+	{ "gate alpha quoted", 'p', T, T "gate:\n  alpha: '0.05'\n", 9, 10,
+	  "'gate.alpha' must be a number (without quotes), got '0.05'" },
+	{ "gate alpha out of range", 'p', T, T "gate:\n  alpha: 0.9\n", 9, 10,
+	  "'gate.alpha' must be between 1e-06 and 0.5, got 0.9" },
+	{ "gate metric not a mapping", 'p', T, T HEAD("6") "    - pps\n", 12, 7,
+	  "'gate.metrics[1]' must be a mapping" },
+	{ "gate metric bad direction", 'p', T, T HEAD("6") PPS "      better: up\n" THR, 13, 15,
+	  "'gate.metrics[1].better' must be one of higher, lower, got 'up'" },
+	{ "gate metric without threshold", 'p', T, T HEAD("6") PPS HIGHER, 12, 7,
+	  "'gate.metrics[1]' is missing required key 'threshold_pct'" },
+	{ "gate threshold unknown mode", 'p', T,
+	  T HEAD("6") PPS HIGHER "      threshold_pct: {virtual: 0.25, wallclock: 15}\n", 14, 38,
+	  "unknown key 'wallclock' in 'gate.metrics[1].threshold_pct'" },
+	{ "gate without metrics", 'p', T, T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics: []\n",
+	  11, 12, "'gate.metrics' is empty" },
+	{ "gate cap below repetitions", 'p', T, T HEAD("2") PPS HIGHER THR, 10, 20,
+	  "'gate.max_repetitions' (2) is below 'repetitions' (3)" },
+#undef T
+#undef HEAD
+#undef PPS
+#undef HIGHER
+#undef THR
 };
 
 /* ---- fixtures: tests/data/bad/<defect>.yaml ---- */

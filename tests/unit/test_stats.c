@@ -326,9 +326,61 @@ static void test_verdicts(void **state)
 	assert_true(isnan(c.delta_pct) && isnan(c.welch.p) && c.mw.method == MW_NONE);
 }
 
+/*
+ * mean_shift. Welch CI, seeds R against U:
+ *   u = np.array([742, 740, 556.]); r = np.array([931, 935, 935.])
+ *   a = r.var(ddof=1)/3; b = u.var(ddof=1)/3; df = (a+b)**2/(a*a/2+b*b/2)
+ *   d = r.mean()-u.mean(); q = stats.t.ppf(0.975, df); d -+ q*np.sqrt(a+b)
+ *   -> 254.33333333333326, df 2.001869813778637, CI -10.833141837145888 .. 519.4998085038123
+ *   stats.ttest_ind(r, u, equal_var=False).pvalue -> 0.05400684549153865
+ * Prediction, one candidate value against three: ref = np.array([3648.8, 3648.7, 3648.4]),
+ *   c = 3630.5; se = ref.std(ddof=1)*np.sqrt(1/3+1); d = c-ref.mean(); q = stats.t.ppf(0.99, 2)
+ *   -> d -18.133333333333212, CI -19.80740442402325 .. -16.459262242643174,
+ *   2*stats.t.sf(abs(d/se), 2) -> 0.00017566736843932921
+ * (t.ppf is good to ~1e-9, hence the CI tolerance.)
+ */
+static void test_mean_shift(void **state)
+{
+	(void)state;
+	struct shift s;
+	mean_shift(seed_u, 3, seed_r, 3, 0.95, &s);
+	assert_int_equal(s.method, SHIFT_WELCH);
+	assert_close(s.delta, 254.33333333333326, 1e-12);
+	assert_close(s.df, 2.001869813778637, 1e-12);
+	assert_close(s.lo, -10.833141837145888, 1e-7);
+	assert_close(s.hi, 519.4998085038123, 1e-9);
+	assert_close(s.p, 0.05400684549153865, 1e-9);
+
+	static const double ref[] = { 3648.8, 3648.7, 3648.4 }, one[] = { 3630.5 };
+	mean_shift(ref, 3, one, 1, 0.98, &s);
+	assert_int_equal(s.method, SHIFT_PREDICTION);
+	assert_close(s.df, 2, 0);
+	assert_close(s.delta, -18.133333333333212, 1e-12);
+	assert_close(s.lo, -19.80740442402325, 1e-9);
+	assert_close(s.hi, -16.459262242643174, 1e-9);
+	assert_close(s.p, 0.00017566736843932921, 1e-9);
+	/* the single value may be on either side */
+	mean_shift(one, 1, ref, 3, 0.98, &s);
+	assert_close(s.delta, 18.133333333333212, 1e-12);
+	assert_close(s.p, 0.00017566736843932921, 1e-9);
+
+	static const double same[] = { 5, 5, 5 }, more[] = { 6 };
+	mean_shift(same, 3, same, 1, 0.95, &s);
+	assert_true(s.p == 1 && s.lo == 0 && s.hi == 0);
+	mean_shift(same, 3, more, 1, 0.95, &s);
+	assert_true(s.p == 0 && s.lo == 1 && s.hi == 1);
+	mean_shift(one, 1, one, 1, 0.95, &s);
+	assert_int_equal(s.method, SHIFT_NONE);
+	assert_true(isnan(s.delta) && isnan(s.p));
+	mean_shift(ref, 3, one, 0, 0.95, &s);
+	assert_int_equal(s.method, SHIFT_NONE);
+	assert_string_equal(shift_method_name(SHIFT_PREDICTION), "prediction");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mean_shift),
 		cmocka_unit_test(test_t_quantiles),
 		cmocka_unit_test(test_summary_seeds),
 		cmocka_unit_test(test_summary_even_n_and_large_n),

@@ -23,14 +23,6 @@ static void add_unique(struct strlist *l, const char *v)
 	strlist_push(l, v);
 }
 
-static int is_shown(const char *metric)
-{
-	for (size_t k = 0; k < n_shown_metrics; k++)
-		if (!strcmp(shown_metrics[k].name, metric))
-			return 1;
-	return 0;
-}
-
 struct loader {
 	struct dataset *d;
 	char last[40];		/* the run of the previous row: count runs once */
@@ -57,8 +49,8 @@ static int take_row(const struct run_row *r, void *ctx)
 		d->runs++;
 		add_unique(&d->sessions, r->session ? r->session : "-");
 	}
-	if (!is_shown(r->metric))
-		return 0;
+	if (!r->metric)
+		return 0;	/* a pass run without the selected metrics */
 	add_unique(&d->workloads, r->workload);
 	add_unique(&d->strategies, r->strategy);
 	struct series *s = (struct series *)dataset_find(d, r->workload, r->strategy, r->metric);
@@ -78,8 +70,15 @@ int dataset_load(struct store *st, const struct selection *sel, struct dataset *
 	memset(d, 0, sizeof(*d));
 	struct loader l = { .d = d };
 	struct selection all = *sel;
+	struct strlist shown = { 0 };
 	all.all_classes = 1;
+	if (!all.metrics) {
+		for (size_t k = 0; k < n_shown_metrics; k++)
+			strlist_push(&shown, shown_metrics[k].name);
+		all.metrics = &shown;
+	}
 	int rc = store_foreach(st, &all, take_row, &l);
+	strlist_free(&shown);
 	dataset_set_reference(d, "baseline");
 	return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * dataset: stored measurements grouped for reports: one series of values
  * per (workload, metric, strategy), in run order, for the metrics reports
- * show; plus the runs that are not measurements, with their reasons.
+ * show (or the selection's metrics); plus the runs that are not
+ * measurements, with their reasons.
  *
  * Contract: dataset_load() streams the selection from the store (memory
  * grows with the number of pass runs of shown metrics, not with the store).

@@ -5,45 +5,74 @@
 
 #include "util/util.h"
 
-/*
- * Measured noise (docs/measurements.md): in virtual time UDP pps repeats to
- * about 0.01 % across boots, TCP varies 0.1 % (DUT receiving) to about 5 %
- * (DUT sending: the host's TCP runs in real time); in real time runs vary
- * 8-20 % between boots. Each threshold is well above its noise and, for
- * virtual-time UDP, below the 0.5 % the gate must catch.
- */
-double gate_threshold_pct(enum wl_proto proto, bool virtual_time)
+bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto)
 {
-	if (!virtual_time)
-		return 15.0;
-	return proto == WL_UDP ? 0.25 : 10.0;
+	return m->protocol == GATE_ANY_PROTOCOL || (m->protocol == GATE_UDP) == (proto == WL_UDP);
+}
+
+double gate_look_alpha(const struct gate_policy *g)
+{
+	return g->alpha / (double)(g->max_repetitions - g->first_repetitions + 1);
 }
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
-		 bool higher_is_better, double alpha, double threshold_pct,
+		 enum metric_direction better, double look_alpha, double threshold_pct,
 		 struct gate_decision *d)
 {
-	compare_samples(ref, nref, cand, ncand, alpha, higher_is_better, &d->cmp);
+	summarize(ref, nref, &d->ref);
+	summarize(cand, ncand, &d->cand);
+	mean_shift(ref, nref, cand, ncand, 1 - look_alpha, &d->shift);
 	d->threshold_pct = threshold_pct;
-	int big = !isnan(d->cmp.delta_pct) && fabs(d->cmp.delta_pct) >= threshold_pct;
-	switch (d->cmp.verdict) {
-	case VERDICT_INCONCLUSIVE:
-		d->outcome = GATE_INCONCLUSIVE;
-		break;
-	case VERDICT_WORSE:
-		d->outcome = big ? GATE_REGRESSED : GATE_PASS;
-		break;
-	case VERDICT_BETTER:
-		d->outcome = big ? GATE_IMPROVED : GATE_PASS;
-		break;
-	default:
-		d->outcome = GATE_PASS;
+	d->look_alpha = look_alpha;
+	double scale = 100 / fabs(d->ref.mean);
+	d->delta_pct = d->shift.delta * scale;
+	d->lo_pct = d->shift.lo * scale;
+	d->hi_pct = d->shift.hi * scale;
+	d->outcome = GATE_OPEN;
+	if (d->shift.method == SHIFT_NONE)
+		return;
+	if (d->ref.mean == 0) {
+		/* no percentage of nothing: only "no change at all" can be judged */
+		if (d->shift.lo == 0 && d->shift.hi == 0)
+			d->outcome = GATE_PASS;
+		return;
 	}
+	/* in the good direction, positive */
+	double sign = better == HIGHER_IS_BETTER ? 1 : -1;
+	double gain = sign * d->delta_pct;
+	double worst = sign > 0 ? d->lo_pct : -d->hi_pct;
+	if (d->shift.p < look_alpha && fabs(gain) >= threshold_pct)
+		d->outcome = gain < 0 ? GATE_REGRESSED : GATE_IMPROVED;
+	else if (worst > -threshold_pct)
+		d->outcome = GATE_PASS;
+}
+
+enum gate_next gate_next_run(const struct gate_policy *g, int ref_repetitions, size_t nref,
+			     size_t ncand, bool open, int *reps)
+{
+	size_t cap = (size_t)g->max_repetitions;
+	*reps = 1;
+	if (nref < (size_t)ref_repetitions) {
+		*reps = ref_repetitions - (int)nref;
+		return GATE_NEXT_REFERENCE;
+	}
+	if (ncand < (size_t)g->first_repetitions) {
+		*reps = g->first_repetitions - (int)ncand;
+		return GATE_NEXT_CANDIDATE;
+	}
+	if (!open || (nref >= cap && ncand >= cap))
+		return GATE_NEXT_NONE;
+	if (ncand >= cap || (nref < ncand && nref < cap))
+		return GATE_NEXT_REFERENCE;
+	return GATE_NEXT_CANDIDATE;
 }
 
 const char *gate_outcome_name(enum gate_outcome o)
 {
-	static const char *const names[] = { "pass", "improved", "REGRESSED", "inconclusive" };
+	static const char *const names[] = {
+		[GATE_PASS] = "pass", [GATE_IMPROVED] = "improved", [GATE_REGRESSED] = "REGRESSED",
+		[GATE_OPEN] = "open", [GATE_INCONCLUSIVE] = "inconclusive",
+	};
 	return names[o];
 }
 
@@ -53,7 +82,7 @@ int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing)
 	for (size_t i = 0; i < n; i++) {
 		if (d[i].outcome == GATE_REGRESSED)
 			return HB_EXIT_FAIL;
-		inconclusive |= d[i].outcome == GATE_INCONCLUSIVE;
+		inconclusive |= d[i].outcome == GATE_INCONCLUSIVE || d[i].outcome == GATE_OPEN;
 	}
 	return inconclusive ? HB_EXIT_INFRA : HB_EXIT_OK;
 }
@@ -80,23 +109,28 @@ void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d
 	size_t failures = 0, skipped = 0;
 	for (size_t i = 0; i < n; i++) {
 		failures += d[i].outcome == GATE_REGRESSED;
-		skipped += d[i].outcome == GATE_INCONCLUSIVE;
+		skipped += d[i].outcome == GATE_INCONCLUSIVE || d[i].outcome == GATE_OPEN;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"", out);
 	xml(out, name);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", n, failures, skipped);
 	for (size_t i = 0; i < n; i++) {
 		const struct gate_decision *g = &d[i];
-		char msg[256];
-		snprintf(msg, sizeof(msg), "%s: %.6g -> %.6g %s (%+.2f %%, threshold %.2f %%, Welch p %.3g)",
-			 gate_outcome_name(g->outcome), g->cmp.ref.mean, g->cmp.cand.mean, g->unit,
-			 g->cmp.delta_pct, g->threshold_pct, g->cmp.welch.p);
+		char msg[320];
+		snprintf(msg, sizeof(msg),
+			 "%s: %.6g -> %.6g %s (%+.3f %%, CI %+.3f..%+.3f %%, threshold %.2f %%, "
+			 "%s p %.3g at alpha %.3g, runs %zu/%zu)",
+			 gate_outcome_name(g->outcome), g->ref.mean, g->cand.mean, g->unit,
+			 g->delta_pct, g->lo_pct, g->hi_pct, g->threshold_pct,
+			 shift_method_name(g->shift.method), g->shift.p, g->look_alpha, g->ref.n,
+			 g->cand.n);
 		fputs("  <testcase classname=\"", out);
 		xml(out, g->workload);
 		fputs("\" name=\"", out);
 		xml(out, g->metric);
 		fputs("\">", out);
-		if (g->outcome == GATE_REGRESSED || g->outcome == GATE_INCONCLUSIVE) {
+		if (g->outcome == GATE_REGRESSED || g->outcome == GATE_INCONCLUSIVE ||
+		    g->outcome == GATE_OPEN) {
 			fputs(g->outcome == GATE_REGRESSED ? "<failure message=\"" : "<skipped message=\"", out);
 			xml(out, msg);
 			fputs("\"/>", out);

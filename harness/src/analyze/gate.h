@@ -1,10 +1,20 @@
 /*
  * gate: does a candidate (a strategy, plus a user's patches) make things
- * worse than a reference? Per workload and metric, a regression needs both:
- * a significant change in the bad direction (Welch, alpha) and an effect
- * at least the metric's threshold, which follows that metric's measured
- * noise in that timing mode (docs/metrics.md), so identical driver code is
- * never called different while a real 0.5 % loss of UDP pps is.
+ * worse than a reference? Per workload and metric the plan's gate section
+ * (config/plan.h) gives the better direction and the smallest change that
+ * matters, set above that metric's measured noise in each timing mode.
+ *
+ * A look at the runs so far says, per metric:
+ *   - REGRESSED (IMPROVED): a significant shift (p < the look's alpha) in the
+ *     bad (good) direction of at least the threshold;
+ *   - PASS: the confidence interval of the shift rules out a bad change as
+ *     large as the threshold (so identical driver code passes as soon as the
+ *     runs are tight enough, and never fails);
+ *   - OPEN: neither yet; the caller adds a run and looks again, and at its
+ *     cap reports INCONCLUSIVE.
+ * Repeated looks would inflate false alarms, so each uses alpha divided by
+ * the number of looks the cap allows (Bonferroni): the chance of any false
+ * alarm for a metric over the whole sequence stays below alpha.
  *
  * Contract: gate_decide() is pure; gate_exit_code() maps the decisions to
  * 0 pass, 1 regression, 125 inconclusive (HB_EXIT_*); gate_write_junit()
@@ -17,23 +27,38 @@
 #include <stdio.h>
 
 #include "analyze/stats.h"
+#include "config/plan.h"
 #include "config/workload.h"
 
-/* Default minimum effect in % for a workload's protocol in a timing mode. */
-double gate_threshold_pct(enum wl_proto proto, bool virtual_time);
-
-enum gate_outcome { GATE_PASS, GATE_IMPROVED, GATE_REGRESSED, GATE_INCONCLUSIVE };
+enum gate_outcome { GATE_PASS, GATE_IMPROVED, GATE_REGRESSED, GATE_OPEN, GATE_INCONCLUSIVE };
 
 struct gate_decision {
 	char workload[64], metric[64], unit[32];
 	double threshold_pct;
-	struct comparison cmp;
+	double look_alpha;
+	struct summary ref, cand;
+	struct shift shift;		/* candidate - reference, at 1 - look_alpha */
+	double delta_pct, lo_pct, hi_pct;	/* the same in % of the reference */
 	enum gate_outcome outcome;
 };
 
+/* Does a gate metric entry apply to a workload of this protocol? */
+bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto);
+/* The significance level of each look under the policy's cap. */
+double gate_look_alpha(const struct gate_policy *g);
+
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
-		 bool higher_is_better, double alpha, double threshold_pct,
+		 enum metric_direction better, double look_alpha, double threshold_pct,
 		 struct gate_decision *d);
+/*
+ * Where the next runs of a workload go, given its pass runs so far: the
+ * reference up to its repetitions, the candidate up to first_repetitions,
+ * then, while a metric is open, one run on the side with fewer (the
+ * candidate on a tie) until both reach the cap. *reps is how many.
+ */
+enum gate_next { GATE_NEXT_NONE, GATE_NEXT_REFERENCE, GATE_NEXT_CANDIDATE };
+enum gate_next gate_next_run(const struct gate_policy *g, int ref_repetitions, size_t nref,
+			     size_t ncand, bool open, int *reps);
 const char *gate_outcome_name(enum gate_outcome o);
 int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing);
 void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d, size_t n);

@@ -228,6 +228,47 @@ double delta_pct(double ref_mean, double cand_mean)
 	return ref_mean == 0 ? NAN : 100 * (cand_mean - ref_mean) / fabs(ref_mean);
 }
 
+void mean_shift(const double *ref, size_t nref, const double *cand, size_t ncand, double conf,
+		struct shift *s)
+{
+	*s = (struct shift){ NAN, NAN, NAN, NAN, NAN, SHIFT_NONE };
+	if (nref == 0 || ncand == 0 || (nref < 2 && ncand < 2))
+		return;
+	double mr, vr, mc, vc, se2;
+	mean_var(ref, nref, &mr, &vr);
+	mean_var(cand, ncand, &mc, &vc);
+	s->delta = mc - mr;
+	if (nref >= 2 && ncand >= 2) {
+		double a = vc / (double)ncand, b = vr / (double)nref;
+		se2 = a + b;
+		s->df = se2 == 0 ? NAN
+				 : se2 * se2 / (a * a / (double)(ncand - 1) + b * b / (double)(nref - 1));
+		s->method = SHIFT_WELCH;
+	} else {
+		double v = nref >= 2 ? vr : vc;
+		se2 = v * (1 / (double)nref + 1 / (double)ncand);
+		s->df = (double)(nref >= 2 ? nref : ncand) - 1;
+		s->method = SHIFT_PREDICTION;
+	}
+	if (se2 == 0) {
+		s->lo = s->hi = s->delta;
+		s->p = s->delta == 0 ? 1 : 0;
+		return;
+	}
+	double se = sqrt(se2), q = t_quantile(1 - (1 - conf) / 2, s->df);
+	s->lo = s->delta - q * se;
+	s->hi = s->delta + q * se;
+	s->p = t_two_sided_p(s->delta / se, s->df);
+}
+
+const char *shift_method_name(enum shift_method m)
+{
+	static const char *const names[] = {
+		[SHIFT_NONE] = "none", [SHIFT_WELCH] = "welch", [SHIFT_PREDICTION] = "prediction",
+	};
+	return names[m];
+}
+
 void compare_samples(const double *ref, size_t nref, const double *cand, size_t ncand,
 		     double alpha, bool higher_is_better, struct comparison *c)
 {

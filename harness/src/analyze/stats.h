@@ -81,6 +81,26 @@ struct mann_whitney {
 void mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		  struct mann_whitney *m);
 
+/*
+ * The shift of the candidate mean against the reference, with a two-sided
+ * confidence interval at level conf (e.g. 0.95) and the p-value of "no
+ * shift". Both sides n >= 2: Welch (SHIFT_WELCH). One side a single value:
+ * that value against the other side's distribution, whose variance is taken
+ * for both (a prediction interval, df = n - 1; SHIFT_PREDICTION), so a
+ * setting that repeats closely can decide after one candidate run. Zero
+ * variance: lo = hi = delta, p 0 or 1 as in welch_test(). SHIFT_NONE (all
+ * NaN) when neither side has 2 values.
+ */
+enum shift_method { SHIFT_NONE, SHIFT_WELCH, SHIFT_PREDICTION };
+struct shift {
+	double delta, lo, hi;	/* candidate mean - reference mean, and its CI */
+	double df, p;
+	enum shift_method method;
+};
+void mean_shift(const double *ref, size_t nref, const double *cand, size_t ncand, double conf,
+		struct shift *s);
+const char *shift_method_name(enum shift_method m);	/* "welch" | "prediction" | "none" */
+
 /* Change of the candidate mean against the reference, in % of |reference|. NaN when ref is 0. */
 double delta_pct(double ref_mean, double cand_mean);
 

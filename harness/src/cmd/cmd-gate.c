@@ -14,78 +14,180 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench gate [--reference S] [--candidate S] [--patch F]... [--series F]\n"
-	"                     [--board B] [--workloads W,..] [--repeat N] [--timing MODE]\n"
-	"                     [--threshold-pct P] [--alpha A] [--junit FILE]\n"
+	"usage: hilbench gate [--plan P] [--reference S] [--candidate S] [--patch F]...\n"
+	"                     [--series F] [--board B] [--workloads W,..] [--repeat N]\n"
+	"                     [--max-repeat N] [--timing MODE] [--threshold-pct P]\n"
+	"                     [--alpha A] [--junit FILE]\n"
 	"Does the candidate (strategy S, default the reference, plus your patches)\n"
-	"make things worse than the reference strategy (default baseline)? Per\n"
-	"workload and metric, a regression is a significant change (Welch, alpha\n"
-	"0.05) in the bad direction of at least the metric's noise-based threshold\n"
-	"(docs/metrics.md). Stored reference runs of the same kernel, initramfs,\n"
-	"board, workload and timing mode are reused. Defaults: qemu-orangepi-pc,\n"
-	"udp64-dut-tx, 3 repetitions, virtual time.\n"
+	"make things worse than the reference (default: the plan's strategy)?\n"
+	"The plan (default plans/gate.yaml) names the board, workloads, timing mode,\n"
+	"reference repetitions and, in its gate section, each metric's better\n"
+	"direction and threshold. The candidate gets runs until every metric is\n"
+	"decided or the cap is reached; stored runs of the same kernel, initramfs,\n"
+	"board, workload and mode are reused on both sides (docs/gate.md).\n"
 	"Exit: 0 pass, 1 regression, 125 inconclusive or infrastructure, 2 usage.\n";
 
-/* Throughput decides; the timer and CPU metrics explain. */
-static const struct metric_info gated[] = { { "pps", true }, { "mbps", true } };
-
 struct gate_opts {
-	const char *board, *reference, *candidate, *junit;
-	struct strlist workloads;
+	struct plan plan;		/* board, workloads, timing, repetitions, gate */
+	const char *reference, *candidate, *junit;
 	struct bench_opts bench;	/* the candidate's patches */
-	int repeat;
-	enum timing_mode timing;
-	double threshold_pct, alpha;
+	double threshold_pct;		/* NaN: the plan's, per metric */
 };
 
-static int run_cell(const struct gate_opts *g, const char *strategy, const struct bench_opts *bo,
-		    struct store *s, char session[40])
+/* One side of the comparison: a kernel + userland and the runs of it. */
+struct side {
+	const char *strategy;
+	const struct bench_opts *bo;
+	struct build_result k;
+	struct userland_result u;
+	struct dataset ds;
+	int attempts;		/* runs started, passed or not */
+};
+
+static const char *board_name(const struct gate_opts *g)
 {
-	/* Every repetition gets its own boot: in virtual time the first run
-	 * after a boot and the ones after it differ (docs/gate.md), and between
-	 * boots is where real-time noise lives; both call for like with like. */
-	struct plan p = { .name = "gate", .repetitions = g->repeat, .timing = g->timing,
+	return g->plan.boards.v[0];
+}
+
+/* Every stored pass run of exactly this kernel and userland that a gate of
+ * this plan measured (so with a boot per repetition), in this mode. */
+static void load_side(struct store *s, const struct gate_opts *g, struct side *sd)
+{
+	dataset_free(&sd->ds);
+	struct strlist metrics = { 0 };
+	const struct gate_metric *gm = g->plan.gate.metrics.v;
+	strlist_push(&metrics, "mbps");	/* every workload has it: runs_of() counts it */
+	for (size_t i = 0; i < g->plan.gate.metrics.n; i++)
+		strlist_push(&metrics, gm[i].metric);
+	struct selection sel = { .plan = g->plan.name, .board = board_name(g),
+				 .strategy = sd->strategy,
+				 .timing = timing_mode_name(g->plan.timing), .build_key = sd->k.key,
+				 .initramfs = sd->u.sha256, .metrics = &metrics };
+	dataset_load(s, &sel, &sd->ds);
+	strlist_free(&metrics);
+}
+
+static size_t runs_of(const struct side *sd, const char *workload)
+{
+	const struct series *m = dataset_find(&sd->ds, workload, sd->strategy, "mbps");
+	return m ? m->n : 0;
+}
+
+/* `reps` more runs of one workload on one side, a boot each. */
+static int run_more(const struct gate_opts *g, struct side *sd, struct store *s,
+		    const char *workload, int reps)
+{
+	struct plan p = { .name = g->plan.name, .repetitions = reps, .timing = g->plan.timing,
 			  .boots = BOOTS_PER_REPETITION };
-	strlist_push(&p.boards, g->board);
-	strlist_push(&p.strategies, strategy);
-	for (size_t i = 0; i < g->workloads.n; i++)
-		strlist_push(&p.workloads, g->workloads.v[i]);
-	int rc = bench_run_plan(&p, s, bo, session);
+	strlist_push(&p.boards, board_name(g));
+	strlist_push(&p.strategies, sd->strategy);
+	strlist_push(&p.workloads, workload);
+	char session[40];
+	sd->attempts += reps;
+	int rc = bench_run_plan(&p, s, sd->bo, session);
 	strlist_free(&p.boards);
 	strlist_free(&p.strategies);
 	strlist_free(&p.workloads);
 	return rc;
 }
 
-/* Enough stored pass runs of exactly this reference kernel and userland,
- * measured the way this gate measures? */
-static int reusable(struct store *s, const struct gate_opts *g, const struct board *b,
-		    const struct workload *wls, struct dataset *ref)
+struct looks {
+	struct gate_decision *v;
+	size_t n;
+};
+
+/* Decides every (workload, metric) the runs so far allow. */
+static void look(const struct gate_opts *g, const struct workload *wls, const struct side *ref,
+		 const struct side *cand, struct looks *out)
 {
-	struct build_result k;
-	struct userland_result u;
-	struct bench_opts none = { 0 };
-	if (bench_prepare(b, b->series.v[0], g->reference, &none, &k, &u) != 0)
-		return 0;
-	/* only earlier gates' runs: they too had a boot per repetition */
-	struct selection sel = { .plan = "gate", .board = g->board, .strategy = g->reference,
-				 .timing = timing_mode_name(g->timing), .build_key = k.key,
-				 .initramfs = u.sha256 };
-	int ok = dataset_load(s, &sel, ref) == 0;
-	for (size_t i = 0; ok && i < g->workloads.n; i++) {
-		const struct series *mbps = dataset_find(ref, wls[i].name, g->reference, "mbps");
-		ok = mbps && mbps->n >= (size_t)g->repeat;
+	const struct gate_policy *pol = &g->plan.gate;
+	const struct gate_metric *gm = pol->metrics.v;
+	out->n = 0;
+	for (size_t w = 0; w < g->plan.workloads.n; w++) {
+		for (size_t m = 0; m < pol->metrics.n; m++) {
+			if (!gate_metric_applies(&gm[m], wls[w].proto))
+				continue;
+			const char *name = gm[m].metric;
+			const struct series *r = dataset_find(&ref->ds, wls[w].name, ref->strategy, name);
+			const struct series *c = dataset_find(&cand->ds, wls[w].name, cand->strategy, name);
+			if (!r && !c && runs_of(ref, wls[w].name) && runs_of(cand, wls[w].name))
+				continue;	/* runs exist, but do not measure it (pps of TCP) */
+			struct gate_decision *d = &out->v[out->n++];
+			snprintf(d->workload, sizeof(d->workload), "%s", wls[w].name);
+			snprintf(d->metric, sizeof(d->metric), "%s", name);
+			snprintf(d->unit, sizeof(d->unit), "%s", r ? r->unit : c ? c->unit : "");
+			double thr = isnan(g->threshold_pct) ? gm[m].threshold_pct[g->plan.timing]
+							     : g->threshold_pct;
+			static const double none[1];
+			gate_decide(r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
+				    gm[m].better, gate_look_alpha(pol), thr, d);
+		}
 	}
-	build_result_free(&k);
-	userland_result_free(&u);
-	if (!ok)
-		dataset_free(ref);
-	return ok;
+}
+
+/* Runs what the next look needs; returns 0 when nothing more can be run
+ * (all decided, the cap, or too many failed attempts). */
+static int extend(const struct gate_opts *g, const struct workload *wls, struct side *ref,
+		  struct side *cand, const struct looks *l, struct store *s, int *missing)
+{
+	const struct gate_policy *pol = &g->plan.gate;
+	int ran = 0;
+	for (size_t w = 0; w < g->plan.workloads.n && !hb_interrupted; w++) {
+		const char *wl = wls[w].name;
+		size_t nr = runs_of(ref, wl), nc = runs_of(cand, wl);
+		bool open = false;
+		for (size_t i = 0; i < l->n; i++)
+			open |= !strcmp(l->v[i].workload, wl) && l->v[i].outcome == GATE_OPEN;
+		int reps;
+		enum gate_next next = gate_next_run(pol, g->plan.repetitions, nr, nc, open, &reps);
+		if (next == GATE_NEXT_NONE)
+			continue;
+		struct side *sd = next == GATE_NEXT_REFERENCE ? ref : cand;
+		/* a side that keeps failing is not measured by trying forever */
+		if (sd->attempts + reps > pol->max_repetitions + g->plan.repetitions) {
+			*missing = 1;
+			continue;
+		}
+		hb_info("gate: %s: %d more run(s) of %s%s (reference %zu, candidate %zu so far)", wl,
+			reps, sd == ref ? "the reference " : "the candidate ", sd->strategy, nr, nc);
+		/* a run that failed is in the store with its class: it counts
+		 * against the attempts here and is judged by dut_failures() */
+		run_more(g, sd, s, g->plan.workloads.v[w], reps);
+		ran = 1;
+	}
+	return ran && !hb_interrupted;
+}
+
+/* Runs where the DUT itself misbehaved (class fail: oops, watchdog, lost
+ * link): on the candidate's kernel that is the patch's doing. */
+static size_t dut_failures(const struct side *sd, int quiet)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sd->ds.problems.n; i++)
+		if (strstr(sd->ds.problems.v[i], ": fail: ")) {
+			if (!quiet)
+				hb_err("gate: %s: %s", sd->strategy, sd->ds.problems.v[i]);
+			n++;
+		}
+	return n;
+}
+
+static int parse_double(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (*end || end == arg || !(v >= lo && v <= hi)) {
+		hb_err("%s %s: give a number from %g to %g", opt, arg, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 static int parse(int argc, char **argv, struct gate_opts *g)
 {
 	static const struct option opts[] = {
+		{ "plan", required_argument, NULL, 'P' },
 		{ "board", required_argument, NULL, 'b' },
 		{ "reference", required_argument, NULL, 'r' },
 		{ "candidate", required_argument, NULL, 'c' },
@@ -94,6 +196,7 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "repeat", required_argument, NULL, 'n' },
+		{ "max-repeat", required_argument, NULL, 'm' },
 		{ "timing", required_argument, NULL, 't' },
 		{ "threshold-pct", required_argument, NULL, 'T' },
 		{ "alpha", required_argument, NULL, 'a' },
@@ -101,46 +204,39 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	const char *plan = "gate", *board = NULL, *workloads = NULL, *timing = NULL;
+	double repeat = 0, max_repeat = 0, alpha = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "b:r:c:p:q:w:n:t:T:a:j:h", opts, NULL)) != -1) {
-		char *end = NULL;
+	/* the plan first: every other option overrides it */
+	while ((c = getopt_long(argc, argv, "P:b:r:c:p:q:w:n:m:t:T:a:j:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': g->board = optarg; break;
+		case 'P': plan = optarg; break;
+		case 'b': board = optarg; break;
 		case 'r': g->reference = optarg; break;
 		case 'c': g->candidate = optarg; break;
 		case 'j': g->junit = optarg; break;
+		case 'w': workloads = optarg; break;
+		case 't': timing = optarg; break;
 		case 'p':
 		case 'q':
 			if (add_user_patches(&g->bench, c == 'q', optarg) < 0)
 				return HB_EXIT_USAGE;
 			break;
-		case 'w': strlist_split(&g->workloads, optarg, ","); break;
 		case 'n':
-			g->repeat = (int)strtol(optarg, &end, 10);
-			if (*end || g->repeat < 3 || g->repeat > 100) {
-				hb_err("--repeat %s: give 3 to 100 (fewer cannot be significant)", optarg);
+			if (parse_double("--repeat", optarg, 2, 100, &repeat) < 0)
 				return HB_EXIT_USAGE;
-			}
 			break;
-		case 't':
-			if (timing_mode_parse(optarg, &g->timing) < 0) {
-				hb_err("--timing %s: choose realtime or virtual", optarg);
+		case 'm':
+			if (parse_double("--max-repeat", optarg, 2, 100, &max_repeat) < 0)
 				return HB_EXIT_USAGE;
-			}
 			break;
 		case 'T':
-			g->threshold_pct = strtod(optarg, &end);
-			if (*end || !(g->threshold_pct >= 0)) {
-				hb_err("--threshold-pct %s: give a percentage >= 0", optarg);
+			if (parse_double("--threshold-pct", optarg, 0, 1000, &g->threshold_pct) < 0)
 				return HB_EXIT_USAGE;
-			}
 			break;
 		case 'a':
-			g->alpha = strtod(optarg, &end);
-			if (*end || !(g->alpha > 0 && g->alpha < 1)) {
-				hb_err("--alpha %s: give a level between 0 and 1, e.g. 0.05", optarg);
+			if (parse_double("--alpha", optarg, 1e-6, 0.5, &alpha) < 0)
 				return HB_EXIT_USAGE;
-			}
 			break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
@@ -151,103 +247,145 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 		hb_err("unexpected argument '%s'; see `hilbench gate --help`", argv[optind]);
 		return HB_EXIT_USAGE;
 	}
+	struct plan *p = &g->plan;
+	if (catalog_plan(plan, p) < 0)
+		return HB_EXIT_USAGE;
+	if (!p->gate.present) {
+		hb_err("%s has no gate section (which metrics, which direction, what threshold); "
+		       "copy the one in plans/gate.yaml", p->path);
+		return HB_EXIT_USAGE;
+	}
+	if (board) {
+		strlist_free(&p->boards);
+		strlist_push(&p->boards, board);
+	}
+	if (workloads) {
+		strlist_free(&p->workloads);
+		strlist_split(&p->workloads, workloads, ",");
+	}
+	if (timing && timing_mode_parse(timing, &p->timing) < 0) {
+		hb_err("--timing %s: choose realtime or virtual", timing);
+		return HB_EXIT_USAGE;
+	}
+	if (repeat)
+		p->repetitions = (int)repeat;
+	if (max_repeat)
+		p->gate.max_repetitions = (int)max_repeat;
+	if (alpha)
+		p->gate.alpha = alpha;
+	if (p->gate.max_repetitions < p->repetitions) {
+		hb_err("the cap (%d runs, --max-repeat or %s gate.max_repetitions) is below the "
+		       "reference's %d repetitions; raise it", p->gate.max_repetitions, p->path,
+		       p->repetitions);
+		return HB_EXIT_USAGE;
+	}
+	if (p->boards.n != 1) {
+		hb_err("%s names %zu boards; a gate judges one: give --board B", p->path,
+		       p->boards.n);
+		return HB_EXIT_USAGE;
+	}
+	if (!g->reference)
+		g->reference = p->strategies.v[0];
 	if (!g->candidate)
 		g->candidate = g->reference;
 	if (!strcmp(g->candidate, g->reference) && !g->bench.user_patches.n) {
 		hb_err("the candidate is the reference; give --candidate S or --patch/--series");
 		return HB_EXIT_USAGE;
 	}
-	if (!g->workloads.n)
-		strlist_push(&g->workloads, "udp64-dut-tx");
 	return -1;
+}
+
+static void print_decisions(const struct looks *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct gate_decision *d = &l->v[i];
+		printf("%-16s %-24s %10.6g -> %-10.6g %-10s %+8.3f %% (CI %+.3f..%+.3f %%, "
+		       "threshold %.2f %%, runs %zu/%zu): %s\n",
+		       d->workload, d->metric, d->ref.mean, d->cand.mean, d->unit, d->delta_pct,
+		       d->lo_pct, d->hi_pct, d->threshold_pct, d->ref.n, d->cand.n,
+		       gate_outcome_name(d->outcome));
+	}
 }
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_opts g = { .board = "qemu-orangepi-pc", .reference = "baseline", .repeat = 3,
-			       .timing = TIMING_VIRTUAL, .threshold_pct = NAN,
-			       .alpha = STATS_DEFAULT_ALPHA };
-	struct dataset ref = { 0 }, cand = { 0 };
-	struct decisions { struct gate_decision *v; size_t n; } out = { 0 };
+	struct gate_opts g = { .threshold_pct = NAN };
+	struct side ref = { 0 }, cand = { 0 };
+	struct looks l = { 0 };
 	struct workload *wls = NULL;
 	struct board b = { 0 };
 	struct store *s = NULL;
-	int rc = parse(argc, argv, &g), loaded = 0;
+	size_t loaded = 0;
+	int rc = parse(argc, argv, &g), missing = 0;
 	if (rc != -1)
 		goto out;
 	rc = HB_EXIT_USAGE;
-	if (catalog_board(g.board, &b) < 0)
+	if (catalog_board(board_name(&g), &b) < 0)
 		goto out;
-	wls = xcalloc(g.workloads.n, sizeof(*wls));
-	for (; (size_t)loaded < g.workloads.n; loaded++)
-		if (catalog_workload(g.workloads.v[loaded], &wls[loaded]) < 0)
+	wls = xcalloc(g.plan.workloads.n, sizeof(*wls));
+	for (; loaded < g.plan.workloads.n; loaded++)
+		if (catalog_workload(g.plan.workloads.v[loaded], &wls[loaded]) < 0)
 			goto out;
-	rc = HB_EXIT_INFRA;
-	if (!(s = store_open(hb_store_dir())))
+	if (!(s = store_open(hb_store_dir()))) {
+		rc = HB_EXIT_INFRA;
 		goto out;
+	}
 	hb_install_interrupt_handlers();
 
-	char session[40];
-	int missing = 0;
-	struct bench_opts none = { 0 };
-	if (reusable(s, &g, &b, wls, &ref)) {
-		hb_info("gate: reusing stored runs of reference %s (same kernel, initramfs, board, "
-			"workloads, %s time)", g.reference, timing_mode_name(g.timing));
-	} else {
-		missing |= run_cell(&g, g.reference, &none, s, session) != HB_EXIT_OK;
-		struct selection sel = { .session = session };
-		dataset_load(s, &sel, &ref);
+	static const struct bench_opts none;
+	ref = (struct side){ .strategy = g.reference, .bo = &none };
+	cand = (struct side){ .strategy = g.candidate, .bo = &g.bench };
+	const char *series = b.series.v[0];
+	if ((rc = bench_prepare(&b, series, ref.strategy, ref.bo, &ref.k, &ref.u)) != 0 ||
+	    (rc = bench_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u)) != 0)
+		goto out;
+	l.v = xcalloc(g.plan.workloads.n * g.plan.gate.metrics.n, sizeof(*l.v));
+	for (int first = 1;; first = 0) {
+		load_side(s, &g, &ref);
+		load_side(s, &g, &cand);
+		look(&g, wls, &ref, &cand, &l);
+		for (size_t w = 0; first && w < loaded; w++)
+			if (runs_of(&ref, wls[w].name))
+				hb_info("gate: %s: reusing %zu stored runs of the reference %s (same "
+					"kernel, initramfs, board, workload, %s time)", wls[w].name,
+					runs_of(&ref, wls[w].name), ref.strategy,
+					timing_mode_name(g.plan.timing));
+		if (dut_failures(&cand, 1) || !extend(&g, wls, &ref, &cand, &l, s, &missing))
+			break;
 	}
-	if (!hb_interrupted) {
-		missing |= run_cell(&g, g.candidate, &g.bench, s, session) != HB_EXIT_OK;
-		struct selection sel = { .session = session };
-		dataset_load(s, &sel, &cand);
-	}
-	out.v = xcalloc(g.workloads.n * HB_ARRAY_SIZE(gated), sizeof(*out.v));
-	for (size_t w = 0; w < g.workloads.n && !hb_interrupted; w++) {
-		for (size_t m = 0; m < HB_ARRAY_SIZE(gated); m++) {
-			const struct series *r = dataset_find(&ref, wls[w].name, g.reference, gated[m].name);
-			const struct series *c = dataset_find(&cand, wls[w].name, g.candidate, gated[m].name);
-			if (!r && !c)
-				continue;	/* not a metric of this workload (pps of TCP) */
-			struct gate_decision *d = &out.v[out.n++];
-			snprintf(d->workload, sizeof(d->workload), "%s", wls[w].name);
-			snprintf(d->metric, sizeof(d->metric), "%s", gated[m].name);
-			snprintf(d->unit, sizeof(d->unit), "%s", (r ? r : c)->unit);
-			double thr = isnan(g.threshold_pct)
-				     ? gate_threshold_pct(wls[w].proto, g.timing == TIMING_VIRTUAL)
-				     : g.threshold_pct;
-			static const double none_v[1];
-			gate_decide(r ? r->v : none_v, r ? r->n : 0, c ? c->v : none_v, c ? c->n : 0,
-				    gated[m].higher_is_better, g.alpha, thr, d);
-			printf("%-16s %-5s %10.6g -> %-10.6g %-10s %+7.2f %% (threshold %.2f %%, p %.3g): %s\n",
-			       d->workload, d->metric, d->cmp.ref.mean, d->cmp.cand.mean, d->unit,
-			       d->cmp.delta_pct, thr, d->cmp.welch.p, gate_outcome_name(d->outcome));
-		}
-	}
-	rc = hb_interrupted ? HB_EXIT_INFRA : gate_exit_code(out.v, out.n, missing);
+	for (size_t i = 0; i < l.n; i++)
+		if (l.v[i].outcome == GATE_OPEN)
+			l.v[i].outcome = GATE_INCONCLUSIVE;
+	print_decisions(&l);
+	rc = hb_interrupted ? HB_EXIT_INFRA : gate_exit_code(l.v, l.n, missing);
+	if (dut_failures(&cand, 0) && !hb_interrupted)
+		rc = HB_EXIT_FAIL;
 	printf("gate: %s\n", rc == HB_EXIT_OK ? "pass" : rc == HB_EXIT_FAIL ? "REGRESSION" :
-		"inconclusive (runs missing or too noisy; see above)");
+		"inconclusive (runs missing or too noisy at the cap; see above)");
 	if (g.junit) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
-		gate_write_junit(mem, "hilbench gate", out.v, out.n);
+		gate_write_junit(mem, "hilbench gate", l.v, l.n);
 		fclose(mem);
 		if (write_file_atomic(g.junit, buf, len) < 0)
 			hb_err("cannot write %s", g.junit);
 		free(buf);
 	}
 out:
-	free(out.v);
-	dataset_free(&ref);
-	dataset_free(&cand);
+	free(l.v);
+	dataset_free(&ref.ds);
+	dataset_free(&cand.ds);
+	build_result_free(&ref.k);
+	build_result_free(&cand.k);
+	userland_result_free(&ref.u);
+	userland_result_free(&cand.u);
 	store_close(s);
-	for (int i = 0; i < loaded; i++)
+	for (size_t i = 0; i < loaded; i++)
 		workload_free(&wls[i]);
 	free(wls);
 	board_free(&b);
-	strlist_free(&g.workloads);
+	plan_free(&g.plan);
 	strlist_free(&g.bench.user_patches);
 	return rc;
 }

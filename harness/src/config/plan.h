@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "config/yamldoc.h"
 #include "util/util.h"
 
 enum timing_mode { TIMING_REALTIME, TIMING_VIRTUAL };
@@ -18,6 +19,27 @@ enum timing_mode { TIMING_REALTIME, TIMING_VIRTUAL };
  * for each: in virtual time the first run after a boot and the runs after
  * it are not alike (docs/measurements.md), so a gate wants one per boot. */
 enum boot_policy { BOOTS_PER_CELL, BOOTS_PER_REPETITION };
+
+/*
+ * How `hilbench gate` judges the metrics of a run (docs/gate.md): which
+ * direction is better and the smallest change that matters in each timing
+ * mode, set above that metric's measured noise.
+ */
+enum metric_direction { HIGHER_IS_BETTER, LOWER_IS_BETTER };
+enum gate_protocol { GATE_ANY_PROTOCOL, GATE_UDP, GATE_TCP };
+struct gate_metric {
+	char *metric;
+	enum metric_direction better;
+	enum gate_protocol protocol;	/* workloads it applies to */
+	double threshold_pct[2];	/* indexed by enum timing_mode */
+};
+struct gate_policy {
+	int present;		/* the plan has a gate section */
+	double alpha;		/* overall false-alarm level per metric */
+	int first_repetitions;	/* candidate runs before the first look */
+	int max_repetitions;	/* per side, before "inconclusive" */
+	struct ytable metrics;	/* of struct gate_metric */
+};
 
 struct plan {
 	char *path;
@@ -29,6 +51,7 @@ struct plan {
 	int repetitions;	/* 1..100 */
 	enum timing_mode timing;
 	enum boot_policy boots;	/* optional key, default per-cell */
+	struct gate_policy gate;	/* optional section */
 };
 
 int plan_load(const char *path, struct plan *p, char *err, size_t errlen);

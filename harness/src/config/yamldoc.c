@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -307,6 +308,7 @@ static const char *const want_name[] = {
 	[YF_STRING] = "a string", [YF_ENUM] = "a string",
 	[YF_INT] = "an integer", [YF_UINT64] = "an integer",
 	[YF_STRLIST] = "a list of strings", [YF_MAP] = "a mapping",
+	[YF_DOUBLE] = "a number", [YF_TABLE] = "a list of mappings",
 };
 
 /* YAML's plain spellings of null: "key:" with nothing after it is one. */
@@ -405,9 +407,53 @@ static int check_number(struct apply *A, const struct yfield *f,
 	return 0;
 }
 
+static int check_double(struct apply *A, const struct yfield *f, const struct ynode *v,
+			const char *key, double *dst)
+{
+	if (v->kind != YN_SCALAR || is_null(v))
+		return wrong_type(A, v, key, f->type);
+	char *end;
+	double x = strtod(v->str, &end);
+	if (!v->plain || *end || end == v->str || !isfinite(x))
+		return ydoc_err(A->d, v, A->err, A->errlen, "'%s' must be a number%s, got '%s'",
+				key, v->plain ? "" : " (without quotes)", v->str);
+	if (x < f->fmin || x > f->fmax)
+		return ydoc_err(A->d, v, A->err, A->errlen,
+				"'%s' must be between %g and %g, got %s", key, f->fmin, f->fmax,
+				v->str);
+	*dst = x;
+	return 0;
+}
+
 static int apply_map(struct apply *A, const struct ynode *map,
 		     const struct yfield *fields, const char *where,
 		     const struct ynode *at);
+
+/* Each item is applied into its own zeroed elem_size struct. */
+static int apply_table(struct apply *A, const struct yfield *f, const struct ynode *v,
+		       const char *key, struct ytable *t)
+{
+	if (v->kind != YN_SEQ)
+		return wrong_type(A, v, key, f->type);
+	char *outer = A->out;
+	int rc = 0;
+	t->v = xcalloc(v->nkid ? v->nkid : 1, f->elem_size);
+	for (size_t i = 0; i < v->nkid && !rc; i++) {
+		const struct ynode *item = v->kid[i];
+		char *where = xasprintf("%s[%zu]", key, i + 1);
+		if (item->kind != YN_MAP) {
+			rc = ydoc_err(A->d, item, A->err, A->errlen,
+				      "'%s' must be a mapping of 'key: value' lines", where);
+		} else {
+			A->out = (char *)t->v + i * f->elem_size;
+			t->n = i + 1;	/* the caller frees what this item got */
+			rc = apply_map(A, item, f->sub, where, item);
+			A->out = outer;
+		}
+		free(where);
+	}
+	return rc;
+}
 
 static int apply_field(struct apply *A, const struct yfield *f,
 		       const struct ynode *k, const struct ynode *v,
@@ -437,6 +483,10 @@ static int apply_field(struct apply *A, const struct yfield *f,
 	case YF_INT:
 	case YF_UINT64:
 		return check_number(A, f, v, key, dst);
+	case YF_DOUBLE:
+		return check_double(A, f, v, key, dst);
+	case YF_TABLE:
+		return apply_table(A, f, v, key, dst);
 	case YF_ENUM:
 		if ((i = check_string(A, f, v, key)) < 0)
 			return -1;

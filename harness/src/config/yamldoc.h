@@ -56,6 +56,15 @@ enum yf_type {
 	YF_UINT64,	/* uint64_t */
 	YF_STRLIST,	/* struct strlist of scalars, at least min items */
 	YF_MAP,		/* nested mapping checked against sub */
+	YF_DOUBLE,	/* double, within [fmin, fmax] */
+	YF_TABLE,	/* struct ytable: a list of mappings, each checked
+			 * against sub into an elem_size struct (offsets
+			 * into that struct) */
+};
+
+struct ytable {
+	void *v;
+	size_t n;
 };
 
 struct yfield {
@@ -66,7 +75,9 @@ struct yfield {
 	long long min, max;
 	const char *const *choices;	/* NULL-terminated; optional for
 					 * YF_STRING, required for YF_ENUM */
-	const struct yfield *sub;	/* YF_MAP */
+	const struct yfield *sub;	/* YF_MAP, YF_TABLE */
+	size_t elem_size;		/* YF_TABLE */
+	double fmin, fmax;		/* YF_DOUBLE */
 	int is_name;			/* YF_STRING, YF_STRLIST: each value
 					 * must pass ydoc_name_ok() */
 };

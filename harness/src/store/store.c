@@ -173,7 +173,7 @@ static const char *col(sqlite3_stmt *st, int i)
 int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx)
 {
-	static const char sql[] =
+	static const char query[] =
 		"SELECT r.id, r.session, r.board, r.strategy, r.workload, r.class, r.reason,"
 		" r.timing, r.repetition, m.name, m.unit, m.source, m.value"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
@@ -182,13 +182,30 @@ int store_foreach(struct store *s, const struct selection *sel,
 		" AND (?5 IS NULL OR r.workload = ?5) AND (?6 IS NULL OR r.started >= ?6)"
 		" AND (?7 OR r.class = 'pass') AND (?8 IS NULL OR r.timing = ?8)"
 		" AND (?9 IS NULL OR r.build_key = ?9) AND (?10 IS NULL OR r.initramfs_sha256 = ?10)"
-		" AND (r.class != 'pass' OR m.name IS NOT NULL)"
+		" AND (r.class != 'pass' OR m.name IS NOT NULL)%s"
 		" ORDER BY r.rowid, m.name";	/* insertion order: the plan's order */
+	/* the metric filter: one parameter per name (?11, ?12, ...), bound below */
+	char *names = xstrdup("");
+	size_t nmetrics = sel->metrics ? sel->metrics->n : 0;
+	for (size_t i = 0; i < nmetrics; i++) {
+		char *more = xasprintf("%s%s?%zu", names, i ? ", " : "", i + 11);
+		free(names);
+		names = more;
+	}
+	char *filter = nmetrics ? xasprintf(" AND (m.name IS NULL OR m.name IN (%s))", names)
+				: xstrdup("");
+	char *sql = xasprintf(query, filter);
+	free(names);
+	free(filter);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	int prepared = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	free(sql);
+	if (prepared != SQLITE_OK) {
 		hb_err("store query: %s", sqlite3_errmsg(s->db));
 		return -1;
 	}
+	for (size_t i = 0; i < nmetrics; i++)
+		bind_text(st, (int)(i + 11), sel->metrics->v[i]);
 	bind_text(st, 1, sel->session);
 	bind_text(st, 2, sel->plan);
 	bind_text(st, 3, sel->board);

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "util/util.h"
+
 struct store;
 
 enum run_class { RUN_PASS, RUN_FAIL, RUN_ERROR, RUN_MISS };
@@ -71,6 +73,7 @@ struct selection {
 	const char *timing;	/* realtime | virtual */
 	const char *build_key, *initramfs;	/* exactly this kernel and userland */
 	int all_classes;	/* also runs that are not measurements (metric NULL) */
+	const struct strlist *metrics;	/* only these metrics; NULL: every one */
 };
 /* Streams matching rows (one per run and metric) in run order, so readers
  * never hold the whole store in memory. fn returning non-zero stops. */
