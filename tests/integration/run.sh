@@ -165,6 +165,14 @@ check "gate: per-packet work in stmmac_xmit is a regression (exit $rc)" [ "$rc" 
 check "gate: the JUnit file reports the failure" grep -q "<failure message=\"REGRESSED" "$HILBENCH_STORE/gate.xml"
 check "gate: the second gate reuses the stored reference runs" eval \
 	'[ "$(gate --patch "$DATA/patches/comment-only.patch")" = 0 ] && grep -q "reusing 3 stored runs" "$HILBENCH_STORE/gate.out"'
+check "gate: one candidate run decided each patch" \
+	[ "$(sql "SELECT count(*) FROM runs WHERE plan = 'gate' AND class = 'pass'")" = 5 ]
+# stored runs on both sides: judged as they are, nothing built or run
+ref_session=$(sql "SELECT session FROM runs WHERE plan = 'gate' ORDER BY rowid LIMIT 1")
+loop_build=$(sql "SELECT build_key FROM runs WHERE plan = 'gate' ORDER BY rowid LIMIT 1 OFFSET 3")
+rc=$(gate --reference "session=$ref_session" --candidate "build=$loop_build")
+check "gate over stored runs finds the same regression (exit $rc), running nothing" eval \
+	'[ "$rc" = 1 ] && [ "$(sql "SELECT count(*) FROM runs WHERE plan = '"'gate'"'")" = 5 ]'
 
 # --- a DUT that never becomes ready -------------------------------------------
 $HB run --board "$DATA/boards/qemu-orangepi-pc-impatient.yaml" --strategy baseline \

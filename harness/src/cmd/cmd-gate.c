@@ -20,6 +20,9 @@ static const char usage[] =
 	"                     [--alpha A] [--junit FILE]\n"
 	"Does the candidate (strategy S, default the reference, plus your patches)\n"
 	"make things worse than the reference (default: the plan's strategy)?\n"
+	"Either side may instead be stored runs, S = key=value[,key=value...] with\n"
+	"keys session, plan, board, strategy, since, build (a kernel build key) and\n"
+	"timing: those runs are judged as they are, nothing is built or run for them.\n"
 	"The plan (default plans/gate.yaml) names the board, workloads, timing mode,\n"
 	"reference repetitions and, in its gate section, each metric's better\n"
 	"direction and threshold. The candidate gets runs until every metric is\n"
@@ -34,9 +37,14 @@ struct gate_opts {
 	double threshold_pct;		/* NaN: the plan's, per metric */
 };
 
-/* One side of the comparison: a kernel + userland and the runs of it. */
+/* One side of the comparison: a kernel + userland and the runs of it, or
+ * stored runs named by a selection. */
 struct side {
 	const char *strategy;
+	int stored;
+	struct selection sel;	/* stored: the runs; strategy set once loaded */
+	const char *spec;	/* stored: the option as given */
+	char *sel_text;		/* stored: sel's strings point into it */
 	const struct bench_opts *bo;
 	struct build_result k;
 	struct userland_result u;
@@ -51,7 +59,7 @@ static const char *board_name(const struct gate_opts *g)
 
 /* Every stored pass run of exactly this kernel and userland that a gate of
  * this plan measured (so with a boot per repetition), in this mode. */
-static void load_side(struct store *s, const struct gate_opts *g, struct side *sd)
+static int load_side(struct store *s, const struct gate_opts *g, struct side *sd)
 {
 	dataset_free(&sd->ds);
 	struct strlist metrics = { 0 };
@@ -62,9 +70,70 @@ static void load_side(struct store *s, const struct gate_opts *g, struct side *s
 	struct selection sel = { .plan = g->plan.name, .board = board_name(g),
 				 .strategy = sd->strategy,
 				 .timing = timing_mode_name(g->plan.timing), .build_key = sd->k.key,
-				 .initramfs = sd->u.sha256, .metrics = &metrics };
-	dataset_load(s, &sel, &sd->ds);
+				 .initramfs = sd->u.sha256 };
+	if (sd->stored)
+		sel = sd->sel;
+	sel.metrics = &metrics;
+	int rc = dataset_load(s, &sel, &sd->ds);
 	strlist_free(&metrics);
+	if (rc == 0 && sd->stored) {
+		if (!sd->ds.runs) {
+			hb_err("gate: no stored pass runs match '%s'; see `hilbench report` for "
+			       "what the store holds", sd->spec);
+			return -1;
+		}
+		if (sd->ds.strategies.n != 1) {
+			hb_err("gate: '%s' matches runs of %zu strategies; name one with strategy=S",
+			       sd->spec, sd->ds.strategies.n);
+			return -1;
+		}
+		sd->strategy = sd->ds.strategies.v[0];
+		if (strcmp(sd->ds.timing, timing_mode_name(g->plan.timing))) {
+			hb_err("gate: the runs of '%s' were measured in %s time; give --timing %s "
+			       "(thresholds differ by mode)", sd->spec, sd->ds.timing, sd->ds.timing);
+			return -1;
+		}
+	}
+	return rc;
+}
+
+/* "session=X,strategy=Y": stored runs. A plain name is a strategy to build. */
+static int parse_side(const char *arg, struct side *sd)
+{
+	if (!strchr(arg, '=')) {
+		sd->strategy = arg;
+		return 0;
+	}
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "session", offsetof(struct selection, session) },
+		{ "plan", offsetof(struct selection, plan) },
+		{ "board", offsetof(struct selection, board) },
+		{ "strategy", offsetof(struct selection, strategy) },
+		{ "since", offsetof(struct selection, since) },
+		{ "build", offsetof(struct selection, build_key) },
+		{ "timing", offsetof(struct selection, timing) },
+	};
+	sd->stored = 1;
+	sd->spec = arg;
+	sd->sel_text = xstrdup(arg);
+	char *save = NULL;
+	int rc = 0;
+	for (char *kv = strtok_r(sd->sel_text, ",", &save); kv && !rc;
+	     kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		size_t i = 0;
+		while (eq && i < HB_ARRAY_SIZE(keys) &&
+		       (strlen(keys[i].key) != (size_t)(eq - kv) || strncmp(kv, keys[i].key, eq - kv)))
+			i++;
+		if (!eq || i == HB_ARRAY_SIZE(keys) || !eq[1]) {
+			hb_err("'%s' in '%s': give key=value with a key among session, plan, board, "
+			       "strategy, since, build, timing", kv, arg);
+			rc = -1;
+			break;
+		}
+		*(const char **)((char *)&sd->sel + keys[i].off) = eq + 1;
+	}
+	return rc;
 }
 
 static size_t runs_of(const struct side *sd, const char *workload)
@@ -143,6 +212,8 @@ static int extend(const struct gate_opts *g, const struct workload *wls, struct 
 		if (next == GATE_NEXT_NONE)
 			continue;
 		struct side *sd = next == GATE_NEXT_REFERENCE ? ref : cand;
+		if (sd->stored)
+			continue;	/* judged as they are */
 		/* a side that keeps failing is not measured by trying forever */
 		if (sd->attempts + reps > pol->max_repetitions + g->plan.repetitions) {
 			*missing = 1;
@@ -320,6 +391,13 @@ int cmd_gate(int argc, char **argv)
 	if (rc != -1)
 		goto out;
 	rc = HB_EXIT_USAGE;
+	if (parse_side(g.reference, &ref) < 0 || parse_side(g.candidate, &cand) < 0)
+		goto out;
+	if (cand.stored && g.bench.user_patches.n) {
+		hb_err("--patch/--series need a candidate strategy to build, not stored runs (%s)",
+		       cand.spec);
+		goto out;
+	}
 	if (catalog_board(board_name(&g), &b) < 0)
 		goto out;
 	wls = xcalloc(g.plan.workloads.n, sizeof(*wls));
@@ -333,18 +411,22 @@ int cmd_gate(int argc, char **argv)
 	hb_install_interrupt_handlers();
 
 	static const struct bench_opts none;
-	ref = (struct side){ .strategy = g.reference, .bo = &none };
-	cand = (struct side){ .strategy = g.candidate, .bo = &g.bench };
+	ref.bo = &none;
+	cand.bo = &g.bench;
 	const char *series = b.series.v[0];
-	if ((rc = bench_prepare(&b, series, ref.strategy, ref.bo, &ref.k, &ref.u)) != 0 ||
-	    (rc = bench_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u)) != 0)
+	if ((!ref.stored &&
+	     (rc = bench_prepare(&b, series, ref.strategy, ref.bo, &ref.k, &ref.u)) != 0) ||
+	    (!cand.stored &&
+	     (rc = bench_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u)) != 0))
 		goto out;
 	l.v = xcalloc(g.plan.workloads.n * g.plan.gate.metrics.n, sizeof(*l.v));
 	for (int first = 1;; first = 0) {
-		load_side(s, &g, &ref);
-		load_side(s, &g, &cand);
+		if (load_side(s, &g, &ref) < 0 || load_side(s, &g, &cand) < 0) {
+			rc = HB_EXIT_USAGE;
+			goto out;
+		}
 		look(&g, wls, &ref, &cand, &l);
-		for (size_t w = 0; first && w < loaded; w++)
+		for (size_t w = 0; first && !ref.stored && w < loaded; w++)
 			if (runs_of(&ref, wls[w].name))
 				hb_info("gate: %s: reusing %zu stored runs of the reference %s (same "
 					"kernel, initramfs, board, workload, %s time)", wls[w].name,
@@ -374,6 +456,8 @@ int cmd_gate(int argc, char **argv)
 	}
 out:
 	free(l.v);
+	free(ref.sel_text);
+	free(cand.sel_text);
 	dataset_free(&ref.ds);
 	dataset_free(&cand.ds);
 	build_result_free(&ref.k);
