@@ -42,3 +42,36 @@ for t in virtual realtime; do
 	w=$PWD/tests/data/workloads/udp64-smoke.yaml
 	echo "bench: one 4 s UDP run incl. boot, $t time: $(secs $HB run --board qemu-orangepi-pc --strategy baseline --workload "$w" --timing $t) s wall"
 done
+
+# Reports and gates over a big store. The 100,000 runs are GENERATED rows
+# (random values, not measurements) in a store of their own, only to time
+# the query, statistics and formatting path; nothing here is a result.
+big=$(mktemp -d /tmp/hb-bench-store.XXXXXX)
+trap 'rm -rf "$HILBENCH_STORE" "$big"' EXIT
+HILBENCH_STORE=$big $HB report --all >/dev/null 2>&1 || true	# creates the schema
+sqlite3 "$big/hilbench.db" <<'SQL'
+BEGIN;
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+INSERT INTO runs (id, session, plan, board, strategy, workload, repetition, class, timing,
+		  started, ended, build_key, initramfs_sha256)
+SELECT printf('20261130T000000Z-%06d', i), printf('s%04d', i / 100), 'bench-generated',
+       'qemu-orangepi-pc',
+       CASE i % 6 WHEN 0 THEN 'baseline' WHEN 1 THEN 'revert' WHEN 2 THEN 'gating'
+		  WHEN 3 THEN 'gating-5ms' WHEN 4 THEN 'is-queued' ELSE 'hrtimer-active' END,
+       CASE (i / 6) % 3 WHEN 0 THEN 'udp64-dut-tx' WHEN 1 THEN 'tcp-dut-tx' ELSE 'tcp-dut-rx' END,
+       i / 18 % 5 + 1, 'pass', 'virtual', '2026-11-30T00:00:00Z', '2026-11-30T00:00:10Z',
+       printf('key%d', i % 6), 'userland'
+FROM n;
+INSERT INTO metrics (run_id, name, value, unit, source)
+SELECT id, m.name, 3600 + abs(random() % 100), m.unit, 'generated for make bench'
+FROM runs, (SELECT 'pps' AS name, 'packets/s' AS unit UNION ALL SELECT 'mbps', 'Mbit/s'
+	    UNION ALL SELECT 'hrtimer_starts_per_pkt', '1' UNION ALL SELECT 'cpu_busy_pct', '%'
+	    UNION ALL SELECT 'tx_packets', 'packets' UNION ALL SELECT 'rx_packets', 'packets'
+	    UNION ALL SELECT 'softirq_pct', '%' UNION ALL SELECT 'duration_s', 's') AS m;
+COMMIT;
+SQL
+rss() { /usr/bin/time -f "%e s, %M KB max RSS" "$@" 2>&1 >/dev/null | tail -n 1; }
+echo "bench: report over 100,000 stored runs (800,000 metric rows): $(HILBENCH_STORE=$big rss $HB report --all --format text)"
+echo "bench: gate over 100,000 stored runs: $(HILBENCH_STORE=$big rss $HB gate --plan gate \
+	--workloads udp64-dut-tx --reference strategy=baseline,plan=bench-generated \
+	--candidate strategy=gating,plan=bench-generated)"
