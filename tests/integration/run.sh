@@ -86,8 +86,11 @@ check "hilbench show prints the run" eval '$HB show "$udp" >/dev/null'
 check "no QEMU or tap left after a run" host_is_clean
 
 # --- a user's mbox lands in the manifest, one patch per mail, with hashes ------
+# A marker unique to this test run makes the build key new every time, so
+# the build starts from the cached baseline build (incremental) every time.
 file=drivers/net/ethernet/stmicro/stmmac/stmmac_main.c
 mbox=$HILBENCH_STORE/user.mbox
+marker=$(basename "$HILBENCH_STORE")
 for n in 1 2; do
 	line=$((14 + n * 2))	# after the licence block: lines 16 and 18
 	cat <<M
@@ -100,7 +103,7 @@ A measurement-neutral change, to follow a user's patch through a build.
 --- a/$file
 +++ b/$file
 @@ -$line,0 +$line,1 @@
-+/* hilbench integration test, mail $n */
++/* hilbench integration test $marker, mail $n */
 M
 done >"$mbox"
 out=$($HB build --board qemu-orangepi-pc --strategy baseline --patch "$mbox" 2>&1); rc=$?
@@ -117,6 +120,12 @@ done
 check "the manifest lists each mail as a user patch with its hash" [ -n "$got" -a "$got" = "$want" ]
 check "the mails are split in order, named by subject" \
 	grep -q "^0001-test-a-comment-in-stmmac-main-c-1.patch=.* 0002-test-a-comment-in-stmmac-main-c-2.patch=" <<<"$got"
+baseline_key=$($HB build --board qemu-orangepi-pc --strategy baseline |
+	sed -n 's|^manifest *.*/kernels/\([0-9a-f]*\)/manifest.json|\1|p')
+check "the new key was built from the cached baseline build's objects" \
+	grep -q "\"incremental_from\":[[:space:]]*\"$baseline_key\"" "$manifest"
+check "... and recompiled only what the mails touch" \
+	eval '[ "$(grep -c "^  CC .*stmmac" "$(dirname "$manifest")/build.log")" = 1 ]'
 
 # --- every strategy: builds, boots, passes traffic, and its TX timer behaves
 # as the strategy says (behaviour, not speed) -----------------------------------

@@ -431,7 +431,11 @@ static int hold_build_lock(void)
 		hb_err("cannot open %s: %s", path, strerror(errno));
 	else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		hb_info("waiting for another hilbench's kernel build to finish (%s)", path);
-		flock(fd, LOCK_EX);
+		if (flock(fd, LOCK_EX) < 0) {	/* EINTR: Ctrl-C or SIGTERM */
+			hb_err("stopped while waiting for %s: %s", path, strerror(errno));
+			close(fd);
+			fd = -1;
+		}
 	}
 	free(path);
 	return fd;
@@ -494,7 +498,9 @@ static int prepare_tree(const struct build_request *req, const struct source *sr
 			const char *logdir, char **from)
 {
 	size_t done = 0;
-	char *near = nearest_build(req, src, toolchain, fragment_sha, patches, n, &done);
+	char *near = req->from_scratch ? NULL
+				       : nearest_build(req, src, toolchain, fragment_sha, patches, n,
+						       &done);
 	rm_rf(srcdir);
 	if (near) {
 		char *nsrc = path_join(near, "src");
@@ -577,7 +583,10 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	}
 	if (flock(lockfd, LOCK_EX | LOCK_NB) < 0) {
 		hb_info("waiting for another hilbench building %s", res->key);
-		flock(lockfd, LOCK_EX);
+		if (flock(lockfd, LOCK_EX) < 0) {	/* EINTR: Ctrl-C or SIGTERM */
+			hb_err("stopped while waiting for %s: %s", lockpath, strerror(errno));
+			goto out;
+		}
 	}
 	if (read_manifest(res) == 0) {
 		res->cached = 1;

@@ -36,6 +36,7 @@ struct build_request {
 	const char *series;		/* kernel series, e.g. "6.1" */
 	const char *strategy;		/* driver-patches/<series>/<strategy> */
 	struct strlist user_patches;	/* applied last, in order */
+	int from_scratch;		/* not from the nearest cached build */
 };
 
 struct build_result {

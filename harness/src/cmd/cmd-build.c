@@ -11,11 +11,13 @@
 
 static const char usage[] =
 	"usage: hilbench build --board B --strategy S [--patch FILE]... [--series FILE]\n"
-	"                      [--kernel-series S]\n"
+	"                      [--kernel-series S] [--from-scratch]\n"
 	"Builds the patched kernel (base layer + strategy + your patches, in that\n"
 	"order) and the DUT initramfs; both are cached under $HILBENCH_CACHE.\n"
 	"--patch takes a patch or an mbox (git format-patch output; one patch per\n"
 	"mail); --series takes a quilt series file. Both may repeat, in order.\n"
+	"A new build starts from the nearest cached one (same inputs, a prefix of\n"
+	"its patches); --from-scratch builds it from the pristine source instead.\n"
 	"Prints the build manifest: exactly what went in.\n";
 
 int cmd_build(int argc, char **argv)
@@ -26,17 +28,19 @@ int cmd_build(int argc, char **argv)
 		{ "patch", required_argument, NULL, 'p' },
 		{ "series", required_argument, NULL, 'q' },
 		{ "kernel-series", required_argument, NULL, 'S' },
+		{ "from-scratch", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *board = "qemu-orangepi-pc", *strategy = "baseline";
 	struct bench_opts o = { 0 };
 	int c, rc = HB_EXIT_USAGE;
-	while ((c = getopt_long(argc, argv, "b:s:p:q:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:p:q:S:Fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': board = optarg; break;
 		case 's': strategy = optarg; break;
 		case 'S': o.series = optarg; break;
+		case 'F': o.from_scratch = 1; break;
 		case 'p':
 		case 'q':
 			if (add_user_patches(&o, c == 'q', optarg) < 0)

@@ -18,6 +18,7 @@ int bench_prepare(const struct board *b, const char *series, const char *strateg
 {
 	struct build_request req = { .board = b, .series = series, .strategy = strategy };
 	req.user_patches = o->user_patches;
+	req.from_scratch = o->from_scratch;
 	int rc = kernel_build(&req, k);
 	if (rc)
 		return rc;

@@ -19,6 +19,7 @@
 struct bench_opts {
 	struct strlist user_patches;	/* --patch, applied on every strategy */
 	const char *series;		/* kernel series; NULL = the board's first */
+	int from_scratch;		/* build_request.from_scratch */
 };
 
 /* Kernel + initramfs for one board/strategy (both cached). */
