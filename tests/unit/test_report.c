@@ -125,6 +125,34 @@ static void text_lists_runs_that_are_not_measurements(void **state)
 	free(text);
 }
 
+static void junit_counts_and_escapes(void **state)
+{
+	(void)state;
+	char *x = render(REPORT_JUNIT);
+	/* faster: better (a pass), the hostile name: no change (a pass), one
+	 * run not measured (an error); pps is higher-is-better, so no failure */
+	assert_non_null(strstr(x, "<testsuite name=\"hilbench report\" tests=\"3\" failures=\"0\" "
+				  "errors=\"1\" skipped=\"0\">"));
+	assert_non_null(strstr(x, "<testcase classname=\"udp.pps\" name=\"faster\"><system-out>better: "));
+	assert_non_null(strstr(x, "name=\"&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;|&quot;a&quot;,b\""));
+	assert_non_null(strstr(x, "<error message=\""));
+	assert_non_null(strstr(x, "fail: watchdog &lt;b&gt;"));
+	assert_null(strstr(x, "<script>"));
+	assert_null(strstr(x, "<b>"));
+	free(x);
+	/* the other way round the faster strategy is the reference, and
+	 * baseline is significantly worse: a failure */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct selection sel = { .session = "s1" };
+	assert_int_equal(report_write(st, &sel, "faster", REPORT_JUNIT, out), 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "failures=\"2\""));
+	assert_non_null(strstr(buf, "name=\"baseline\"><failure message=\"worse: 1100 -&gt; 1000"));
+	free(buf);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -158,6 +186,7 @@ int main(void)
 		cmocka_unit_test(text_lists_runs_that_are_not_measurements),
 		cmocka_unit_test(an_unknown_reference_is_an_error),
 		cmocka_unit_test(commit_block_has_before_and_after),
+		cmocka_unit_test(junit_counts_and_escapes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

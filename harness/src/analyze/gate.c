@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/quote.h"
 #include "util/util.h"
 
 bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto)
@@ -87,23 +88,6 @@ int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing)
 	return inconclusive ? HB_EXIT_INFRA : HB_EXIT_OK;
 }
 
-static void xml(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default:
-			/* XML 1.0 has no other control characters */
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, out);
-		}
-	}
-}
-
 void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d, size_t n)
 {
 	size_t failures = 0, skipped = 0;
@@ -112,7 +96,7 @@ void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d
 		skipped += d[i].outcome == GATE_INCONCLUSIVE || d[i].outcome == GATE_OPEN;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"", out);
-	xml(out, name);
+	xml_escape(out, name);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", n, failures, skipped);
 	for (size_t i = 0; i < n; i++) {
 		const struct gate_decision *g = &d[i];
@@ -125,18 +109,18 @@ void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d
 			 shift_method_name(g->shift.method), g->shift.p, g->look_alpha, g->ref.n,
 			 g->cand.n);
 		fputs("  <testcase classname=\"", out);
-		xml(out, g->workload);
+		xml_escape(out, g->workload);
 		fputs("\" name=\"", out);
-		xml(out, g->metric);
+		xml_escape(out, g->metric);
 		fputs("\">", out);
 		if (g->outcome == GATE_REGRESSED || g->outcome == GATE_INCONCLUSIVE ||
 		    g->outcome == GATE_OPEN) {
 			fputs(g->outcome == GATE_REGRESSED ? "<failure message=\"" : "<skipped message=\"", out);
-			xml(out, msg);
+			xml_escape(out, msg);
 			fputs("\"/>", out);
 		} else {
 			fputs("<system-out>", out);
-			xml(out, msg);
+			xml_escape(out, msg);
 			fputs("</system-out>", out);
 		}
 		fputs("</testcase>\n", out);

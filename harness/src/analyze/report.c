@@ -6,9 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/quote.h"
 #include "util/util.h"
 
-static const char *const format_names[] = { "text", "md", "csv", "json", "html", "commit" };
+static const char *const format_names[] = {
+	[REPORT_TEXT] = "text", [REPORT_MD] = "md", [REPORT_CSV] = "csv", [REPORT_JSON] = "json",
+	[REPORT_HTML] = "html", [REPORT_COMMIT] = "commit", [REPORT_JUNIT] = "junit",
+};
 
 int report_format_parse(const char *name, enum report_format *f)
 {
@@ -284,6 +288,86 @@ static int csv_row(const struct run_row *r, void *ctx)
 	return 0;
 }
 
+/* JUnit wants the counts before the cases: the cases go to a buffer first. */
+struct junit_ctx {
+	FILE *cases;
+	const char *workload, *metric;
+	size_t tests, failures, skipped, errors;
+};
+
+static void junit_workload(void *ctx, const char *w)
+{
+	((struct junit_ctx *)ctx)->workload = w;
+}
+
+static void junit_metric(void *ctx, const struct metric_info *m, const char *unit)
+{
+	(void)unit;
+	((struct junit_ctx *)ctx)->metric = m->name;
+}
+
+static void junit_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+{
+	struct junit_ctx *j = ctx;
+	if (is_ref)
+		return;
+	char msg[256];
+	snprintf(msg, sizeof(msg), "%s: %.6g -> %.6g %s (%+.2f %%, Welch p %.3g, runs %zu/%zu)",
+		 verdict_name(c->verdict), c->ref.mean, c->cand.mean, s->unit, c->delta_pct,
+		 c->welch.p, c->ref.n, c->cand.n);
+	j->tests++;
+	fputs("  <testcase classname=\"", j->cases);
+	xml_escape(j->cases, j->workload);
+	fputc('.', j->cases);
+	xml_escape(j->cases, j->metric);
+	fputs("\" name=\"", j->cases);
+	xml_escape(j->cases, s->strategy);
+	fputs("\">", j->cases);
+	if (c->verdict == VERDICT_WORSE || c->verdict == VERDICT_INCONCLUSIVE) {
+		int worse = c->verdict == VERDICT_WORSE;
+		j->failures += worse;
+		j->skipped += !worse;
+		fputs(worse ? "<failure message=\"" : "<skipped message=\"", j->cases);
+		xml_escape(j->cases, msg);
+		fputs("\"/>", j->cases);
+	} else {
+		fputs("<system-out>", j->cases);
+		xml_escape(j->cases, msg);
+		fputs("</system-out>", j->cases);
+	}
+	fputs("</testcase>\n", j->cases);
+}
+
+static int write_junit(const struct dataset *d, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct junit_ctx j = { .cases = open_memstream(&buf, &len) };
+	if (!j.cases)
+		return -1;
+	struct report_visitor v = { junit_workload, junit_metric, junit_row, NULL, &j };
+	report_visit(d, &v);
+	/* "ID board/strategy/workload rep N: class: reason" */
+	for (size_t i = 0; i < d->problems.n; i++, j.tests++, j.errors++) {
+		const char *p = d->problems.v[i];
+		fputs("  <testcase classname=\"runs\" name=\"", j.cases);
+		char *id = xasprintf("%.*s", (int)strcspn(p, " "), p);
+		xml_escape(j.cases, id);
+		free(id);
+		fputs("\"><error message=\"", j.cases);
+		xml_escape(j.cases, p);
+		fputs("\"/></testcase>\n", j.cases);
+	}
+	fclose(j.cases);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"hilbench report\"", out);
+	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", j.tests,
+		j.failures, j.errors, j.skipped);
+	fwrite(buf, 1, len, out);
+	fputs("</testsuite>\n", out);
+	free(buf);
+	return 0;
+}
+
 static void list_problems(const struct dataset *d, FILE *out, const char *bullet)
 {
 	if (d->mixed_timing)
@@ -330,6 +414,8 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		hb_info("no runs match the selection");
 	if (f == REPORT_JSON) {
 		rc = write_json(&d, out);
+	} else if (f == REPORT_JUNIT) {
+		rc = write_junit(&d, out);
 	} else if (f == REPORT_HTML) {
 		rc = report_write_html(&d, out);
 	} else if (f == REPORT_COMMIT) {

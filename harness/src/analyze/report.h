@@ -1,8 +1,11 @@
 /*
  * report: stored runs as a comparison report, in several formats.
  *
- * text, md, json, html and commit (a before/after block to paste into a
- * patch's commit message) summarize a dataset (analyze/dataset.h): per
+ * text, md, json, html, junit (a test case per strategy, workload and
+ * metric: a failure where the strategy is significantly worse than the
+ * reference, skipped where there are too few runs to say; an error per run
+ * that is not a measurement) and commit (a before/after block to paste
+ * into a patch's commit message) summarize a dataset (analyze/dataset.h): per
  * workload and metric, one row per strategy with every repetition, mean,
  * median, stddev, 95 % CI, delta against the reference (the first
  * strategy), Welch's p and the verdict (analyze/stats.h). csv streams the
@@ -22,7 +25,9 @@
 #include "analyze/stats.h"
 #include "store/store.h"
 
-enum report_format { REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT };
+enum report_format {
+	REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT, REPORT_JUNIT
+};
 
 int report_format_parse(const char *name, enum report_format *f);
 /* reference: the strategy every other is compared with; NULL = the default

@@ -8,7 +8,7 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench report [--format text|md|csv|json|html|commit] [--out FILE]\n"
+	"usage: hilbench report [--format text|md|csv|json|html|junit|commit] [--out FILE]\n"
 	"                       [--reference STRATEGY] [selection]\n"
 	"selection (all given must match; default: the newest session):\n"
 	"  --session ID  --plan P  --board B  --strategy S  --workload W\n"

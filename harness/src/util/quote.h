@@ -28,4 +28,8 @@ void yaml_text(FILE *out, const char *s, int indent);
 /* s as one POSIX shell word: single quotes, each ' written as '\''. */
 void sh_quote(FILE *out, const char *s);
 
+/* s as XML 1.0 text or attribute value: the five entities, and the control
+ * characters XML 1.0 cannot carry (all but tab and newline) left out. */
+void xml_escape(FILE *out, const char *s);
+
 #endif
