@@ -165,6 +165,8 @@ dom=$(timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic 
 check "Chromium renders the report" grep -q "<h1>hilbench report</h1>" <<<"$dom"
 check "the report has a plot per metric, with points" eval \
 	'[ "$(grep -o "<svg class=\"plot\"" <<<"$dom" | wc -l)" -ge 4 ] && grep -q "<circle" <<<"$dom"'
+check "... and a throughput-over-time line per strategy (six)" eval \
+	'[ "$(grep -o "<polyline" <<<"$dom" | wc -l)" -ge 6 ]'
 
 # --- the gate: per-packet work in stmmac_xmit is a regression, a comment is not -
 gate() { $HB gate --reference baseline --workloads "$DATA/workloads/udp64-smoke.yaml" "$@" \

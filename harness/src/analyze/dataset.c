@@ -116,7 +116,8 @@ static int take_row(const struct run_row *r, void *ctx)
 		l->cap = xrealloc(l->cap, (d->n + 1) * sizeof(*l->cap));
 		l->cap[d->n] = 0;
 		d->s[d->n] = (struct series){ xstrdup(r->workload), xstrdup(r->strategy),
-					      xstrdup(r->metric), xstrdup(r->unit), NULL, 0 };
+					      xstrdup(r->metric), xstrdup(r->unit), xstrdup(r->id),
+					      NULL, 0 };
 		index_add(&l->index, d, d->n++);
 		slot = index_slot(&l->index, d, r->workload, r->strategy, r->metric);
 	}
@@ -179,6 +180,7 @@ void dataset_free(struct dataset *d)
 		free(d->s[i].strategy);
 		free(d->s[i].metric);
 		free(d->s[i].unit);
+		free(d->s[i].first_run);
 		free(d->s[i].v);
 	}
 	free(d->s);

@@ -30,6 +30,7 @@ extern const size_t n_shown_metrics;
 
 struct series {
 	char *workload, *strategy, *metric, *unit;
+	char *first_run;	/* id of the run of v[0] */
 	double *v;
 	size_t n;
 };

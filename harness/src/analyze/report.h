@@ -51,6 +51,7 @@ struct report_visitor {
 void report_visit(const struct dataset *d, const struct report_visitor *v);
 
 void html_escape(FILE *out, const char *s);
-int report_write_html(const struct dataset *d, FILE *out);
+/* store_dir: where runs/<id>/ holds each run's artifacts (per-interval plots) */
+int report_write_html(const struct dataset *d, const char *store_dir, FILE *out);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/intervals.h"
 #include "analyze/report.h"
 #include "util/util.h"
 
@@ -142,6 +143,84 @@ static void h_metric_end(void *ctx, const struct metric_info *m)
 #undef X
 }
 
+/* Line colours for the strategies of a throughput-over-time plot. */
+static const char *const palette[] = { "#1f5fa8", "#d1495b", "#2a9d3f", "#edae49",
+				       "#7b4fa0", "#00798c", "#8c564b", "#555555" };
+
+/* Per workload, each strategy's first run: Mbit/s per interval, as the
+ * DUT's iperf3 measured it (analyze/intervals.h). A flat line is a steady
+ * run; a dip or a climb says the mean hides something. */
+static void throughput_over_time(const struct dataset *d, const char *store_dir, FILE *out,
+				 int *plot_id)
+{
+	const int left = 60, width = 640, height = 220, top = 10, bottom = 30;
+	for (size_t w = 0; w < d->workloads.n; w++) {
+		size_t n[HB_ARRAY_SIZE(palette)] = { 0 }, lines = 0;
+		double *t[HB_ARRAY_SIZE(palette)], *v[HB_ARRAY_SIZE(palette)];
+		const char *who[HB_ARRAY_SIZE(palette)];
+		double tmax = 0, vmax = -INFINITY, vmin = INFINITY;
+		for (size_t si = 0; si < d->strategies.n && lines < HB_ARRAY_SIZE(palette); si++) {
+			const struct series *s =
+				dataset_find(d, d->workloads.v[w], d->strategies.v[si], "mbps");
+			if (!s)
+				continue;
+			char *path = xasprintf("%s/runs/%s/dut-iperf.json", store_dir, s->first_run);
+			char *json = read_file(path, NULL);
+			free(path);
+			n[lines] = iperf_intervals(json, &t[lines], &v[lines]);
+			free(json);
+			for (size_t i = 0; i < n[lines]; i++) {
+				tmax = fmax(tmax, t[lines][i]);
+				vmax = fmax(vmax, v[lines][i]);
+				vmin = fmin(vmin, v[lines][i]);
+			}
+			who[lines++] = d->strategies.v[si];
+		}
+		/* the axis spans the values (labelled), so a 0.1 % dip shows */
+		double pad = vmax > vmin ? (vmax - vmin) * 0.1 : fmax(fabs(vmax) * 0.01, 1e-9);
+		double lo = vmin - pad, hi = vmax + pad;
+		if (tmax > 0 && isfinite(vmax)) {
+			fputs("<section class=\"metric\"><h3>", out);
+			html_escape(out, d->workloads.v[w]);
+			fputs(": Mbit/s per interval <small>(the first run of each strategy, as the "
+			      "DUT's iperf3 saw it)</small></h3>\n", out);
+			fprintf(out, "<svg class=\"plot intervals\" id=\"plot-%d\" role=\"img\" "
+				"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+				"xmlns=\"http://www.w3.org/2000/svg\"><title>Mbit/s over time</title>\n",
+				++*plot_id, width, height, width, height);
+#define X(x) (left + (x) / tmax * (width - left - 120))
+#define Y(y) (top + (hi - (y)) / (hi - lo) * (height - top - bottom))
+			for (size_t l = 0; l < lines; l++) {
+				if (!n[l])
+					continue;
+				fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+					"points=\"", palette[l]);
+				for (size_t i = 0; i < n[l]; i++)
+					fprintf(out, "%s%.1f,%.1f", i ? " " : "", X(t[l][i]), Y(v[l][i]));
+				fprintf(out, "\"/><text x=\"%d\" y=\"%d\" fill=\"%s\">", width - 112,
+					top + 14 + (int)l * 16, palette[l]);
+				html_escape(out, who[l]);
+				fputs("</text>\n", out);
+			}
+			fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axis\"/>"
+				"<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axis\"/>"
+				"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g</text>"
+				"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g</text>"
+				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\">%.3g s</text></svg>\n"
+				"</section>\n",
+				left, width - 120, height - bottom, height - bottom, left, left, top,
+				height - bottom, left - 4, (int)Y(vmax) + 4, vmax, left - 4,
+				(int)Y(vmin) + 4, vmin, X(tmax), height - bottom + 16, tmax);
+#undef X
+#undef Y
+		}
+		for (size_t l = 0; l < lines; l++) {
+			free(t[l]);
+			free(v[l]);
+		}
+	}
+}
+
 static const char style[] =
 	"body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
@@ -151,7 +230,7 @@ static const char style[] =
 	"fill-opacity:.7}.mean{stroke:#000;stroke-width:2}.ci{fill:#f4a340;fill-opacity:.5}"
 	"small{color:#666;font-weight:normal}";
 
-int report_write_html(const struct dataset *d, FILE *out)
+int report_write_html(const struct dataset *d, const char *store_dir, FILE *out)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<title>hilbench report</title><style>%s</style></head><body>\n"
@@ -170,6 +249,7 @@ int report_write_html(const struct dataset *d, FILE *out)
 	struct html_ctx h = { .out = out };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
+	throughput_over_time(d, store_dir, out, &h.plot_id);
 	if (d->mixed_timing)
 		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
 			d->mixed_timing);
