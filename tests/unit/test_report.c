@@ -15,6 +15,7 @@
 
 static char dir[64];
 static struct store *st;
+static char first_id[40];
 
 static const char evil[] = "<script>alert('x')</script>|\"a\",b";
 
@@ -30,6 +31,8 @@ static void add(const char *strategy, int rep, double pps, const char *cls, cons
 	store_new_id(r.id);
 	snprintf(r.id + strlen(r.id), sizeof(r.id) - strlen(r.id), "-%s-%d", cls, rep);
 	assert_int_equal(store_add_run(st, &r), 0);
+	if (!first_id[0])
+		snprintf(first_id, sizeof(first_id), "%s", r.id);
 }
 
 static char *render(enum report_format f)
@@ -153,6 +156,33 @@ static void junit_counts_and_escapes(void **state)
 	free(buf);
 }
 
+static int count_row(const struct run_row *r, void *ctx)
+{
+	(void)r;
+	++*(int *)ctx;
+	return 0;
+}
+
+static void a_selection_can_name_runs_and_metrics(void **state)
+{
+	(void)state;
+	struct strlist runs = { 0 }, metrics = { 0 };
+	strlist_push(&runs, first_id);
+	strlist_push(&runs, "no-such-run");
+	strlist_push(&metrics, "pps");
+	struct selection sel = { .runs = &runs, .metrics = &metrics };
+	int rows = 0;
+	assert_int_equal(store_foreach(st, &sel, count_row, &rows), 0);
+	assert_int_equal(rows, 1);
+	strlist_free(&metrics);
+	strlist_push(&metrics, "mbps");	/* the run has no such metric */
+	rows = 0;
+	assert_int_equal(store_foreach(st, &sel, count_row, &rows), 0);
+	assert_int_equal(rows, 0);
+	strlist_free(&runs);
+	strlist_free(&metrics);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -187,6 +217,7 @@ int main(void)
 		cmocka_unit_test(an_unknown_reference_is_an_error),
 		cmocka_unit_test(commit_block_has_before_and_after),
 		cmocka_unit_test(junit_counts_and_escapes),
+		cmocka_unit_test(a_selection_can_name_runs_and_metrics),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

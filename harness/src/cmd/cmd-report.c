@@ -12,7 +12,8 @@ static const char usage[] =
 	"                       [--reference STRATEGY] [selection]\n"
 	"selection (all given must match; default: the newest session):\n"
 	"  --session ID  --plan P  --board B  --strategy S  --workload W\n"
-	"  --since DATE  (ISO 8601: 2026-11-30 or 2026-11-30T06:00:00Z)   --all\n"
+	"  --since DATE  (ISO 8601: 2026-11-30 or 2026-11-30T06:00:00Z)\n"
+	"  --run ID (repeatable)   --all\n"
 	"Summaries compare every strategy with a reference: --reference S, else\n"
 	"baseline when the selection has it, else the first strategy run.\n"
 	"--out writes the file atomically; without it the report goes to stdout.\n";
@@ -29,6 +30,7 @@ int cmd_report(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "since", required_argument, NULL, 'd' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "run", required_argument, NULL, 'R' },
 		{ "reference", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -36,12 +38,14 @@ int cmd_report(int argc, char **argv)
 	enum report_format f = REPORT_TEXT;
 	struct selection sel = { 0 };
 	const char *out = NULL, *reference = NULL;
-	int all = 0, c;
-	while ((c = getopt_long(argc, argv, "f:o:S:P:b:s:w:d:ar:h", opts, NULL)) != -1) {
+	struct strlist runs = { 0 };
+	int all = 0, c, rc = HB_EXIT_USAGE;
+	while ((c = getopt_long(argc, argv, "f:o:S:P:b:s:w:d:aR:r:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &f) < 0) {
-				hb_err("--format %s: choose text, md, csv, json, html or commit", optarg);
+				hb_err("--format %s: choose text, md, csv, json, html, junit or commit",
+				       optarg);
 				return HB_EXIT_USAGE;
 			}
 			break;
@@ -53,26 +57,33 @@ int cmd_report(int argc, char **argv)
 		case 'w': sel.workload = optarg; break;
 		case 'd': sel.since = optarg; break;
 		case 'a': all = 1; break;
+		case 'R': strlist_push(&runs, optarg); break;
 		case 'r': reference = optarg; break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
-			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+			rc = c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+			goto out;
 		}
 	}
 	if (optind < argc) {
 		hb_err("unexpected argument '%s'; see `hilbench report --help`", argv[optind]);
-		return HB_EXIT_USAGE;
+		goto out;
 	}
 	struct store *s = store_open(hb_store_dir());
+	rc = HB_EXIT_INFRA;
 	if (!s)
-		return HB_EXIT_INFRA;
+		goto out;
+	if (runs.n)
+		sel.runs = &runs;
 	char latest[64];
 	int narrowed = sel.session || sel.plan || sel.board || sel.strategy || sel.workload ||
-		       sel.since || all;
+		       sel.since || sel.runs || all;
 	if (!narrowed && store_latest_session(s, latest, sizeof(latest)) == 0)
 		sel.session = latest;
-	int rc = out ? report_write_file(s, &sel, reference, f, out)
-		     : report_write(s, &sel, reference, f, stdout);
+	rc = (out ? report_write_file(s, &sel, reference, f, out)
+		  : report_write(s, &sel, reference, f, stdout)) == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
 	store_close(s);
-	return rc == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
+out:
+	strlist_free(&runs);
+	return rc;
 }

@@ -174,6 +174,18 @@ static const char *col(sqlite3_stmt *st, int i)
 	return (const char *)sqlite3_column_text(st, i);
 }
 
+/* "?first, ?first+1, ..." for n values */
+static char *params(size_t first, size_t n)
+{
+	char *out = xstrdup("");
+	for (size_t i = 0; i < n; i++) {
+		char *more = xasprintf("%s%s?%zu", out, i ? ", " : "", first + i);
+		free(out);
+		out = more;
+	}
+	return out;
+}
+
 int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx)
 {
@@ -186,20 +198,17 @@ int store_foreach(struct store *s, const struct selection *sel,
 		" AND (?5 IS NULL OR r.workload = ?5) AND (?6 IS NULL OR r.started >= ?6)"
 		" AND (?7 OR r.class = 'pass') AND (?8 IS NULL OR r.timing = ?8)"
 		" AND (?9 IS NULL OR r.build_key = ?9) AND (?10 IS NULL OR r.initramfs_sha256 = ?10)"
-		" AND (r.class != 'pass' OR m.name IS NOT NULL)%s"
+		" AND (r.class != 'pass' OR m.name IS NOT NULL)%s%s"
 		" ORDER BY r.rowid, m.name";	/* insertion order: the plan's order */
-	/* the metric filter: one parameter per name (?11, ?12, ...), bound below */
-	char *names = xstrdup("");
-	size_t nmetrics = sel->metrics ? sel->metrics->n : 0;
-	for (size_t i = 0; i < nmetrics; i++) {
-		char *more = xasprintf("%s%s?%zu", names, i ? ", " : "", i + 11);
-		free(names);
-		names = more;
-	}
-	char *filter = nmetrics ? xasprintf(" AND (m.name IS NULL OR m.name IN (%s))", names)
-				: xstrdup("");
-	char *sql = xasprintf(query, filter);
-	free(names);
+	/* metric and run filters: one parameter per value (?11, ?12, ...), bound below */
+	size_t nmetrics = sel->metrics ? sel->metrics->n : 0, nruns = sel->runs ? sel->runs->n : 0;
+	char *metrics = params(11, nmetrics), *runs = params(11 + nmetrics, nruns);
+	char *filter = xasprintf("%s%s%s%s%s", nmetrics ? " AND (m.name IS NULL OR m.name IN (" : "",
+				 metrics, nmetrics ? "))" : "", nruns ? " AND r.id IN (" : "",
+				 nruns ? runs : "");
+	char *sql = xasprintf(query, filter, nruns ? ")" : "");
+	free(metrics);
+	free(runs);
 	free(filter);
 	sqlite3_stmt *st;
 	int prepared = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
@@ -210,6 +219,8 @@ int store_foreach(struct store *s, const struct selection *sel,
 	}
 	for (size_t i = 0; i < nmetrics; i++)
 		bind_text(st, (int)(i + 11), sel->metrics->v[i]);
+	for (size_t i = 0; i < nruns; i++)
+		bind_text(st, (int)(i + 11 + nmetrics), sel->runs->v[i]);
 	bind_text(st, 1, sel->session);
 	bind_text(st, 2, sel->plan);
 	bind_text(st, 3, sel->board);

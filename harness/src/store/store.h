@@ -74,6 +74,7 @@ struct selection {
 	const char *build_key, *initramfs;	/* exactly this kernel and userland */
 	int all_classes;	/* also runs that are not measurements (metric NULL) */
 	const struct strlist *metrics;	/* only these metrics; NULL: every one */
+	const struct strlist *runs;	/* only these run ids; NULL: any */
 };
 /* Streams matching rows (one per run and metric) in run order, so readers
  * never hold the whole store in memory. fn returning non-zero stops. */
