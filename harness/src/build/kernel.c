@@ -594,11 +594,6 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		goto out;
 	}
 
-	/* One compile at a time per cache: make already uses every core, and two
-	 * at once only thrash (and ccache serves the second one anyway). */
-	buildlock = hold_build_lock();
-	if (buildlock < 0)
-		goto out;
 	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
 		req->strategy, b->name, res->key, log);
 	/* An interrupted build resumes in its patched tree; anything less is redone. */
@@ -612,6 +607,12 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	} else {
 		from = read_file(marker, NULL);
 	}
+	/* One compile at a time per cache: make already uses every core, and two
+	 * at once only thrash. Patching above needs no CPU to speak of, so a
+	 * patch that does not apply is reported without waiting here. */
+	buildlock = hold_build_lock();
+	if (buildlock < 0)
+		goto out;
 	unlink(log);
 	if ((rc = configure(req, srcdir, log)) != 0)
 		goto out;
