@@ -607,12 +607,15 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	} else {
 		from = read_file(marker, NULL);
 	}
-	/* One compile at a time per cache: make already uses every core, and two
-	 * at once only thrash. Patching above needs no CPU to speak of, so a
-	 * patch that does not apply is reported without waiting here. */
-	buildlock = hold_build_lock();
-	if (buildlock < 0)
-		goto out;
+	/* One full compile at a time per cache: make already uses every core,
+	 * and two at once only thrash. An incremental build (a few objects and a
+	 * link) does not wait behind a half-hour cold build; patching above
+	 * needs no CPU, so a patch that does not apply never waits either. */
+	if (!from || !*from) {
+		buildlock = hold_build_lock();
+		if (buildlock < 0)
+			goto out;
+	}
 	unlink(log);
 	if ((rc = configure(req, srcdir, log)) != 0)
 		goto out;

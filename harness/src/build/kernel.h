@@ -10,7 +10,8 @@
  *   ccache/
  * <key> is a SHA-256 over (source version, arch, toolchain, defconfig,
  * config fragment, every patch of base + strategy + user, in order).
- * kernels/build.lock lets one compile run at a time per cache.
+ * kernels/build.lock lets one full compile run at a time per cache
+ * (incremental builds, below, do not wait for it).
  *
  * A new key starts from the cached build whose patch stack is the longest
  * prefix of its own (e.g. baseline for baseline + a user's patch): source
