@@ -5,6 +5,7 @@
 #   make check      unit + integration tests (builds and boots a real kernel)
 #   make check-unit fast unit tests under ASan/UBSan (and valgrind: make valgrind)
 #   make check-lava rendered LAVA jobs against LAVA's own schema (docs/lava.md)
+#   make check-lava-local  one run through LAVA's lava-run (the lava-local backend)
 #   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
 #   make compare    the main job: compare strategies on the emulated board
 #   make bench      speed measurements (build, boot, run): numbers, not tests
@@ -43,7 +44,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
 
-.PHONY: all deps check check-unit check-lava check-integration valgrind fuzz fuzz-check \
+.PHONY: all deps check check-unit check-lava check-lava-local check-integration valgrind fuzz fuzz-check \
 	compare bench clean
 all: $(B)/hilbench $(AGENT)
 
@@ -115,6 +116,9 @@ fuzz:
 check-lava: $(B)/hilbench
 	bash tests/lava/validate.sh $(B)/hilbench
 
+check-lava-local: all
+	bash tests/lava/local.sh
+
 check-integration: all
 	bash tests/integration/run.sh
 
@@ -124,6 +128,7 @@ check: deps
 	$(MAKE) check-lava
 	$(MAKE) valgrind
 	$(MAKE) check-integration
+	$(MAKE) check-lava-local
 
 compare: deps all
 	$(B)/hilbench compare

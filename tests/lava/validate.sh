@@ -15,7 +15,8 @@
 #
 # Nothing is built: the jobs reference empty stand-in files. Needs root (3
 # mounts a private /tmp) and `make deps` (lava-common, python3-jinja2,
-# busybox); 4 downloads lava-server's .deb once for its device types.
+# busybox); 4 downloads lava-server's .deb once for its device types
+# (lava/device-types.sh).
 set -euo pipefail
 
 hb=$(realpath "${1:?usage: $0 path/to/hilbench}")
@@ -149,15 +150,7 @@ echo "check-lava: report steps checked on $recorded recorded runs"
 
 # --- 4. the emulated board's device dictionary -------------------------------
 version=$(dpkg-query -W -f '${Version}' lava-common)
-types=${HILBENCH_CACHE:-$HOME/.cache/hilbench}/lava-server/$version/device-types
-if [[ ! -d $types ]]; then
-	echo "check-lava: fetching lava-server $version for its device types"
-	(cd "$work" && apt-get download -q -o APT::Sandbox::User=root "lava-server=$version" >/dev/null) ||
-		{ echo "check-lava: cannot download lava-server $version; check apt's sources" >&2; exit 2; }
-	dpkg-deb -x "$work"/lava-server_*.deb "$work/lava-server"
-	mkdir -p "$(dirname "$types")"
-	mv "$work/lava-server/usr/share/lava-server/device-types" "$types"
-fi
+types=$(bash lava/device-types.sh) || exit 2
 for b in "${boards[@]}"; do
 	t=$("$PY" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["device_type"])' "$work/$b-${strategies[0]}-${workloads[0]}.yaml")
 	[[ -f lava/device-types/$t.jinja2 || -f $types/$t.jinja2 ]] ||

@@ -62,7 +62,8 @@ int cmd_boot(int argc, char **argv)
 	char *dir = xasprintf("%s/boots/%s", hb_store_dir(), id);
 	char *console = path_join(dir, "console.log");
 	char *cmdline = bench_cmdline(&b);
-	struct dut_image img = { k.image, k.dtb, u.initramfs, cmdline };
+	struct dut_image img = { .kernel = k.image, .dtb = k.dtb, .initrd = u.initramfs,
+				 .cmdline = cmdline };
 	struct dut d;
 	mkdir_p(dir, 0755);
 	int boot = dut_boot(&d, &b, &img, timing, dir, console);

@@ -68,6 +68,8 @@ static const struct yfield lava_fields[] = {
 	{ .key = "boot_commands", .type = YF_STRING, .required = 1, .off = B(lava.boot_commands),
 	  .choices = lava_commands },
 	{ .key = "prompts", .type = YF_STRLIST, .required = 1, .off = B(lava.prompts), .min = 1 },
+	{ .key = "device", .type = YF_STRING, .off = B(lava.device) },
+	{ .key = "sd_bootloader", .type = YF_STRING, .off = B(lava.sd_bootloader) },
 	{ 0 }
 };
 
@@ -171,6 +173,13 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
 				"deploy.backend is qemu but there is no 'deploy.qemu' "
 				"mapping; add one with binary and machine");
+	if (!strcmp(b->backend, "lava-local") &&
+	    (!b->lava.device || !b->lava.sd_bootloader || b->lava.sd_bootloader[0] != '/'))
+		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
+				"deploy.backend is lava-local but the lava: section lacks "
+				"'device' (a dictionary in lava/devices/) or an absolute "
+				"'sd_bootloader' (the U-Boot image of the emulated SD card); "
+				"see docs/lava.md");
 	if (check_addrs(d, b, err, errlen))
 		return -1;
 
@@ -223,6 +232,7 @@ void board_free(struct board *b)
 		&b->host_addr, &b->dut_addr, &b->backend, &b->qemu.binary,
 		&b->qemu.machine, &b->qemu.cpu, &b->lava.device_type, &b->lava.deploy_to,
 		&b->lava.kernel_type, &b->lava.boot_method, &b->lava.boot_commands,
+		&b->lava.device, &b->lava.sd_bootloader,
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(strs); i++)
 		free(*strs[i]);

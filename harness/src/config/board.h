@@ -30,6 +30,12 @@ struct board_lava {
 	char *boot_method;	/* u-boot */
 	char *boot_commands;	/* the device type's command set: ramdisk */
 	struct strlist prompts;	/* shell prompt(s) LAVA waits for after boot */
+	/* The LAVA device: for lava-local, its dictionary in lava/devices/
+	 * (NAME.jinja2); NULL when the board file names none. */
+	char *device;
+	/* lava-local on QEMU only: the U-Boot image written at 8 KiB of the
+	 * emulated SD card (absolute path); NULL otherwise. */
+	char *sd_bootloader;
 };
 
 struct board {

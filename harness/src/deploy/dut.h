@@ -21,12 +21,18 @@
 
 #include "config/board.h"
 #include "config/plan.h"
+#include "config/workload.h"
 
 struct dut_image {
 	const char *kernel;
 	const char *dtb;
 	const char *initrd;
 	const char *cmdline;	/* complete, including hb.* parameters */
+	/* The first run of this boot. A backend whose boot is a LAVA job
+	 * (one_run_per_boot) renders it into the job; others ignore it. */
+	const struct workload *workload;
+	const char *run_id;
+	const char *series, *strategy;	/* for the job's metadata */
 };
 
 struct dut;
@@ -39,6 +45,9 @@ struct deploy_ops {
 	void (*stop)(struct dut *d);
 	/* "qemu-system-arm 7.2.x" and the like, for provenance. */
 	const char *(*version)(struct dut *d);
+	/* Each boot serves one run (a LAVA job boots, runs, and ends), so the
+	 * caller boots once per run and fills dut_image.workload/run_id. */
+	int one_run_per_boot;
 };
 
 enum { DUT_BOOT_OK = 0, DUT_BOOT_FAILED = 1, DUT_BOOT_ERROR = 2 };

@@ -29,6 +29,9 @@
  */
 static const char kernel_arg_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,._:=/+-@%";
+/* What the agent accepts in a run id (it names files on the DUT). */
+static const char run_id_chars[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
 /* Bytes a file URL can carry as they are: LAVA opens urlparse(url).path. */
 static const char url_path_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,=@~";
@@ -38,7 +41,6 @@ static const char url_path_chars[] =
  * LAVA test shell needs a shell there instead: rdinit=/bin/sh boots BusyBox
  * ash, so the first step does what /init would have mounted.
  */
-#define SHELL_INIT "rdinit=/bin/sh"
 
 static char *fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -145,27 +147,38 @@ static void test_steps(FILE *f, const struct lava_job_spec *s)
 	const struct workload *w = s->workload;
 	const char *proto = wl_proto_name(w->proto);
 	const char *dir = w->dir == WL_DUT_TX ? "tx" : "rx";
+	const char *id = s->run_id ? s->run_id : w->name;
 	struct strlist words = { 0 };
 	const char *ifc = word(&words, "%s", b->dut_interface);
 
 	step(f, "for m in proc:/proc sysfs:/sys devtmpfs:/dev tracefs:/sys/kernel/tracing; do "
 		"grep -q \" ${m#*:} \" /proc/mounts 2>/dev/null || mount -t ${m%%%%:*} ${m%%%%:*} "
 		"${m#*:}; done");
-	/* Kernel messages must not split the HB lines (the agent does the
-	 * same when it runs as init). */
-	step(f, "echo 1 > /proc/sys/kernel/printk");
-	step(f, "ip link set %s up && { ip -4 addr show dev %s | grep -qF %s || "
-		"ip addr add %s dev %s; }", ifc, ifc, word(&words, "inet %s ", b->dut_addr),
-	     word(&words, "%s", b->dut_addr), ifc);
-	step(f, "i=0; until [ \"$(cat /sys/class/net/%s/carrier 2>/dev/null)\" = 1 ] || "
-		"[ $i -ge 30 ]; do sleep 1; i=$((i + 1)); done", ifc);
-	step(f, "/sbin/hb-agent run proto=%s dir=%s len=%d rate=%llu time=%d omit=%d "
-		"streams=%d port=%d %s | tee /tmp/hb.out", proto, dir, w->length,
-	     (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
-	     LAVA_IPERF_PORT, word(&words, "id=%s", w->name));
+	if (s->control_port) {
+		/* The agent's own start-up (HELLO, link and address, READY, a
+		 * quiet console), then the commands hilbench sends: one TCP
+		 * connection, and the agent exits when it closes. The agent
+		 * sets up the link itself: the address the kernel's ip= (from
+		 * the device type) gave it goes first. */
+		step(f, "ip addr flush dev %s", ifc);
+		step(f, "nc -l -p %d | /sbin/hb-agent | tee /tmp/hb.out", s->control_port);
+	} else {
+		/* Kernel messages must not split the HB lines (the agent does
+		 * the same when it runs as init). */
+		step(f, "echo 1 > /proc/sys/kernel/printk");
+		step(f, "ip link set %s up && { ip -4 addr show dev %s | grep -qF %s || "
+			"ip addr add %s dev %s; }", ifc, ifc, word(&words, "inet %s ", b->dut_addr),
+		     word(&words, "%s", b->dut_addr), ifc);
+		step(f, "i=0; until [ \"$(cat /sys/class/net/%s/carrier 2>/dev/null)\" = 1 ] || "
+			"[ $i -ge 30 ]; do sleep 1; i=$((i + 1)); done", ifc);
+		step(f, "/sbin/hb-agent run proto=%s dir=%s len=%d rate=%llu time=%d omit=%d "
+			"streams=%d port=%d %s | tee /tmp/hb.out", proto, dir, w->length,
+		     (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
+		     LAVA_IPERF_PORT, word(&words, "id=%s", id));
+	}
 	step(f, "if grep -qxF %s /tmp/hb.out; then r=pass; else r=fail; fi; "
 		"lava-test-case hb-agent-run --result $r",
-	     word(&words, "HB END id=%s status=ok", w->name));
+	     word(&words, "HB END id=%s status=ok", id));
 	step(f, "sed -n 's/^HB B64 //p' /tmp/hb.out | base64 -d > /tmp/hb.json");
 	step(f, "awk -v proto=%s -v dir=%s %s /tmp/hb.json /tmp/hb.out > /tmp/hb.metrics",
 	     proto, dir, word(&words, "%s", s->report_awk));
@@ -191,9 +204,21 @@ static int check_spec(const struct lava_job_spec *s, char *err, size_t errlen)
 		return -1;
 	}
 	/* The agent takes the workload's name as its run id. */
-	if (strlen(s->workload->name) >= RUN_ID_MAX) {
+	if (!s->run_id && strlen(s->workload->name) >= RUN_ID_MAX) {
 		fail(err, errlen, "workload name %s is longer than the agent's %d-character "
 		     "run ids; shorten it", s->workload->name, RUN_ID_MAX - 1);
+		return -1;
+	}
+	if (s->run_id && (!s->run_id[0] || strlen(s->run_id) >= RUN_ID_MAX ||
+			  s->run_id[strspn(s->run_id, run_id_chars)])) {
+		fail(err, errlen, "run id '%s' is not 1 to %d letters, digits and ._- (what the "
+		     "agent accepts)", s->run_id, RUN_ID_MAX - 1);
+		return -1;
+	}
+	if (s->control_port < 0 || s->control_port > 65535 ||
+	    s->control_port == LAVA_IPERF_PORT) {
+		fail(err, errlen, "control port %d is not a TCP port other than iperf3's %d",
+		     s->control_port, LAVA_IPERF_PORT);
 		return -1;
 	}
 	return 0;
@@ -216,7 +241,7 @@ char *lava_job_render(const struct lava_job_spec *s, char *err, size_t errlen)
 	int test_s = w->duration_s + w->omit_s + TEST_OVERHEAD_S;
 	int job_s = DEPLOY_TIMEOUT_S + b->boot_timeout_s + test_s + JOB_MARGIN_S;
 	char *testname = xasprintf("hilbench-%s", w->name);
-	char *args = xasprintf("%s %s", s->kernel_args, SHELL_INIT);
+	char *args = xasprintf("%s %s", s->kernel_args, LAVA_SHELL_INIT);
 	char *text;
 	size_t len;
 	FILE *f = mem_open(&text, &len);

@@ -4,8 +4,9 @@
  *
  * The job deploys the cell's kernel, dtb and initramfs, boots the initramfs
  * into a shell, and runs one inline test definition: it starts the agent
- * once (`hb-agent run ...`), leaves its HB lines on the console for
- * hilbench, and reports the run and each metric as a lava-test-case.
+ * once (`hb-agent run ...`, or serving the commands hilbench sends to
+ * control_port), leaves its HB lines on the console for hilbench, and
+ * reports the run and each metric as a lava-test-case.
  *
  * Contract: lava_job_render() returns the job as a new string, or NULL with
  * a one-line reason in err when the cell cannot be written as a job (no
@@ -25,6 +26,9 @@
 /* Where the host side's iperf3 listens: the same port the qemu backend's
  * runner uses, so a host side serves both. */
 #define LAVA_IPERF_PORT 5201
+/* Added to the kernel arguments: LAVA's test shell needs a shell where the
+ * initramfs's /init would start the agent (docs/lava.md). */
+#define LAVA_SHELL_INIT "rdinit=/bin/sh"
 
 struct lava_artifact {
 	const char *url;	/* file:///abs/path (lava-run) or http(s):// */
@@ -41,6 +45,12 @@ struct lava_job_spec {
 	const char *kernel_key;		/* build key for the metadata; NULL: unknown */
 	const char *job_name;		/* NULL: "hilbench BOARD STRATEGY WORKLOAD" */
 	const char *report_awk;		/* text of harness/agent/lava-report.awk */
+	const char *run_id;		/* the agent's run id; NULL: the workload's name */
+	/* 0: the agent runs the workload once by itself (a lab's job). A TCP
+	 * port: the agent serves hilbench's commands (docs/agent-protocol.md)
+	 * that arrive there, so hilbench on the host side drives the run as it
+	 * does on the qemu backend (the lava-local backend). */
+	int control_port;
 };
 
 char *lava_job_render(const struct lava_job_spec *s, char *err, size_t errlen);

@@ -52,6 +52,7 @@ struct cell {
 	struct plan_state *ps;
 	const struct board *board;
 	const char *strategy;
+	const char *series;
 	struct build_result k;
 	struct userland_result u;
 	int built;
@@ -177,7 +178,13 @@ static void run_boot(struct cell *c, const struct workload *wls, size_t nwls, in
 	char *bootdir = xasprintf("%s/boots/%s", store_dir(ps->store), c->boot_id);
 	char *console = path_join(bootdir, "console.log");
 	char *cmdline = bench_cmdline(c->board);
-	struct dut_image img = { c->k.image, c->k.dtb, c->u.initramfs, cmdline };
+	/* The first run's id exists before the boot: a LAVA job carries it. */
+	char first_id[40];
+	store_new_id(first_id);
+	struct dut_image img = { .kernel = c->k.image, .dtb = c->k.dtb,
+				 .initrd = c->u.initramfs, .cmdline = cmdline,
+				 .workload = &wls[0], .run_id = first_id,
+				 .series = c->series, .strategy = c->strategy };
 	struct dut d;
 	mkdir_p(bootdir, 0755);
 	progress(c, "booting");
@@ -197,7 +204,10 @@ static void run_boot(struct cell *c, const struct workload *wls, size_t nwls, in
 	for (int rep = first_rep; rep <= last_rep; rep++) {
 		for (size_t i = 0; i < nwls; i++) {
 			char id[40], started[32], what[160];
-			store_new_id(id);
+			if (rep == first_rep && i == 0)
+				memcpy(id, first_id, sizeof(id));
+			else
+				store_new_id(id);
 			utc_now(started);
 			snprintf(what, sizeof(what), "%s, repetition %d/%d", wls[i].name, rep,
 				 ps->plan->repetitions);
@@ -238,6 +248,20 @@ out:
 static void run_cell(struct cell *c, const struct workload *wls, size_t nwls)
 {
 	const struct plan *p = c->ps->plan;
+	const struct deploy_ops *ops = deploy_backend(c->board->backend);
+	if (ops && ops->one_run_per_boot) {
+		/* A LAVA job boots, runs one workload and ends. */
+		for (int rep = 1; rep <= p->repetitions; rep++)
+			for (size_t i = 0; i < nwls; i++) {
+				if (hb_interrupted) {
+					record_unrun(c, wls, nwls, rep, i, p->repetitions, RUN_MISS,
+						     "not run: interrupted");
+					return;
+				}
+				run_boot(c, &wls[i], 1, rep, rep);
+			}
+		return;
+	}
 	if (p->boots == BOOTS_PER_CELL) {
 		run_boot(c, wls, nwls, 1, p->repetitions);
 		return;
@@ -281,7 +305,8 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 		const struct board *b = &boards[bi];
 		const char *series = o->series ? o->series : b->series.v[0];
 		for (size_t si = 0; si < p->strategies.n && !hb_interrupted; si++) {
-			struct cell c = { .ps = &ps, .board = b, .strategy = p->strategies.v[si] };
+			struct cell c = { .ps = &ps, .board = b, .strategy = p->strategies.v[si],
+					  .series = series };
 			progress(&c, "building");
 			int brc = bench_prepare(b, series, c.strategy, o, &c.k, &c.u);
 			if (brc == 0) {

@@ -33,6 +33,8 @@ static void child(char *const argv[], const struct proc_opts *o, int errpipe)
 		dup2(out, STDOUT_FILENO);
 	if (log >= 0)
 		dup2(log, STDERR_FILENO);
+	if (o->merge_stderr)
+		dup2(STDOUT_FILENO, STDERR_FILENO);
 	if (o->cwd && chdir(o->cwd) < 0)
 		goto fail;
 	for (char *const *e = o->env_add; e && *e; e++)

@@ -19,6 +19,7 @@ struct proc_opts {
 	int stdin_fd;		/* -1 = /dev/null */
 	int stdout_fd;		/* -1 = log or inherit */
 	int new_pgrp;		/* own process group, so a kill reaches helpers */
+	int merge_stderr;	/* stderr goes where stdout goes */
 };
 
 #define PROC_OPTS_DEFAULT { .stdin_fd = -1, .stdout_fd = -1 }

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# tests/lava/local.sh: one UDP cell of the emulated board through the
+# lava-local backend (docs/lava.md): LAVA's own dispatcher (lava-run)
+# deploys over TFTP and boots through U-Boot, inside hilbench's network
+# namespace, and hilbench drives the host side. Real LAVA, real QEMU, real
+# kernel; nothing is faked. Asserts behaviour, never speed.
+#
+# Needs root and `make deps` (lava-dispatcher, tftpd-hpa, u-boot-sunxi).
+# The kernel and initramfs come from hilbench's cache (built if missing).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+HB=$PWD/build/hilbench
+export HILBENCH_STORE HILBENCH_HOME=$PWD
+HILBENCH_STORE=$(mktemp -d /tmp/hb-lava-local.XXXXXX)
+trap 'rm -rf "$HILBENCH_STORE"' EXIT
+pass=0 fail=0
+ok() { echo "ok - $1"; pass=$((pass + 1)); }
+not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
+
+# Processes this test started (their environment carries our store): QEMU
+# under lava-run, lava-run itself, in.tftpd. Other helpers' runs do not count.
+ours() {
+	local pid
+	for pid in $(pgrep -f 'qemu-system-arm|lava-run|in.tftpd'); do
+		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
+			grep -qx "HILBENCH_STORE=$HILBENCH_STORE" && echo "$pid"
+	done
+}
+
+start=$SECONDS
+"$HB" run --board qemu-orangepi-pc-lava --strategy baseline --workload udp64-dut-tx \
+	--timing realtime
+rc=$?
+echo "# lava-local: one UDP run took $((SECONDS - start)) s (build cached)"
+check "hilbench run through lava-local exits 0" [ "$rc" = 0 ]
+check "one run stored, class pass" [ "$(sql "select count(*) || ' ' || group_concat(class) from runs")" = "1 pass" ]
+run=$(sql "select id from runs")
+boot=$(sql "select boot_id from runs")
+check "the run's metrics are stored (pps, DUT counters, host netlink count)" \
+	[ "$(sql "select count(*) from metrics where run_id='$run' and name in
+		('pps', 'dut_tx_packets', 'netlink_dut_tx_frames', 'hrtimer_start.stmmac_tx_timer')")" = 4 ]
+check "pps is a positive measurement" \
+	[ "$(sql "select value > 0 from metrics where run_id='$run' and name='pps'")" = 1 ]
+check "the boot path is recorded with the run" \
+	grep -q '^lava-run .*U-Boot from SD' <<<"$(sql "select emulator from runs")"
+dir=$HILBENCH_STORE/boots/$boot
+check "LAVA's job, device and log are kept with the boot" \
+	test -s "$dir/lava-job.yaml" -a -s "$dir/lava-device.yaml" -a -s "$dir/lava.log"
+# LAVA's own verdicts, from its results lines: the job passed, and the DUT
+# reported the agent's run and the same metric names to LAVA.
+verdicts=$(/usr/bin/python3 -c '
+import sys, yaml
+res = [r["msg"] for r in yaml.safe_load(open(sys.argv[1]))]
+by = {(r["definition"], r["case"]): r for r in res}
+print(by[("lava", "job")]["result"])
+print(next(r["result"] for r in res if r["case"] == "hb-agent-run"))
+print(float(next(r["measurement"] for r in res if r["case"] == "pps")) > 0)' "$dir/lava-results.yaml")
+check "LAVA's results: job pass, hb-agent-run pass, pps measured" \
+	[ "$verdicts" = $'pass\npass\nTrue' ]
+check "the console (LAVA's target lines) has the agent's READY and END" \
+	grep -q "^HB END id=$run status=ok" "$dir/console.log"
+check "nothing of ours is left running, no tap in the host namespace" \
+	test -z "$(ours)" -a ! -e /sys/class/net/hb0
+
+echo "# lava-local: $pass passed, $fail failed"
+[ "$fail" = 0 ]
