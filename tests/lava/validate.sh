@@ -9,9 +9,11 @@
 #  3. the report steps of a rendered job, run by BusyBox on recorded agent
 #     output (tests/data/lava/), report the metrics hilbench's runner
 #     computed from the same run;
-#  4. the emulated board's device dictionary renders against LAVA's device
-#     types the way lava-server renders it, validates with LAVA's device
-#     schema, and boots with the job's kernel arguments.
+#  4. every board's device type exists (LAVA's or lava/device-types/), and
+#     the device dictionaries (the emulated board's, and a lab example for
+#     each device type hilbench ships) render against LAVA's device types
+#     the way lava-server renders them, validate with LAVA's device schema,
+#     and boot with the job's kernel arguments and static addresses.
 #
 # Nothing is built: the jobs reference empty stand-in files. Needs root (3
 # mounts a private /tmp) and `make deps` (lava-common, python3-jinja2,
@@ -156,10 +158,26 @@ for b in "${boards[@]}"; do
 	[[ -f lava/device-types/$t.jinja2 || -f $types/$t.jinja2 ]] ||
 		fail "board $b: device type $t is neither LAVA's nor in lava/device-types/"
 done
+# hilbench's device dictionaries and the lab examples (one per device type
+# hilbench ships), each with the job of a board of its type where one exists.
+job_of_type() {	# DEVICE_TYPE: a rendered job for it, else the first board's
+	local b t
+	for b in "${boards[@]}"; do
+		t=$("$PY" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["device_type"])' "$work/$b-${strategies[0]}-${workloads[0]}.yaml")
+		[[ $t == "$1" ]] && { echo "$work/$b-${strategies[0]}-${workloads[0]}.yaml"; return; }
+	done
+	echo "$work/${boards[0]}-${strategies[0]}-${workloads[0]}.yaml"
+}
 dicts=0
-job=$work/${boards[0]}-${strategies[0]}-${workloads[0]}.yaml
-for dict in lava/devices/*.jinja2; do
+for t in lava/device-types/*.jinja2; do
+	t=$(basename "$t" .jinja2)
+	[[ $t == hilbench-static-ip || -f lava/devices/$t-01.jinja2 || -f lava/devices/examples/$t-01.jinja2 ]] ||
+		fail "device type $t has no device dictionary in lava/devices/ or lava/devices/examples/"
+done
+for dict in lava/devices/*.jinja2 lava/devices/examples/*.jinja2; do
 	dicts=$((dicts + 1))
+	type=$(sed -n "s/^{% extends '\(.*\)\.jinja2' %}$/\1/p" "$dict")
+	job=$(job_of_type "$type")
 	msg=$("$PY" -c '
 import sys, yaml, jinja2, jinja2.sandbox
 from lava_common.schemas.device import validate
@@ -167,7 +185,7 @@ dict_path, types, job_path = sys.argv[1:4]
 job = yaml.safe_load(open(job_path))
 # As lava-server renders a device for a job: the job context passed in.
 env = jinja2.sandbox.SandboxedEnvironment(
-    loader=jinja2.FileSystemLoader(["lava/devices", "lava/device-types", types]),
+    loader=jinja2.FileSystemLoader(["lava/devices", "lava/devices/examples", "lava/device-types", types]),
     trim_blocks=True, autoescape=False)
 try:
     device = yaml.safe_load(env.get_template(dict_path.split("/")[-1]).render(**job["context"]))
