@@ -4,7 +4,7 @@
 #   make deps       install what the host needs (apt, armhf arch, kernel source)
 #   make check      unit + integration tests (builds and boots a real kernel)
 #   make check-unit fast unit tests under ASan/UBSan (and valgrind: make valgrind)
-#   make check-lava rendered LAVA jobs against LAVA's own schema (docs/lava.md)
+#   make check-lava rendered LAVA jobs against LAVA's own schema, REST client error paths
 #   make check-lava-local  one run through LAVA's lava-run (the lava-local backend)
 #   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
 #   make compare    the main job: compare strategies on the emulated board
@@ -13,7 +13,7 @@
 CC       ?= gcc
 AGENT_CC ?= arm-linux-gnueabihf-gcc
 B        := build
-PKGS     := libcjson yaml-0.1 sqlite3 libcrypto libpcap libnl-route-3.0
+PKGS     := libcjson yaml-0.1 sqlite3 libcrypto libpcap libnl-route-3.0 libcurl
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
             -Iharness/src -Iharness/agent $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -115,6 +115,7 @@ fuzz:
 
 check-lava: $(B)/hilbench
 	bash tests/lava/validate.sh $(B)/hilbench
+	bash tests/lava/rest-errors.sh $(B)/hilbench
 
 check-lava-local: all
 	bash tests/lava/local.sh

@@ -8,6 +8,7 @@ HOST_PKGS=(
 	gcc make pkg-config libc6-dev git patch cpio xz-utils gzip iproute2 sqlite3
 	libyaml-dev libcjson-dev libsqlite3-dev libssl-dev libiperf-dev iperf3
 	libcmocka-dev valgrind libpcap-dev libnl-route-3-dev
+	libcurl4-openssl-dev	# the lava backend: LAVA's REST API
 	chromium	# the HTML report is checked in a real browser
 	lava-common python3-jinja2 busybox	# tests/lava: LAVA's schema, device templates, the DUT's shell
 	lava-dispatcher tftpd-hpa u-boot-sunxi	# lava-local backend: lava-run, TFTP, U-Boot for the SD card

@@ -7,7 +7,10 @@
 #include "cmd/builtin.h"
 #include "config/catalog.h"
 #include "config/strategy.h"
+#include "deploy/dut.h"
+#include "deploy/lava_client.h"
 #include "deploy/lava_job.h"
+#include "deploy/lava_log.h"
 #include "measure/bench.h"
 #include "util/util.h"
 
@@ -20,7 +23,17 @@ static const char usage[] =
 	"reports each metric as a lava-test-case. The board needs a lava: section.\n"
 	"Kernel and initramfs are built if they are not cached, and referenced as\n"
 	"file:// URLs (for lava-run on this machine). --kernel, --dtb and --ramdisk\n"
-	"(all three: a URL, or a path) name them instead, and nothing is built.\n";
+	"(all three: a URL, or a path) name them instead, and nothing is built.\n"
+	"\n"
+	"usage: hilbench lava submit JOB.yaml [--server URL] [--device HOSTNAME]\n"
+	"Submits a job to a LAVA server's REST API and follows it to the end:\n"
+	"prints the job id, the DUT's console and LAVA's test results, and exits 0\n"
+	"when the job completed, 1 when it was Incomplete or Canceled, 125 when the\n"
+	"server could not be reached, 2 when it rejected the job. With --device,\n"
+	"a device that is Bad, in Maintenance or Retired is reported before\n"
+	"submitting. Ctrl-C cancels the job. The server is --server or\n"
+	"$HILBENCH_LAVA_URL; the token comes from the file $HILBENCH_LAVA_TOKEN_FILE\n"
+	"names, or $HILBENCH_LAVA_TOKEN, and is never printed.\n";
 
 struct lava_opts {
 	const char *board, *strategy, *workload, *out, *series, *job_name;
@@ -156,6 +169,110 @@ out_board:
 	return rc;
 }
 
+/* Prints what LAVA logged from line *next on: the console, and results. */
+static int follow_logs(struct lava_client *c, long id, long *next, char *err, size_t errlen)
+{
+	char *text;
+	int rc = lava_job_logs(c, id, *next, &text, err, errlen);
+	if (rc != LAVA_OK)
+		return rc;
+	struct lava_log_entry *e = xmalloc(sizeof(*e));
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		(*next)++;
+		if (lava_log_parse(line, e) < 0)
+			continue;
+		if (!strcmp(e->lvl, "target"))
+			printf("%s\n", e->msg);
+		else if (!strcmp(e->lvl, "results"))
+			printf("# LAVA result: %s/%s %s%s%s%s%s\n", e->definition, e->test_case,
+			       e->result, e->measurement[0] ? " " : "", e->measurement,
+			       e->units[0] ? " " : "", e->units);
+	}
+	fflush(stdout);
+	free(e);
+	free(text);
+	return LAVA_OK;
+}
+
+static int exit_of(int rc)
+{
+	return rc == LAVA_EREJECTED ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+}
+
+static int submit(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "server", required_argument, NULL, 's' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *server = getenv("HILBENCH_LAVA_URL"), *device = NULL;
+	char err[1024], *token = NULL, state[32] = "", health[32] = "";
+	int c;
+
+	while ((c = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': server = optarg; break;
+		case 'd': device = optarg; break;
+		default:
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !server || !server[0]) {
+		hb_err("lava submit needs one JOB.yaml and a server (--server URL or $HILBENCH_LAVA_URL)");
+		return HB_EXIT_USAGE;
+	}
+	char *job = read_file(argv[optind], NULL);
+	if (!job) {
+		hb_err("cannot read %s: %s", argv[optind], strerror(errno));
+		return HB_EXIT_USAGE;
+	}
+	if (lava_token_load(&token, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		free(job);
+		return HB_EXIT_USAGE;
+	}
+	hb_install_interrupt_handlers();
+	struct lava_client *lc = lava_client_new(server, token, NULL);
+	free(token);
+	long id = 0, next = 0;
+	int rc = LAVA_OK, status = HB_EXIT_INFRA;
+	if (device && (rc = lava_device_check(lc, device, err, sizeof(err))) != LAVA_OK)
+		goto fail;
+	if ((rc = lava_submit(lc, job, &id, err, sizeof(err))) != LAVA_OK)
+		goto fail;
+	hb_info("LAVA job %ld submitted to %s", id, server);
+	while (!hb_interrupted) {
+		if ((rc = lava_job_status(lc, id, state, health, err, sizeof(err))) != LAVA_OK ||
+		    (rc = follow_logs(lc, id, &next, err, sizeof(err))) != LAVA_OK)
+			goto fail;
+		if (!strcmp(state, "Finished"))
+			break;
+		for (int i = 0; i < 20 && !hb_interrupted; i++)
+			usleep(100000);
+	}
+	if (hb_interrupted) {
+		/* A fresh start for the cancel itself: the flag ends every wait. */
+		hb_interrupted = 0;
+		rc = lava_job_cancel(lc, id, err, sizeof(err));
+		hb_info("LAVA job %ld: %s", id, rc == LAVA_OK ? "canceled" : err);
+		status = HB_EXIT_INFRA;
+		goto out;
+	}
+	hb_info("LAVA job %ld finished: %s", id, health);
+	status = !strcmp(health, "Complete") ? HB_EXIT_OK : HB_EXIT_FAIL;
+	goto out;
+fail:
+	hb_err("%s", err);
+	status = exit_of(rc);
+out:
+	lava_client_free(lc);
+	free(job);
+	return status;
+}
+
 int cmd_lava(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -178,6 +295,8 @@ int cmd_lava(int argc, char **argv)
 		fputs(usage, stdout);
 		return HB_EXIT_OK;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "submit"))
+		return submit(argc - 1, argv + 1);
 	if (argc < 2 || strcmp(argv[1], "job")) {
 		fputs(usage, stderr);
 		return HB_EXIT_USAGE;

@@ -1,0 +1,346 @@
+#include "deploy/lava_client.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deploy/dut.h"
+#include "util/util.h"
+
+#define MESSAGE_MAX 400		/* of the server's message in err */
+
+struct lava_client {
+	char *url;		/* without the trailing slash */
+	char *auth;		/* "Authorization: Token ..."; NULL: anonymous */
+	struct lava_client_opts o;
+	CURL *curl;
+};
+
+struct body {
+	char *data;
+	size_t len;
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int lava_token_load(char **token, char *err, size_t errlen)
+{
+	const char *file = getenv(LAVA_TOKEN_FILE_ENV);
+	*token = NULL;
+	if (file && file[0]) {
+		char *text = read_file(file, NULL);
+		if (!text) {
+			set_err(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
+				LAVA_TOKEN_FILE_ENV, strerror(errno));
+			return -1;
+		}
+		/* one line; surrounding blanks and the newline are not part of it */
+		char *s = text + strspn(text, " \t\r\n");
+		size_t n = strcspn(s, " \t\r\n");
+		if (!n) {
+			free(text);
+			set_err(err, errlen, "the LAVA token file %s ($%s) is empty", file,
+				LAVA_TOKEN_FILE_ENV);
+			return -1;
+		}
+		*token = xasprintf("%.*s", (int)n, s);
+		free(text);
+		return 0;
+	}
+	const char *env = getenv(LAVA_TOKEN_ENV);
+	if (env && env[0])
+		*token = xstrdup(env);
+	return 0;
+}
+
+struct lava_client *lava_client_new(const char *url, const char *token,
+				    const struct lava_client_opts *o)
+{
+	static int global_done;
+	if (!global_done) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		global_done = 1;
+	}
+	struct lava_client *c = xcalloc(1, sizeof(*c));
+	size_t n = strlen(url);
+	while (n > 0 && url[n - 1] == '/')
+		n--;
+	c->url = xasprintf("%.*s", (int)n, url);
+	c->auth = token ? xasprintf("Authorization: Token %s", token) : NULL;
+	if (o)
+		c->o = *o;
+	if (c->o.attempts < 1)
+		c->o.attempts = 5;
+	if (c->o.backoff_s <= 0)
+		c->o.backoff_s = 1;
+	if (c->o.timeout_s <= 0)
+		c->o.timeout_s = 30;
+	c->curl = curl_easy_init();
+	if (!c->curl)
+		abort();
+	return c;
+}
+
+void lava_client_free(struct lava_client *c)
+{
+	if (!c)
+		return;
+	curl_easy_cleanup(c->curl);
+	if (c->auth) {
+		/* the token does not outlive the client in freed memory */
+		memset(c->auth, 0, strlen(c->auth));
+		free(c->auth);
+	}
+	free(c->url);
+	free(c);
+}
+
+static size_t collect(char *p, size_t size, size_t n, void *arg)
+{
+	struct body *b = arg;
+	b->data = xrealloc(b->data, b->len + size * n + 1);
+	memcpy(b->data + b->len, p, size * n);
+	b->len += size * n;
+	b->data[b->len] = '\0';
+	return size * n;
+}
+
+/* Ctrl-C ends a transfer at once. */
+static int progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	(void)arg, (void)dt, (void)dn, (void)ut, (void)un;
+	return hb_interrupted != 0;
+}
+
+/* The server's message from a 4xx body: Django REST framework's "detail",
+ * else the JSON itself (field errors), else the text; printable only. */
+static void server_message(const struct body *b, char *out, size_t outlen)
+{
+	cJSON *j = b->data ? cJSON_Parse(b->data) : NULL;
+	const cJSON *detail = cJSON_GetObjectItemCaseSensitive(j, "detail");
+	const cJSON *message = cJSON_GetObjectItemCaseSensitive(j, "message");
+	char *text = NULL;
+	if (cJSON_IsString(detail))
+		text = xstrdup(detail->valuestring);
+	else if (cJSON_IsString(message))
+		text = xstrdup(message->valuestring);
+	else if (j)
+		text = cJSON_PrintUnformatted(j);
+	else
+		text = xstrdup(b->data ? b->data : "");
+	cJSON_Delete(j);
+	size_t n = 0;
+	for (const char *p = text; *p && n + 1 < outlen && n < MESSAGE_MAX; p++)
+		out[n++] = isprint((unsigned char)*p) ? *p : ' ';
+	out[n] = '\0';
+	if (!n)
+		snprintf(out, outlen, "(no message)");
+	free(text);
+}
+
+static void nap(double s)
+{
+	double end = monotonic_s() + s;
+	while (!hb_interrupted && monotonic_s() < end)
+		usleep(20000);
+}
+
+/*
+ * One request with the retry policy. method "GET" or "POST" (json_body
+ * set). 2xx: LAVA_OK with the body in *out (caller frees). The body of a
+ * POST is resent on a retry: LAVA might then see a job twice if a 5xx came
+ * after it stored the first, which beats losing it.
+ */
+static int request(struct lava_client *c, const char *method, const char *path,
+		   const char *json_body, struct body *out, char *err, size_t errlen)
+{
+	char *url = xasprintf("%s%s", c->url, path);
+	struct curl_slist *h = NULL;
+	if (c->auth)
+		h = curl_slist_append(h, c->auth);
+	h = curl_slist_append(h, "Accept: application/json");
+	if (json_body)
+		h = curl_slist_append(h, "Content-Type: application/json");
+	double wait = c->o.backoff_s;
+	int rc = LAVA_EUNREACHABLE;
+	char last[256] = "";
+	for (int attempt = 1; attempt <= c->o.attempts && !hb_interrupted; attempt++) {
+		struct body b = { NULL, 0 };
+		char curl_err[CURL_ERROR_SIZE] = "";
+		curl_easy_reset(c->curl);
+		curl_easy_setopt(c->curl, CURLOPT_URL, url);
+		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+		curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, collect);
+		curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &b);
+		curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, curl_err);
+		curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, c->o.timeout_s);
+		curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, c->o.timeout_s);
+		curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, progress);
+		/* A redirect would resend the token elsewhere: not followed. */
+		curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
+		if (json_body) {
+			curl_easy_setopt(c->curl, CURLOPT_POST, 1L);
+			curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, json_body);
+		} else if (strcmp(method, "GET")) {
+			curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, method);
+		}
+		CURLcode cc = curl_easy_perform(c->curl);
+		long status = 0;
+		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+		if (cc == CURLE_OK && status >= 200 && status < 300) {
+			*out = b;
+			rc = LAVA_OK;
+			break;
+		}
+		if (cc == CURLE_OK && status >= 400 && status < 500) {
+			char msg[MESSAGE_MAX + 1];
+			server_message(&b, msg, sizeof(msg));
+			set_err(err, errlen, "%s %s: HTTP %ld: %s", method, url, status, msg);
+			free(b.data);
+			rc = LAVA_EREJECTED;
+			break;
+		}
+		if (cc == CURLE_OK)
+			snprintf(last, sizeof(last), "HTTP %ld", status);
+		else
+			snprintf(last, sizeof(last), "%s", curl_err[0] ? curl_err : curl_easy_strerror(cc));
+		free(b.data);
+		if (attempt < c->o.attempts) {
+			hb_info("LAVA: %s %s: %s; retrying in %.1f s (attempt %d of %d)", method, url,
+				last, wait, attempt + 1, c->o.attempts);
+			nap(wait);
+			wait *= 2;
+		}
+	}
+	if (rc == LAVA_EUNREACHABLE)
+		set_err(err, errlen, "%s %s: %s%s", method, url,
+			hb_interrupted ? "interrupted" : last,
+			hb_interrupted ? "" : " (gave up after the retries; is the server up?)");
+	curl_slist_free_all(h);
+	free(url);
+	return rc;
+}
+
+static cJSON *get_json(struct lava_client *c, const char *path, int *rc, char *err,
+		       size_t errlen)
+{
+	struct body b = { NULL, 0 };
+	*rc = request(c, "GET", path, NULL, &b, err, errlen);
+	if (*rc != LAVA_OK)
+		return NULL;
+	cJSON *j = cJSON_Parse(b.data ? b.data : "");
+	free(b.data);
+	if (!j) {
+		set_err(err, errlen, "GET %s%s: the answer is not JSON", c->url, path);
+		*rc = LAVA_EUNREACHABLE;
+	}
+	return j;
+}
+
+static const char *jstr(const cJSON *j, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+int lava_device_check(struct lava_client *c, const char *hostname, char *err, size_t errlen)
+{
+	static const char *const unusable[] = { "Bad", "Maintenance", "Retired" };
+	char *esc = curl_easy_escape(c->curl, hostname, 0);
+	char *path = xasprintf("/api/v0.2/devices/%s/", esc);
+	curl_free(esc);
+	int rc;
+	cJSON *j = get_json(c, path, &rc, err, errlen);
+	free(path);
+	if (!j)
+		return rc;
+	const char *health = jstr(j, "health");
+	for (size_t i = 0; i < HB_ARRAY_SIZE(unusable); i++)
+		if (!strcmp(health, unusable[i])) {
+			set_err(err, errlen, "LAVA device %s is %s (state %s): not submitting; a lab "
+				"admin must bring it back to Good", hostname, health, jstr(j, "state"));
+			rc = LAVA_EREJECTED;
+		}
+	cJSON_Delete(j);
+	return rc;
+}
+
+int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char *err,
+		size_t errlen)
+{
+	cJSON *req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "definition", job_yaml);
+	char *body = cJSON_PrintUnformatted(req);
+	cJSON_Delete(req);
+	struct body b = { NULL, 0 };
+	int rc = request(c, "POST", "/api/v0.2/jobs/", body, &b, err, errlen);
+	free(body);
+	if (rc != LAVA_OK)
+		return rc;
+	cJSON *j = cJSON_Parse(b.data ? b.data : "");
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(j, "job_ids");
+	const cJSON *first = cJSON_IsArray(ids) ? cJSON_GetArrayItem(ids, 0) : NULL;
+	if (cJSON_IsNumber(first)) {
+		*job_id = (long)first->valuedouble;
+	} else {
+		set_err(err, errlen, "POST %s/api/v0.2/jobs/: no job_ids in the answer", c->url);
+		rc = LAVA_EUNREACHABLE;
+	}
+	cJSON_Delete(j);
+	free(b.data);
+	return rc;
+}
+
+int lava_job_status(struct lava_client *c, long job_id, char state[32], char health[32],
+		    char *err, size_t errlen)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/", job_id);
+	int rc;
+	cJSON *j = get_json(c, path, &rc, err, errlen);
+	if (!j)
+		return rc;
+	snprintf(state, 32, "%s", jstr(j, "state"));
+	snprintf(health, 32, "%s", jstr(j, "health"));
+	cJSON_Delete(j);
+	return LAVA_OK;
+}
+
+int lava_job_logs(struct lava_client *c, long job_id, long start, char **text, char *err,
+		  size_t errlen)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/logs/?start=%ld", job_id, start);
+	struct body b = { NULL, 0 };
+	int rc = request(c, "GET", path, NULL, &b, err, errlen);
+	if (rc == LAVA_OK)
+		*text = b.data ? b.data : xstrdup("");
+	return rc;
+}
+
+int lava_job_cancel(struct lava_client *c, long job_id, char *err, size_t errlen)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/cancel/", job_id);
+	struct body b = { NULL, 0 };
+	int rc = request(c, "GET", path, NULL, &b, err, errlen);
+	free(b.data);
+	return rc;
+}

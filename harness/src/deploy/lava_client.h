@@ -1,0 +1,58 @@
+/*
+ * lava_client: LAVA's REST API (v0.2) over libcurl, for the lava backend
+ * and `hilbench lava submit` (docs/lava.md).
+ *
+ * Contract: every call returns LAVA_OK, or LAVA_EREJECTED when the server
+ * answered 4xx (err carries the status and the server's own message: a bad
+ * job, a wrong token), or LAVA_EUNREACHABLE when it could not be reached or
+ * kept failing (connection refused, timeouts, 5xx) after the retries, each
+ * retry waiting twice as long as the one before. A run interrupted by
+ * SIGINT/SIGTERM (hb_interrupted) stops retrying and returns
+ * LAVA_EUNREACHABLE. The token is sent in the Authorization header only and
+ * never appears in a message, a log or err.
+ */
+#ifndef HB_LAVA_CLIENT_H
+#define HB_LAVA_CLIENT_H
+
+#include <stddef.h>
+
+enum { LAVA_OK = 0, LAVA_EREJECTED = -1, LAVA_EUNREACHABLE = -2 };
+
+#define LAVA_TOKEN_ENV "HILBENCH_LAVA_TOKEN"
+#define LAVA_TOKEN_FILE_ENV "HILBENCH_LAVA_TOKEN_FILE"
+
+struct lava_client;
+
+struct lava_client_opts {
+	int attempts;		/* per request, >= 1; 0: 5 */
+	double backoff_s;	/* first wait between attempts; 0: 1 s */
+	long timeout_s;		/* per attempt; 0: 30 s */
+};
+
+/* The token from $HILBENCH_LAVA_TOKEN_FILE (a file holding it) or else
+ * $HILBENCH_LAVA_TOKEN; *token is NULL when neither is set. -1 with the
+ * reason in err when the file cannot be read or is empty. */
+int lava_token_load(char **token, char *err, size_t errlen);
+
+/* url: the server's root, e.g. http://127.0.0.1:8000/. token may be NULL
+ * (anonymous: reading public jobs works, submitting does not). */
+struct lava_client *lava_client_new(const char *url, const char *token,
+				    const struct lava_client_opts *o);
+void lava_client_free(struct lava_client *c);
+
+/* Is the device there and usable? LAVA_EREJECTED with the reason when its
+ * health is Bad, Maintenance or Retired, or it does not exist. */
+int lava_device_check(struct lava_client *c, const char *hostname, char *err, size_t errlen);
+int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char *err,
+		size_t errlen);
+/* state: Submitted, Scheduling, Scheduled, Running, Canceling, Finished;
+ * health: Unknown, Complete, Incomplete, Canceled. */
+int lava_job_status(struct lava_client *c, long job_id, char state[32], char health[32],
+		    char *err, size_t errlen);
+/* Log lines from line `start` on (YAML, one entry per line as lava-run
+ * prints them); *text is a new string, maybe empty. */
+int lava_job_logs(struct lava_client *c, long job_id, long start, char **text, char *err,
+		  size_t errlen);
+int lava_job_cancel(struct lava_client *c, long job_id, char *err, size_t errlen);
+
+#endif
