@@ -70,6 +70,7 @@ static const struct yfield lava_fields[] = {
 	{ .key = "prompts", .type = YF_STRLIST, .required = 1, .off = B(lava.prompts), .min = 1 },
 	{ .key = "device", .type = YF_STRING, .off = B(lava.device) },
 	{ .key = "sd_bootloader", .type = YF_STRING, .off = B(lava.sd_bootloader) },
+	{ .key = "server", .type = YF_STRING, .off = B(lava.server) },
 	{ 0 }
 };
 
@@ -180,6 +181,11 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 				"'device' (a dictionary in lava/devices/) or an absolute "
 				"'sd_bootloader' (the U-Boot image of the emulated SD card); "
 				"see docs/lava.md");
+	if (!strcmp(b->backend, "lava") && !b->lava.device)
+		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
+				"deploy.backend is lava but the lava: section names no "
+				"'device' (the device's hostname on the LAVA server); see "
+				"docs/lava.md");
 	if (check_addrs(d, b, err, errlen))
 		return -1;
 
@@ -232,7 +238,7 @@ void board_free(struct board *b)
 		&b->host_addr, &b->dut_addr, &b->backend, &b->qemu.binary,
 		&b->qemu.machine, &b->qemu.cpu, &b->lava.device_type, &b->lava.deploy_to,
 		&b->lava.kernel_type, &b->lava.boot_method, &b->lava.boot_commands,
-		&b->lava.device, &b->lava.sd_bootloader,
+		&b->lava.device, &b->lava.sd_bootloader, &b->lava.server,
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(strs); i++)
 		free(*strs[i]);

@@ -31,8 +31,10 @@ struct board_lava {
 	char *boot_commands;	/* the device type's command set: ramdisk */
 	struct strlist prompts;	/* shell prompt(s) LAVA waits for after boot */
 	/* The LAVA device: for lava-local, its dictionary in lava/devices/
-	 * (NAME.jinja2); NULL when the board file names none. */
+	 * (NAME.jinja2); for lava, its hostname on the server; NULL when the
+	 * board file names none. */
 	char *device;
+	char *server;		/* lava: the server's URL; $HILBENCH_LAVA_URL wins */
 	/* lava-local on QEMU only: the U-Boot image written at 8 KiB of the
 	 * emulated SD card (absolute path); NULL otherwise. */
 	char *sd_bootloader;

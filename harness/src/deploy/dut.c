@@ -9,7 +9,7 @@
 
 #include "util/util.h"
 
-extern const struct deploy_ops qemu_ops, lava_local_ops;
+extern const struct deploy_ops qemu_ops, lava_local_ops, lava_rest_ops;
 
 volatile sig_atomic_t hb_interrupted;
 
@@ -33,7 +33,7 @@ void hb_install_interrupt_handlers(void)
 
 const struct deploy_ops *deploy_backend(const char *name)
 {
-	static const struct deploy_ops *const all[] = { &qemu_ops, &lava_local_ops };
+	static const struct deploy_ops *const all[] = { &qemu_ops, &lava_local_ops, &lava_rest_ops };
 	for (size_t i = 0; i < HB_ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];

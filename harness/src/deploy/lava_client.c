@@ -120,11 +120,16 @@ static size_t collect(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+static int interrupted(const struct lava_client *c)
+{
+	return hb_interrupted && !c->o.uninterruptible;
+}
+
 /* Ctrl-C ends a transfer at once. */
 static int progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
-	(void)arg, (void)dt, (void)dn, (void)ut, (void)un;
-	return hb_interrupted != 0;
+	(void)dt, (void)dn, (void)ut, (void)un;
+	return interrupted(arg);
 }
 
 /* The server's message from a 4xx body: Django REST framework's "detail",
@@ -153,10 +158,10 @@ static void server_message(const struct body *b, char *out, size_t outlen)
 	free(text);
 }
 
-static void nap(double s)
+static void nap(const struct lava_client *c, double s)
 {
 	double end = monotonic_s() + s;
-	while (!hb_interrupted && monotonic_s() < end)
+	while (!interrupted(c) && monotonic_s() < end)
 		usleep(20000);
 }
 
@@ -179,7 +184,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 	double wait = c->o.backoff_s;
 	int rc = LAVA_EUNREACHABLE;
 	char last[256] = "";
-	for (int attempt = 1; attempt <= c->o.attempts && !hb_interrupted; attempt++) {
+	for (int attempt = 1; attempt <= c->o.attempts && !interrupted(c); attempt++) {
 		struct body b = { NULL, 0 };
 		char curl_err[CURL_ERROR_SIZE] = "";
 		curl_easy_reset(c->curl);
@@ -193,6 +198,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 		curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
 		curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, progress);
+		curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
 		/* A redirect would resend the token elsewhere: not followed. */
 		curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
 		if (json_body) {
@@ -225,14 +231,14 @@ static int request(struct lava_client *c, const char *method, const char *path,
 		if (attempt < c->o.attempts) {
 			hb_info("LAVA: %s %s: %s; retrying in %.1f s (attempt %d of %d)", method, url,
 				last, wait, attempt + 1, c->o.attempts);
-			nap(wait);
+			nap(c, wait);
 			wait *= 2;
 		}
 	}
 	if (rc == LAVA_EUNREACHABLE)
 		set_err(err, errlen, "%s %s: %s%s", method, url,
-			hb_interrupted ? "interrupted" : last,
-			hb_interrupted ? "" : " (gave up after the retries; is the server up?)");
+			interrupted(c) ? "interrupted" : last,
+			interrupted(c) ? "" : " (gave up after the retries; is the server up?)");
 	curl_slist_free_all(h);
 	free(url);
 	return rc;

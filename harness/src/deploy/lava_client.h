@@ -8,7 +8,7 @@
  * kept failing (connection refused, timeouts, 5xx) after the retries, each
  * retry waiting twice as long as the one before. A run interrupted by
  * SIGINT/SIGTERM (hb_interrupted) stops retrying and returns
- * LAVA_EUNREACHABLE. The token is sent in the Authorization header only and
+ * LAVA_EUNREACHABLE, unless the client is uninterruptible. The token is sent in the Authorization header only and
  * never appears in a message, a log or err.
  */
 #ifndef HB_LAVA_CLIENT_H
@@ -27,6 +27,9 @@ struct lava_client_opts {
 	int attempts;		/* per request, >= 1; 0: 5 */
 	double backoff_s;	/* first wait between attempts; 0: 1 s */
 	long timeout_s;		/* per attempt; 0: 30 s */
+	/* Ctrl-C does not end this client's requests (each still ends after
+	 * its retries): for the cancel and the last logs after an interrupt. */
+	int uninterruptible;
 };
 
 /* The token from $HILBENCH_LAVA_TOKEN_FILE (a file holding it) or else

@@ -34,7 +34,7 @@
 
 #include "deploy/dut.h"
 #include "deploy/lava_job.h"
-#include "deploy/lava_log.h"
+#include "deploy/lava_session.h"
 #include "deploy/netns.h"
 #include "measure/bench.h"
 #include "util/proc.h"
@@ -54,16 +54,11 @@ struct lava_local {
 	struct netns ns;
 	pid_t lava_pid, tftpd_pid;
 	int lava_out;		/* lava-run's stdout */
-	int con_in;		/* the console pipe, written by the relay */
 	int cmd_out;		/* what the runner writes to the console */
 	pthread_t relay;
 	int relay_started;
-	FILE *raw, *results;
+	struct lava_session s;
 	char dut_ip[64];
-	_Atomic int run_sent;	/* the agent got its command (relay thread) */
-	/* Written by the relay thread, read once it has ended: */
-	int job_passed;		/* LAVA's "job" result was pass */
-	int n_results, n_failed;
 	char sd_image[4096];
 	char version[192];
 };
@@ -112,110 +107,6 @@ static int make_sd_image(const char *bootloader, const char *path)
 	return ok ? 0 : -1;
 }
 
-/* Hands one "hbcmd ..." line to the agent in the job: one TCP connection;
- * closing it tells the agent that nothing else follows. */
-static int send_command(struct lava_local *l, const char *line)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(CONTROL_PORT) };
-	if (inet_pton(AF_INET, l->dut_ip, &a.sin_addr) != 1)
-		return -1;
-	/* nc listens from the step's start, before the agent says READY; a
-	 * short retry covers a slow BusyBox. */
-	double deadline = monotonic_s() + 15;
-	for (;;) {
-		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (s < 0)
-			return -1;
-		if (connect(s, (struct sockaddr *)&a, sizeof(a)) == 0) {
-			size_t n = strlen(line);
-			int ok = write(s, line, n) == (ssize_t)n && write(s, "\n", 1) == 1;
-			close(s);
-			return ok ? 0 : -1;
-		}
-		close(s);
-		if (monotonic_s() > deadline || hb_interrupted)
-			return -1;
-		usleep(200000);
-	}
-}
-
-static void write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
-/* One line of lava-run's stdout: kept whole, the DUT's console lines passed
- * on, LAVA's results collected. */
-static void lava_line(struct lava_local *l, const char *line)
-{
-	struct lava_log_entry *e = xmalloc(sizeof(*e));
-	fprintf(l->raw, "%s\n", line);
-	if (lava_log_parse(line, e) == 0) {
-		if (!strcmp(e->lvl, "target")) {
-			write_all(l->con_in, e->msg, strlen(e->msg));
-			write_all(l->con_in, "\n", 1);
-		} else if (!strcmp(e->lvl, "results")) {
-			fprintf(l->results, "- %s\n", line);
-			l->n_results++;
-			if (strcmp(e->result, "pass") && strcmp(e->result, "skip"))
-				l->n_failed++;
-			if (!strcmp(e->definition, "lava") && !strcmp(e->test_case, "job"))
-				l->job_passed = !strcmp(e->result, "pass");
-		}
-	}
-	free(e);
-}
-
-/* A command from the runner: "hbcmd run" goes to the agent; "hbcmd
- * poweroff" is LAVA's to do (the job ends and powers the device off). */
-static void command_line(struct lava_local *l, const char *line)
-{
-	if (strncmp(line, "hbcmd run ", 10))
-		return;
-	if (l->run_sent) {
-		hb_err("lava-local: a LAVA job serves one run; '%s' not sent", line);
-		return;
-	}
-	l->run_sent = 1;
-	if (send_command(l, line) < 0)
-		hb_err("lava-local: cannot hand the run to the agent at %s:%d: %s", l->dut_ip,
-		       CONTROL_PORT, strerror(errno));
-}
-
-/* Splits what arrived on fd into lines for fn; 0 at end of file. */
-static int pump(int fd, char *buf, size_t cap, size_t *len, struct lava_local *l,
-		void (*fn)(struct lava_local *, const char *))
-{
-	ssize_t got = read(fd, buf + *len, cap - 1 - *len);
-	if (got < 0)
-		return errno == EINTR || errno == EAGAIN;
-	if (got == 0)
-		return 0;
-	*len += (size_t)got;
-	char *start = buf, *nl;
-	while ((nl = memchr(start, '\n', (size_t)(buf + *len - start)))) {
-		*nl = '\0';
-		fn(l, start);
-		start = nl + 1;
-	}
-	*len -= (size_t)(start - buf);
-	memmove(buf, start, *len);
-	if (*len == cap - 1) {	/* a longer line than LAVA writes: pass it on cut */
-		buf[*len] = '\0';
-		fn(l, buf);
-		*len = 0;
-	}
-	return 1;
-}
-
 static void *relay_main(void *arg)
 {
 	struct lava_local *l = arg;
@@ -230,16 +121,15 @@ static void *relay_main(void *arg)
 				continue;
 			break;
 		}
-		if (p[1].revents && !pump(l->cmd_out, cbuf, 4096, &clen, l, command_line))
+		if (p[1].revents &&
+		    !lava_session_pump(l->cmd_out, cbuf, 4096, &clen, &l->s, lava_session_command))
 			cmd_open = 0;
-		if (p[0].revents && !pump(l->lava_out, lbuf, cap, &llen, l, lava_line))
+		if (p[0].revents &&
+		    !lava_session_pump(l->lava_out, lbuf, cap, &llen, &l->s, lava_session_log_line))
 			break;
 	}
-	fflush(l->raw);
-	fflush(l->results);
 	/* lava-run is done: the console ends here. */
-	close(l->con_in);
-	l->con_in = -1;
+	lava_session_end_console(&l->s);
 	free(lbuf);
 	free(cbuf);
 	return NULL;
@@ -355,7 +245,8 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 
 	l->ns.orig_fd = -1;
 	l->lava_pid = l->tftpd_pid = -1;
-	l->lava_out = l->con_in = l->cmd_out = -1;
+	l->lava_out = l->cmd_out = -1;
+	l->s.con_in = -1;
 	d->priv = l;
 	set_version(l, b);
 	if (!img->workload || !img->run_id) {
@@ -373,8 +264,6 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 	char *dev_path = path_join(d->workdir, "lava-device.yaml");
 	char *disp_path = path_join(d->workdir, "lava-dispatcher.yaml");
 	char *outdir = path_join(d->workdir, "lava-output");
-	char *raw = path_join(d->workdir, "lava.log");
-	char *results = path_join(d->workdir, "lava-results.yaml");
 	char *tftpd_log = path_join(d->workdir, "tftpd.log");
 	char *tftp_dir = tftp_directory();
 	char *host = NULL;
@@ -384,10 +273,8 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 	if (make_sd_image(b->lava.sd_bootloader, l->sd_image) < 0 ||
 	    write_inputs(d, img, l, job_path, dev_path, disp_path) < 0)
 		goto out;
-	if (!(l->raw = fopen(raw, "we")) || !(l->results = fopen(results, "we"))) {
-		hb_err("cannot write in %s: %s", d->workdir, strerror(errno));
+	if (lava_session_open(&l->s, d->workdir, l->dut_ip, CONTROL_PORT) < 0)
 		goto out;
-	}
 	if (netns_enter(&l->ns, LAVA_TAP, b->host_addr) < 0)
 		goto out;
 	/* TFTP in the namespace, on the host side's address only. */
@@ -437,7 +324,7 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 	out[1] = -1;
 	l->lava_out = out[0];
 	l->cmd_out = to[0];
-	l->con_in = con[1];
+	l->s.con_in = con[1];
 	out[0] = to[0] = con[1] = -1;
 	if (pthread_create(&l->relay, NULL, relay_main, l) != 0) {
 		hb_err("cannot start the LAVA log reader");
@@ -460,8 +347,6 @@ out:
 	free(host);
 	free(tftp_dir);
 	free(tftpd_log);
-	free(results);
-	free(raw);
 	free(outdir);
 	free(disp_path);
 	free(dev_path);
@@ -490,23 +375,6 @@ static int wait_draining(struct dut *d, pid_t pid, double deadline, int *st)
 		} else if (d->con_rd < 0) {
 			usleep(50000);
 		}
-	}
-}
-
-/* The rest of the console, until the relay closes it. */
-static void drain_console(struct dut *d)
-{
-	char buf[4096];
-	double deadline = monotonic_s() + 10;
-	while (d->con_rd >= 0 && monotonic_s() < deadline) {
-		struct pollfd p = { .fd = d->con_rd, .events = POLLIN };
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		ssize_t n = read(d->con_rd, buf, sizeof(buf));
-		if (n <= 0)
-			return;
-		if (d->log)
-			fwrite(buf, 1, (size_t)n, d->log);
 	}
 }
 
@@ -548,7 +416,7 @@ static void lava_local_stop(struct dut *d)
 	if (ran) {
 		/* A run that went to the agent ends the job by itself; otherwise
 		 * (interrupted, boot failed) LAVA is told to cancel. */
-		int done = l->run_sent && !hb_interrupted &&
+		int done = l->s.run_sent && !hb_interrupted &&
 			   wait_draining(d, l->lava_pid, monotonic_s() + FINISH_TIMEOUT_S, &st);
 		if (!done) {
 			kill(l->lava_pid, SIGTERM);
@@ -566,7 +434,7 @@ static void lava_local_stop(struct dut *d)
 		kill_namespace_leftovers();
 	/* Nothing writes lava-run's stdout any more: the relay ends. */
 	if (l->relay_started) {
-		drain_console(d);
+		lava_session_drain(d, 10);
 		pthread_join(l->relay, NULL);
 	}
 	if (ran && d->log) {
@@ -574,21 +442,16 @@ static void lava_local_stop(struct dut *d)
 			"%d not passed (lava-results.yaml)\n",
 			WIFEXITED(st) ? "exited" : "killed by signal",
 			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
-			l->job_passed ? "passed" : "did not pass", l->n_results, l->n_failed);
+			l->s.job_passed ? "passed" : "did not pass", l->s.n_results, l->s.n_failed);
 		fflush(d->log);
 	}
-	if (ran && !l->job_passed && l->run_sent && !hb_interrupted)
+	if (ran && !l->s.job_passed && l->s.run_sent && !hb_interrupted)
 		hb_err("lava-local: the LAVA job did not pass; see lava.log in %s", d->workdir);
-	if (l->con_in >= 0)
-		close(l->con_in);
 	if (l->lava_out >= 0)
 		close(l->lava_out);
 	if (l->cmd_out >= 0)
 		close(l->cmd_out);
-	if (l->raw)
-		fclose(l->raw);
-	if (l->results)
-		fclose(l->results);
+	lava_session_close(&l->s);
 	netns_leave(&l->ns);
 	if (l->sd_image[0])
 		unlink(l->sd_image);

@@ -14,7 +14,7 @@ static char *result_field(struct lava_log_entry *e, const char *key, size_t *len
 	} fields[] = {
 #define F(k, m) { k, offsetof(struct lava_log_entry, m), sizeof(((struct lava_log_entry *)0)->m) }
 		F("definition", definition), F("case", test_case), F("result", result),
-		F("measurement", measurement), F("units", units),
+		F("measurement", measurement), F("units", units), F("error_msg", error_msg),
 #undef F
 	};
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)

@@ -22,6 +22,7 @@ struct lava_log_entry {
 	char result[16];	/* pass | fail | skip | unknown */
 	char measurement[64];	/* as LAVA wrote it; "" when absent */
 	char units[32];
+	char error_msg[256];	/* why LAVA failed the action or job */
 };
 
 int lava_log_parse(const char *line, struct lava_log_entry *e);

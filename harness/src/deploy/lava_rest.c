@@ -1,0 +1,285 @@
+/*
+ * lava backend: the board's LAVA job, submitted to a LAVA server over its
+ * REST API (lava_client.h), on the lab's device the board file names.
+ *
+ * One boot is one LAVA job serving one run, as with lava-local: the job's
+ * agent takes the runner's command on a TCP port, so this machine must be
+ * the DUT's traffic peer (dut.host_addr on one of its interfaces, wired to
+ * the DUT); hilbench drives and counts traffic there as on every backend.
+ * The console is LAVA's log, polled (GET .../logs/?start=N); LAVA's results
+ * lines are kept beside it. The job is canceled when the run is
+ * interrupted or the boot fails. The server is $HILBENCH_LAVA_URL or the
+ * board's lava.server; the token $HILBENCH_LAVA_TOKEN_FILE or
+ * $HILBENCH_LAVA_TOKEN (never printed). The kernel, dtb and initramfs are
+ * referenced as file:// URLs, which the worker reads: a worker on this
+ * machine (docs/lava.md says what a remote lab needs).
+ *
+ * Files in the boot directory: lava-job.yaml, lava-job-id, lava.log,
+ * lava-results.yaml.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deploy/dut.h"
+#include "deploy/lava_client.h"
+#include "deploy/lava_job.h"
+#include "deploy/lava_session.h"
+#include "measure/linkstats.h"
+#include "util/util.h"
+
+#define CONTROL_PORT 5300
+#define POLL_S 1.0
+/* From the agent's END, or a cancel, to the job's Finished. */
+#define FINISH_TIMEOUT_S 180
+
+struct lava_rest {
+	struct lava_client *client;
+	struct lava_session s;
+	long job_id;
+	int cmd_out;		/* what the runner writes to the console */
+	pthread_t poller;
+	int poller_started;
+	_Atomic int cancel;	/* stop() asks the poller to cancel the job */
+	char health[32];	/* written by the poller, read after it ended */
+	char url[512];
+	char version[160];
+};
+
+static void *poller_main(void *arg)
+{
+	struct lava_rest *r = arg;
+	char state[32] = "", err[1024], cbuf[4096];
+	size_t clen = 0;
+	long next = 0;
+	int cmd_open = 1, canceled = 0;
+	double last_poll = 0, cancel_deadline = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = cmd_open ? r->cmd_out : -1, .events = POLLIN };
+		if (poll(&p, 1, 200) > 0 &&
+		    !lava_session_pump(r->cmd_out, cbuf, sizeof(cbuf), &clen, &r->s,
+				       lava_session_command))
+			cmd_open = 0;
+		if (r->cancel && !canceled) {
+			canceled = 1;
+			cancel_deadline = monotonic_s() + FINISH_TIMEOUT_S;
+			if (lava_job_cancel(r->client, r->job_id, err, sizeof(err)) != LAVA_OK)
+				hb_err("LAVA job %ld: cannot cancel: %s", r->job_id, err);
+		}
+		if (monotonic_s() - last_poll < POLL_S)
+			continue;
+		last_poll = monotonic_s();
+		char *text = NULL;
+		if (lava_job_status(r->client, r->job_id, state, r->health, err, sizeof(err)) !=
+			    LAVA_OK ||
+		    lava_job_logs(r->client, r->job_id, next, &text, err, sizeof(err)) != LAVA_OK) {
+			hb_err("LAVA job %ld: %s", r->job_id, err);
+			break;
+		}
+		for (char *line = text, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				break;	/* a partial line: read again from here */
+			*nl = '\0';
+			next++;
+			lava_session_log_line(&r->s, line);
+		}
+		free(text);
+		if (!strcmp(state, "Finished"))
+			break;
+		if (canceled && monotonic_s() > cancel_deadline) {
+			hb_err("LAVA job %ld still %s %d s after its cancel", r->job_id, state,
+			       FINISH_TIMEOUT_S);
+			break;
+		}
+	}
+	lava_session_end_console(&r->s);
+	return NULL;
+}
+
+/* The device named, the job rendered and submitted, the poller running. */
+static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *r)
+{
+	const struct board *b = d->board;
+	char err[1024], dut_ip[64], ifname[32];
+	char *urls[3] = { NULL, NULL, NULL }, *awk = NULL, *job = NULL, *token = NULL;
+	const char *files[3] = { img->kernel, img->dtb, img->initrd };
+	int rc = -1;
+
+	board_ip(b->dut_addr, dut_ip, sizeof(dut_ip));
+	if (linkstats_iface_of(b->host_addr, ifname, sizeof(ifname)) < 0) {
+		hb_err("%s: dut.host_addr %s is on no interface of this machine; the lava backend "
+		       "drives the DUT's traffic from here, so this host must be its wired peer "
+		       "(docs/lava.md)", b->path, b->host_addr);
+		return -1;
+	}
+	if (lava_token_load(&token, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return -1;
+	}
+	/* Nothing retries forever: Ctrl-C must still reach the server's
+	 * cancel and the last log lines, so this client is not interrupted. */
+	struct lava_client_opts o = { .uninterruptible = 1 };
+	r->client = lava_client_new(r->url, token, &o);
+	free(token);
+	for (int i = 0; i < 3; i++)
+		if (!(urls[i] = lava_file_url(files[i], err, sizeof(err)))) {
+			hb_err("%s", err);
+			goto out;
+		}
+	char *awk_path = path_join(hb_home(), "harness/agent/lava-report.awk");
+	awk = read_file(awk_path, NULL);
+	if (!awk)
+		hb_err("cannot read %s: %s", awk_path, strerror(errno));
+	free(awk_path);
+	if (!awk)
+		goto out;
+	struct lava_job_spec spec = {
+		.board = b, .series = img->series, .strategy = img->strategy,
+		.workload = img->workload, .kernel = { urls[0], NULL }, .dtb = { urls[1], NULL },
+		.ramdisk = { urls[2], NULL }, .kernel_args = img->cmdline, .report_awk = awk,
+		.run_id = img->run_id, .control_port = CONTROL_PORT,
+	};
+	if (!(job = lava_job_render(&spec, err, sizeof(err)))) {
+		hb_err("%s", err);
+		goto out;
+	}
+	char *job_path = path_join(d->workdir, "lava-job.yaml");
+	if (write_file_atomic(job_path, job, strlen(job)) < 0)
+		hb_err("cannot write %s: %s", job_path, strerror(errno));
+	free(job_path);
+	if (lava_session_open(&r->s, d->workdir, dut_ip, CONTROL_PORT) < 0)
+		goto out;
+	if (lava_device_check(r->client, b->lava.device, err, sizeof(err)) != LAVA_OK ||
+	    lava_submit(r->client, job, &r->job_id, err, sizeof(err)) != LAVA_OK) {
+		hb_err("%s", err);
+		goto out;
+	}
+	char *id_path = path_join(d->workdir, "lava-job-id");
+	char *id = xasprintf("%s/scheduler/job/%ld\n", r->url, r->job_id);
+	write_file_atomic(id_path, id, strlen(id));
+	hb_info("LAVA job %ld on %s: %s/scheduler/job/%ld", r->job_id, b->lava.device, r->url,
+		r->job_id);
+	if (d->log)
+		fprintf(d->log, "# hilbench: LAVA job %s", id);
+	free(id);
+	free(id_path);
+	rc = 0;
+out:
+	for (int i = 0; i < 3; i++)
+		free(urls[i]);
+	free(awk);
+	free(job);
+	return rc;
+}
+
+static int lava_rest_start(struct dut *d, const struct dut_image *img)
+{
+	const struct board *b = d->board;
+	struct lava_rest *r = xcalloc(1, sizeof(*r));
+	int to[2] = { -1, -1 }, con[2] = { -1, -1 };
+	const char *url = getenv("HILBENCH_LAVA_URL");
+
+	r->cmd_out = -1;
+	r->s.con_in = -1;
+	d->priv = r;
+	if (!url || !url[0])
+		url = b->lava.server;
+	snprintf(r->url, sizeof(r->url), "%s", url ? url : "");
+	while (strlen(r->url) > 0 && r->url[strlen(r->url) - 1] == '/')
+		r->url[strlen(r->url) - 1] = '\0';
+	snprintf(r->version, sizeof(r->version), "LAVA server %s, device %s", r->url,
+		 b->lava.device ? b->lava.device : "?");
+	if (!r->url[0]) {
+		hb_err("%s: no LAVA server: set $HILBENCH_LAVA_URL or lava.server in the board file",
+		       b->path);
+		return -1;
+	}
+	if (!img->workload || !img->run_id) {
+		hb_err("%s: the lava backend boots once per run and needs the run to boot for",
+		       b->path);
+		return -1;
+	}
+	if (d->timing == TIMING_VIRTUAL) {
+		hb_err("%s: a LAVA device runs in real time; run it with --timing realtime "
+		       "(or timing: realtime in the plan)", b->path);
+		return -1;
+	}
+	if (submit(d, img, r) < 0)
+		return -1;
+	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(con, O_CLOEXEC) < 0) {
+		hb_err("pipe: %s", strerror(errno));
+		r->cancel = 1;
+		goto fail;
+	}
+	r->cmd_out = to[0];
+	r->s.con_in = con[1];
+	if (pthread_create(&r->poller, NULL, poller_main, r) != 0) {
+		hb_err("cannot start the LAVA poller");
+		goto fail;
+	}
+	r->poller_started = 1;
+	d->con_wr = to[1];
+	d->con_rd = con[0];
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (to[i] >= 0 && to[i] != r->cmd_out)
+			close(to[i]);
+		if (con[i] >= 0 && con[i] != r->s.con_in)
+			close(con[i]);
+	}
+	if (r->job_id) {
+		char err[1024];
+		lava_job_cancel(r->client, r->job_id, err, sizeof(err));
+	}
+	return -1;
+}
+
+static void lava_rest_stop(struct dut *d)
+{
+	struct lava_rest *r = d->priv;
+	if (!r)
+		return;
+	if (r->poller_started) {
+		/* A run that reached the agent ends the job by itself; a boot
+		 * that failed or was interrupted is canceled. */
+		if (!r->s.run_sent || hb_interrupted)
+			r->cancel = 1;
+		lava_session_drain(d, 2 * FINISH_TIMEOUT_S);
+		pthread_join(r->poller, NULL);
+		if (d->log)
+			fprintf(d->log, "\n# hilbench: LAVA job %ld %s; %d result(s), %d not passed "
+				"(lava-results.yaml)%s%s\n", r->job_id, r->health[0] ? r->health :
+				"(health unknown)", r->s.n_results, r->s.n_failed,
+				r->s.job_error[0] ? "; LAVA: " : "", r->s.job_error);
+		if (strcmp(r->health, "Complete") && r->s.run_sent && !hb_interrupted)
+			hb_err("LAVA job %ld is %s%s%s", r->job_id, r->health[0] ? r->health : "unknown",
+			       r->s.job_error[0] ? ": " : "", r->s.job_error);
+	}
+	if (r->cmd_out >= 0)
+		close(r->cmd_out);
+	lava_session_close(&r->s);
+	lava_client_free(r->client);
+	free(r);
+	d->priv = NULL;
+}
+
+static const char *lava_rest_version(struct dut *d)
+{
+	struct lava_rest *r = d->priv;
+	return r ? r->version : "unknown";
+}
+
+const struct deploy_ops lava_rest_ops = {
+	.name = "lava",
+	.start = lava_rest_start,
+	.stop = lava_rest_stop,
+	.version = lava_rest_version,
+	.one_run_per_boot = 1,
+};
