@@ -45,7 +45,8 @@ struct lava_rest {
 	pthread_t poller;
 	int poller_started;
 	_Atomic int cancel;	/* stop() asks the poller to cancel the job */
-	char health[32];	/* written by the poller, read after it ended */
+	char state[32];		/* written by the poller, read after it ended */
+	char health[32];
 	char url[512];
 	char version[160];
 };
@@ -53,7 +54,7 @@ struct lava_rest {
 static void *poller_main(void *arg)
 {
 	struct lava_rest *r = arg;
-	char state[32] = "", err[1024], cbuf[4096];
+	char *state = r->state, err[1024], cbuf[4096];
 	size_t clen = 0;
 	long next = 0;
 	int cmd_open = 1, canceled = 0;
@@ -75,19 +76,30 @@ static void *poller_main(void *arg)
 			continue;
 		last_poll = monotonic_s();
 		char *text = NULL;
-		if (lava_job_status(r->client, r->job_id, state, r->health, err, sizeof(err)) !=
-			    LAVA_OK ||
-		    lava_job_logs(r->client, r->job_id, next, &text, err, sizeof(err)) != LAVA_OK) {
+		if (lava_job_status(r->client, r->job_id, r->state, r->health, err, sizeof(err)) !=
+		    LAVA_OK) {
 			hb_err("LAVA job %ld: %s", r->job_id, err);
 			break;
 		}
-		for (char *line = text, *nl; *line; line = nl + 1) {
-			nl = strchr(line, '\n');
+		/* Queued jobs have no log yet; the server answers 404 for it
+		 * until the worker sends the first lines. */
+		int queued = !strcmp(state, "Submitted") || !strcmp(state, "Scheduling") ||
+			     !strcmp(state, "Scheduled");
+		int lrc = queued ? LAVA_EREJECTED
+				 : lava_job_logs(r->client, r->job_id, next, &text, err, sizeof(err));
+		if (lrc == LAVA_EUNREACHABLE || (lrc != LAVA_OK && !strcmp(state, "Finished") &&
+						 next == 0 && !queued)) {
+			hb_err("LAVA job %ld: %s", r->job_id, err);
+			break;
+		}
+		for (char *line = text; line && *line;) {
+			char *nl = strchr(line, '\n');
 			if (!nl)
 				break;	/* a partial line: read again from here */
 			*nl = '\0';
 			next++;
 			lava_session_log_line(&r->s, line);
+			line = nl + 1;
 		}
 		free(text);
 		if (!strcmp(state, "Finished"))
@@ -160,6 +172,23 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		hb_err("%s", err);
 		goto out;
 	}
+	/* The boot starts when a worker takes the job: the board's
+	 * boot_timeout_s must not count the time in LAVA's queue. */
+	char health[32];
+	hb_info("LAVA job %ld: waiting for %s", r->job_id, b->lava.device);
+	for (;;) {
+		if (lava_job_status(r->client, r->job_id, r->state, health, err, sizeof(err)) !=
+		    LAVA_OK) {
+			hb_err("LAVA job %ld: %s", r->job_id, err);
+			break;
+		}
+		if (strcmp(r->state, "Submitted") && strcmp(r->state, "Scheduling") &&
+		    strcmp(r->state, "Scheduled"))
+			break;
+		if (hb_interrupted)
+			break;
+		usleep(500000);
+	}
 	char *id_path = path_join(d->workdir, "lava-job-id");
 	char *id = xasprintf("%s/scheduler/job/%ld\n", r->url, r->job_id);
 	write_file_atomic(id_path, id, strlen(id));
@@ -169,7 +198,9 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		fprintf(d->log, "# hilbench: LAVA job %s", id);
 	free(id);
 	free(id_path);
-	rc = 0;
+	rc = hb_interrupted || strcmp(r->state, "Running") ? -1 : 0;
+	if (rc)
+		hb_err("LAVA job %ld is %s, not Running", r->job_id, r->state);
 out:
 	for (int i = 0; i < 3; i++)
 		free(urls[i]);
@@ -234,10 +265,6 @@ fail:
 		if (con[i] >= 0 && con[i] != r->s.con_in)
 			close(con[i]);
 	}
-	if (r->job_id) {
-		char err[1024];
-		lava_job_cancel(r->client, r->job_id, err, sizeof(err));
-	}
 	return -1;
 }
 
@@ -261,6 +288,16 @@ static void lava_rest_stop(struct dut *d)
 		if (strcmp(r->health, "Complete") && r->s.run_sent && !hb_interrupted)
 			hb_err("LAVA job %ld is %s%s%s", r->job_id, r->health[0] ? r->health : "unknown",
 			       r->s.job_error[0] ? ": " : "", r->s.job_error);
+	}
+	/* A job the poller could not follow, or one that never started
+	 * running here, must not hold the lab's device. */
+	if (r->job_id && strcmp(r->state, "Finished") && (!r->s.run_sent || hb_interrupted ||
+							   !r->poller_started)) {
+		char err[1024];
+		if (lava_job_cancel(r->client, r->job_id, err, sizeof(err)) != LAVA_OK)
+			hb_err("LAVA job %ld: cannot cancel: %s", r->job_id, err);
+		else
+			hb_info("LAVA job %ld canceled", r->job_id);
 	}
 	if (r->cmd_out >= 0)
 		close(r->cmd_out);
