@@ -6,6 +6,8 @@
 #   make check-unit fast unit tests under ASan/UBSan (and valgrind: make valgrind)
 #   make check-lava rendered LAVA jobs against LAVA's own schema, REST client error paths
 #   make check-lava-local  one run through LAVA's lava-run (the lava-local backend)
+#   make check-lava-server a real LAVA server on loopback, one run over REST (not in
+#                   make check: ~3 min cold; docs/lava.md)
 #   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
 #   make compare    the main job: compare strategies on the emulated board
 #   make bench      speed measurements (build, boot, run): numbers, not tests
@@ -44,7 +46,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
 
-.PHONY: all deps check check-unit check-lava check-lava-local check-integration valgrind fuzz fuzz-check \
+.PHONY: all deps check check-unit check-lava check-lava-local check-lava-server check-integration valgrind fuzz fuzz-check \
 	compare bench clean
 all: $(B)/hilbench $(AGENT)
 
@@ -119,6 +121,9 @@ check-lava: $(B)/hilbench
 
 check-lava-local: all
 	bash tests/lava/local.sh
+
+check-lava-server: all
+	bash tests/lava/server.sh
 
 check-integration: all
 	bash tests/integration/run.sh

@@ -57,14 +57,14 @@ cleanup() {
 	local p ns
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	pg_ctlcluster "${PG[@]}" stop 2>/dev/null
 	# What the worker started (lava-run, QEMU) has its own process group:
 	# anything else still in this namespace is ours too.
 	ns=$(readlink /proc/$$/ns/net)
 	for p in /proc/[0-9]*; do
 		p=${p#/proc/}
-		[[ $p != "$$" && $(readlink "/proc/$p/ns/net" 2>/dev/null) == "$ns" ]] && kill -9 "$p" 2>/dev/null
+		[[ $p != "$$" && $p != "$PPID" && $(readlink "/proc/$p/ns/net" 2>/dev/null) == "$ns" ]] && kill -9 "$p" 2>/dev/null
 	done
-	pg_ctlcluster "${PG[@]}" stop 2>/dev/null
 	rm -f /etc/lava-server/dispatcher-config/devices/$DEVICE.jinja2
 	rm -rf /etc/lava-server/dispatcher.d/$WORKER
 	[[ ${KEEP:-} == 1 ]] && echo "server.sh: kept $work" || rm -rf "$work"
