@@ -294,7 +294,21 @@ static const struct variant variants[] = {
 	{ "lava backend needs no qemu", 'b',
 	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
 	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
-	  "  backend: lava\n  boot_timeout_s: 120\n", 0, 0, NULL },
+	  "  backend: lava\n  boot_timeout_s: 120\nlava:\n  device_type: ipq806x-r7800\n"
+	  "  deploy_to: tftp\n  kernel_type: uimage\n  boot_method: u-boot\n"
+	  "  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: lab-r7800-01\n", 0, 0, NULL },
+	{ "lava backend without a lava device", 'b',
+	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
+	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
+	  "  backend: lava\n  boot_timeout_s: 120\n", 19, 12,
+	  "deploy.backend is lava but the lava: section names no 'device'" },
+	{ "lava-local backend without its SD bootloader", 'b',
+	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
+	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
+	  "  backend: lava-local\n  boot_timeout_s: 120\nlava:\n  device_type: x\n"
+	  "  deploy_to: tftp\n  kernel_type: zimage\n  boot_method: u-boot\n"
+	  "  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: d\n", 19, 12,
+	  "lacks 'device' (a dictionary in lava/devices/) or an absolute 'sd_bootloader'" },
 	{ "/31 point-to-point pair", 'b', "198.18.0.1/24\n  dut_addr: 198.18.0.2/24",
 	  "198.18.0.0/31\n  dut_addr: 198.18.0.1/31", 0, 0, NULL },
 	{ "tcp length below 16", 'w', "protocol: udp\ndirection: dut-rx\nlength: 1400",
