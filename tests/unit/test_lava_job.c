@@ -314,6 +314,42 @@ static void test_render(void **state)
 	free(job);
 }
 
+/* The lava-local/lava variant: the agent serves the host's commands from a
+ * TCP port under the run's id, and sets up its own link. */
+static void test_render_host_driven(void **state)
+{
+	struct fixture *fx = *state;
+	char err[512];
+	fx->spec.control_port = 5300;
+	fx->spec.run_id = "20261130T074139Z-5a22e6";
+	char *job = lava_job_render(&fx->spec, err, sizeof(err));
+	assert_non_null(job);
+	struct ydoc *d = parse(job);
+	const struct ynode *steps = steps_of(d);
+	int serve = 0, flush = 0, oneshot = 0, end = 0;
+	for (size_t i = 0; i < steps->nkid; i++) {
+		const char *s = steps->kid[i]->str;
+		serve += !strcmp(s, "nc -l -p 5300 | /sbin/hb-agent | tee /tmp/hb.out");
+		flush += !strcmp(s, "ip addr flush dev 'eth0'");
+		oneshot += strstr(s, "hb-agent run") != NULL || strstr(s, "ip addr add") != NULL;
+		end += strstr(s, "'HB END id=20261130T074139Z-5a22e6 status=ok'") != NULL;
+	}
+	assert_int_equal(serve, 1);
+	assert_int_equal(flush, 1);
+	assert_int_equal(oneshot, 0);
+	assert_int_equal(end, 1);
+	ydoc_free(d);
+	free(job);
+
+	fx->spec.run_id = "id with spaces";
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "run id"));
+	fx->spec.run_id = "ok";
+	fx->spec.control_port = LAVA_IPERF_PORT;
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "control port"));
+}
+
 static void replace(char **field, const char *value)
 {
 	free(*field);
@@ -394,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_file_url),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render_host_driven, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_rejects, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

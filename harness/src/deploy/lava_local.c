@@ -68,12 +68,13 @@ struct lava_local {
 static char *tftp_directory(void)
 {
 	char *text = read_file(TFTP_DEFAULTS, NULL);
-	char *dir = NULL;
-	for (char *line = text; line && *line && !dir; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
+	char *dir = NULL, *save = NULL;
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line && !dir;
+	     line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "TFTP_DIRECTORY=", 15))
 			continue;
 		char *v = line + 15;
-		size_t n = strcspn(v, "\n");
+		size_t n = strlen(v);
 		if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
 			v++;
 			n -= 2;
