@@ -7,7 +7,7 @@
 #   make check-lava rendered LAVA jobs against LAVA's own schema, REST client error paths
 #   make check-lava-local  one run through LAVA's lava-run (the lava-local backend)
 #   make check-lava-server a real LAVA server on loopback, one run over REST (not in
-#                   make check: ~3 min cold; docs/lava.md)
+#                   make check: 3-5 min cold; docs/lava.md)
 #   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
 #   make compare    the main job: compare strategies on the emulated board
 #   make bench      speed measurements (build, boot, run): numbers, not tests
