@@ -7,6 +7,14 @@
  * class and reason), HB_EXIT_USAGE for input errors found before anything
  * ran. A run that finished is in the store even if a later one breaks, the
  * board hangs or the user presses Ctrl-C.
+ *
+ * Faults (docs/faults.md): a run or boot that fails for infrastructure
+ * reasons (class error) is retried on a fresh boot, up to o->attempts tries,
+ * each failed try stored with "retried" in its reason; deterministic
+ * failures (build, panic, the DUT's own errors) are not. A store that
+ * cannot take runs (locked, file system full) stops the plan with the runs
+ * so far intact. With o->resume the plan continues an earlier session: runs
+ * it already has as pass are skipped, the rest run under the same session.
  */
 #ifndef HB_BENCH_H
 #define HB_BENCH_H
@@ -16,10 +24,16 @@
 #include "config/plan.h"
 #include "store/store.h"
 
+/* Tries per run when it fails for infrastructure reasons (boot timeout, the
+ * emulator or the console gone, the host's iperf side failing). */
+#define BENCH_ATTEMPTS 3
+
 struct bench_opts {
 	struct strlist user_patches;	/* --patch, applied on every strategy */
 	const char *series;		/* kernel series; NULL = the board's first */
 	int from_scratch;		/* build_request.from_scratch */
+	int attempts;			/* --attempts; 0 = BENCH_ATTEMPTS */
+	const char *resume;		/* --resume: a session id or "latest"; NULL = new */
 };
 
 /* Kernel + initramfs for one board/strategy (both cached). */

@@ -415,6 +415,11 @@ classify:
 	} else if (d->health[0]) {
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason), "DUT: %.480s", d->health);
+	} else if (!a.end_seen && d->console_closed) {
+		/* RUN_ERROR: no kernel message, so most likely not the DUT's doing */
+		snprintf(res->reason, sizeof(res->reason),
+			 "the console closed mid-run without a kernel message (the emulator "
+			 "exited or the console server went away)");
 	} else if (!a.end_seen) {
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason),
