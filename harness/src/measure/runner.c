@@ -446,3 +446,11 @@ out:
 	free(dut_json);
 	return res->cls;
 }
+
+int runner_iperf_metrics(const struct workload *w, const char *dut_json, const char *host_json,
+			 struct run_result *res)
+{
+	struct agent_report a = { 0 };
+	memset(res, 0, sizeof(*res));
+	return compute_metrics(w, &a, dut_json, host_json, res);
+}
