@@ -54,6 +54,7 @@ struct plan_state {
 	int total, done, passed;
 	int attempts;		/* tries per run on infrastructure errors */
 	int stopped;		/* the store cannot take more runs: stop the plan */
+	int stored;		/* rows this invocation stored */
 	double t0;
 };
 
@@ -114,26 +115,46 @@ static void cell_free(struct cell *c)
 /* Stops the plan: the store cannot take what comes next. */
 static void stop_plan(struct plan_state *ps, const char *why)
 {
-	if (!ps->stopped)
-		hb_err("stopping the plan: %s. The runs stored so far are intact; once that is "
-		       "fixed, `hilbench run` with the same plan and --resume %s runs the rest",
-		       why, ps->session);
+	if (ps->stopped)
+		return;
 	ps->stopped = 1;
+	if (ps->stored || ps->opts->resume)
+		hb_err("stopping the plan: %s. The runs stored so far are intact; once that is "
+		       "fixed, the same command with --resume %s runs the rest", why, ps->session);
+	else
+		hb_err("stopping the plan: %s. Nothing of this session is stored; once that is "
+		       "fixed, run the same command again", why);
+}
+
+/* KiB free on the store's file system; -1 if it cannot tell. */
+static long long store_free_kib(const struct plan_state *ps)
+{
+	struct statvfs v;
+	if (statvfs(store_dir(ps->store), &v) < 0)
+		return -1;	/* unknown: the writes themselves will tell */
+	return (long long)((unsigned long long)v.f_bavail * v.f_frsize / 1024);
+}
+
+static int store_is_full(const struct plan_state *ps)
+{
+	long long kib = store_free_kib(ps);
+	return kib >= 0 && kib < STORE_MIN_FREE_KIB;
+}
+
+static void stop_for_space(struct plan_state *ps)
+{
+	char why[600];
+	snprintf(why, sizeof(why), "the file system of the store %s is full (%lld KiB free, a "
+		 "run needs %d KiB)", store_dir(ps->store), store_free_kib(ps), STORE_MIN_FREE_KIB);
+	stop_plan(ps, why);
 }
 
 /* The store's file system has room for a boot or a run; else stops the plan. */
 static int store_has_room(struct plan_state *ps)
 {
-	struct statvfs v;
-	if (statvfs(store_dir(ps->store), &v) < 0)
-		return 1;	/* unknown: the writes themselves will tell */
-	unsigned long long kib = (unsigned long long)v.f_bavail * v.f_frsize / 1024;
-	if (kib >= STORE_MIN_FREE_KIB)
+	if (!store_is_full(ps))
 		return 1;
-	char why[600];
-	snprintf(why, sizeof(why), "the file system of the store %s is full (%llu KiB free, a run "
-		 "needs %d KiB)", store_dir(ps->store), kib, STORE_MIN_FREE_KIB);
-	stop_plan(ps, why);
+	stop_for_space(ps);
 	return 0;
 }
 
@@ -177,9 +198,12 @@ static void record(struct cell *c, const char *workload, int rep, int attempt, i
 			 run_class_name(res->cls), have_artifacts ? "; its files are in " : "",
 			 have_artifacts ? final : "");
 		stop_plan(ps, why);
-	} else if (!retried) {
-		ps->done++;
-		ps->passed += res->cls == RUN_PASS;
+	} else {
+		ps->stored++;
+		if (!retried) {
+			ps->done++;
+			ps->passed += res->cls == RUN_PASS;
+		}
 	}
 	free(rel);
 	free(final);
@@ -292,20 +316,23 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 				    !strcmp(res.metrics[m].name, "mbps"))
 					hb_info("    %s = %.1f %s", res.metrics[m].name,
 						res.metrics[m].value, res.metrics[m].unit);
-		} else {
-			if (!store_has_room(ps)) {
-				/* the likely cause, whatever broke first */
-				size_t len = strlen(res.reason);
-				snprintf(res.reason + len, sizeof(res.reason) - len,
-					 " (the store's file system is full)");
-				res.cls = RUN_ERROR;
-			}
-			hb_err("run %s: %s: %s", id, run_class_name(res.cls), res.reason);
 		}
-		int retry = res.cls == RUN_ERROR && !hb_interrupted &&
+		int full = res.cls != RUN_PASS && store_is_full(ps);
+		if (full) {
+			/* the likely cause, whatever broke first; no retry can help */
+			size_t len = strlen(res.reason);
+			snprintf(res.reason + len, sizeof(res.reason) - len,
+				 " (the store's file system is full)");
+			res.cls = RUN_ERROR;
+		}
+		if (res.cls != RUN_PASS)
+			hb_err("run %s: %s: %s", id, run_class_name(res.cls), res.reason);
+		int retry = !full && res.cls == RUN_ERROR && !hb_interrupted &&
 			    will_retry(ps, try, res.reason, sizeof(res.reason));
 		record(c, w->name, t[k].rep, try, retry, id, tmp, &res, started);
 		free(tmp);
+		if (full)
+			stop_for_space(ps);
 		if (retry) {
 			next = k;
 			break;
