@@ -115,8 +115,11 @@ fuzz:
 check-lava: $(B)/hilbench
 	bash tests/lava/validate.sh $(B)/hilbench
 
+# faults.sh mounts a small tmpfs (a full disk) and so wants root, as QEMU's
+# network namespace does.
 check-integration: all
 	bash tests/integration/run.sh
+	bash tests/integration/faults.sh
 
 check: deps
 	$(MAKE) check-unit
