@@ -1,7 +1,9 @@
 #include "measure/bench.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,7 +308,7 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 		snprintf(what, sizeof(what), "%s, repetition %d/%d%s", w->name, t[k].rep,
 			 ps->plan->repetitions, try > 1 ? " (retry)" : "");
 		progress(c, what);
-		char *tmp = xasprintf("%s/runs/.tmp-%s", store_dir(ps->store), id);
+		char *tmp = xasprintf("%s/runs/.tmp-%d-%s", store_dir(ps->store), (int)getpid(), id);
 		mkdir_p(tmp, 0755);
 		struct run_result res;
 		runner_run(&d, w, id, tmp, &res);
@@ -405,6 +407,29 @@ static int cell_todo(struct plan_state *ps, const struct board *b, const char *s
 	return 0;
 }
 
+/* A run's files are written to runs/.tmp-<pid>-<id>/ and renamed into place
+ * when it is stored; a SIGKILLed hilbench leaves its directory behind. Those
+ * of processes that are gone are removed (other processes may be writing
+ * theirs into the same store). */
+static void sweep_dead_tmpdirs(struct store *s)
+{
+	char *runs = path_join(store_dir(s), "runs");
+	DIR *d = opendir(runs);	/* list_dir() skips hidden names: these are */
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		int pid, end = 0;
+		if (sscanf(e->d_name, ".tmp-%d-%n", &pid, &end) != 1 || !end || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *dir = path_join(runs, e->d_name);
+		rm_rf(dir);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+	free(runs);
+}
+
 /* Every strategy exists for the series the board will build, and that
  * series is one the board lists: typos are input errors (exit 2), found
  * before the first build. */
@@ -496,6 +521,7 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 		rc = HB_EXIT_INFRA;
 		goto out;
 	}
+	sweep_dead_tmpdirs(s);
 	for (size_t bi = 0; bi < nb; bi++)
 		for (size_t si = 0; si < p->strategies.n; si++) {
 			size_t *n = &ntodo[bi * p->strategies.n + si];
