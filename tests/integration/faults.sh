@@ -69,9 +69,12 @@ bad_input "--series with options after a patch" "bad-enum.yaml:2: .*list only th
 bad_input "--resume of an unknown session" "--resume nosuch: no such session" run "${cell[@]}" --resume nosuch
 bad_input "an unknown option" "unrecognized option '--bogus'" run --bogus
 bad_input "compare --repeat 0" "--repeat 0: give a whole number" compare --repeat 0
-bad_input "gate --threshold-pct abc" "--threshold-pct abc: give a percentage" gate --threshold-pct abc
-bad_input "gate --alpha 2" "--alpha 2: give a level between 0 and 1" gate --alpha 2
-bad_input "gate --repeat 2" "--repeat 2: give 3 to 100" gate --repeat 2
+bad_input "gate --threshold-pct abc" "--threshold-pct abc: give a number" gate --threshold-pct abc
+bad_input "gate --alpha 2" "--alpha 2: give a number from" gate --alpha 2
+bad_input "gate --repeat 3x" "--repeat 3x: give a number from 2 to 100" gate --repeat 3x
+bad_input "gate --max-repeat x" "--max-repeat x: give a number from 2 to 100" gate --max-repeat x
+bad_input "gate --timing never" "--timing never: choose realtime or virtual" gate --timing never
+bad_input "gate --candidate session=" "give key=value with a key among" gate --candidate session=
 bad_input "report --format nonsense" "--format nonsense: choose text" report --format nonsense
 bad_input "report --since yesterday" "--since yesterday: give an ISO 8601 date" report --since yesterday
 bad_input "show of an unknown run" "no run 'nosuch'" show nosuch
@@ -169,6 +172,21 @@ check "QEMU killed mid-run: store intact" store_intact
 check "QEMU killed mid-run: no QEMU or tap left" host_is_clean
 echo "# QEMU dies: $((SECONDS - t0)) s"
 
+# --- the host's iperf side dies mid-run: error, retried, then measured -------
+newstore host-iperf
+start_mid_run "$HB_TEST_ROOT/host-iperf.out" 2
+pkill -KILL -P "$pid" -x hilbench	# its forked libiperf child; QEMU is qemu-system-arm
+wait "$pid"; rc=$?
+check "host iperf killed mid-run: retried, and the plan passes (exit $rc)" [ $rc = 0 ]
+check "host iperf killed mid-run: the broken attempt is stored as error, retried" [ "$(sql "SELECT count(*)
+	FROM runs r WHERE class='error' AND attempt=1 AND reason LIKE 'the host''s libiperf side died mid-run%retried (attempt 1 of 3)'
+	AND NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = r.id)")" = 1 ]
+check "host iperf killed mid-run: both repetitions measured, the first on attempt 2" [ "$(sql "SELECT
+	group_concat(repetition || ':' || attempt, ' ') FROM (SELECT * FROM runs WHERE class='pass' ORDER BY repetition)")" = "1:2 2:1" ]
+check "host iperf killed mid-run: store intact" store_intact
+check "host iperf killed mid-run: no QEMU or tap left" host_is_clean
+echo "# host iperf dies: $((SECONDS - t0)) s"
+
 # --- the store locked by another process ---------------------------------------
 # sqlite3 holds a write transaction (BEGIN IMMEDIATE) for $2 s on store $1.
 hold_lock() {
@@ -242,6 +260,8 @@ check "--resume: every repetition passed exactly once in session $session" [ "$(
 	WHERE session='$session' AND class='pass' GROUP BY repetition ORDER BY repetition)")" = "1:1 2:1 3:1" ]
 check "--resume: says it runs only what is left" grep -q "less those already passed" <<<"$out"
 check "--resume: store intact" store_intact
+check "--resume: the SIGKILLed run's unfinished files are swept" \
+	eval '[ -z "$(find "$HILBENCH_STORE/runs" -maxdepth 1 -name ".tmp-*")" ]'
 check "--resume: no QEMU or tap left" host_is_clean
 out=$($HB "${resume[@]}" 2>&1); rc=$?
 check "--resume of a finished session runs nothing (exit $rc)" \
