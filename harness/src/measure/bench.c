@@ -17,9 +17,23 @@
 #include "util/proc.h"
 #include "util/util.h"
 
+int bench_check_series(const struct board *b, const char *series)
+{
+	for (size_t i = 0; i < b->series.n; i++)
+		if (!strcmp(b->series.v[i], series))
+			return 0;
+	char *known = argv_join(&b->series, ", ");
+	hb_err("--kernel-series %s: %s lists only %s (its `series:` key); give one of those",
+	       series, b->path, known);
+	free(known);
+	return -1;
+}
+
 int bench_prepare(const struct board *b, const char *series, const char *strategy,
 		  const struct bench_opts *o, struct build_result *k, struct userland_result *u)
 {
+	if (bench_check_series(b, series) < 0)
+		return HB_EXIT_USAGE;
 	struct build_request req = { .board = b, .series = series, .strategy = strategy };
 	req.user_patches = o->user_patches;
 	req.from_scratch = o->from_scratch;
@@ -437,16 +451,8 @@ static int check_cell_names(const struct board *b, const struct plan *p,
 			    const struct bench_opts *o)
 {
 	const char *series = o->series ? o->series : b->series.v[0];
-	int listed = 0;
-	for (size_t i = 0; i < b->series.n; i++)
-		listed |= !strcmp(b->series.v[i], series);
-	if (!listed) {
-		char *known = argv_join(&b->series, ", ");
-		hb_err("--kernel-series %s: %s lists only %s (its `series:` key); give one of "
-		       "those", series, b->path, known);
-		free(known);
+	if (bench_check_series(b, series) < 0)
 		return HB_EXIT_USAGE;
-	}
 	for (size_t i = 0; i < p->strategies.n; i++) {
 		struct strategy st;
 		char err[1024];

@@ -36,7 +36,10 @@ struct bench_opts {
 	const char *resume;		/* --resume: a session id or "latest"; NULL = new */
 };
 
-/* Kernel + initramfs for one board/strategy (both cached). */
+/* 0 if the board lists this kernel series, else -1 with the message. */
+int bench_check_series(const struct board *b, const char *series);
+/* Kernel + initramfs for one board/strategy (both cached); HB_EXIT_USAGE
+ * for a series the board does not list or a patch that does not apply. */
 int bench_prepare(const struct board *b, const char *series, const char *strategy,
 		  const struct bench_opts *o, struct build_result *k, struct userland_result *u);
 /* The kernel command line: the board's, plus what the agent needs. */
