@@ -63,6 +63,8 @@ bad_input "an unknown workload" "workloads/nosuch.yaml: cannot read" run --board
 bad_input "an unknown plan" "plans/nosuch.yaml: cannot read" run nosuch
 bad_input "two plans" "one plan at a time" run default other
 bad_input "a kernel series the board lacks" "--kernel-series 9.9: .*lists only 6.1" run "${cell[@]}" --kernel-series 9.9
+bad_input "build --kernel-series 9.9" "--kernel-series 9.9: .*lists only 6.1" \
+	build --board qemu-orangepi-pc --strategy baseline --kernel-series 9.9
 bad_input "a missing --patch file" "--patch /nonexistent.patch: .*No such file" run "${cell[@]}" --patch /nonexistent.patch
 bad_input "--patch of a file that is no patch" "not a patch \(no '\+\+\+ b/FILE' line\)" run "${cell[@]}" --patch "$DATA/bad/bad-enum.yaml"
 bad_input "--series with options after a patch" "bad-enum.yaml:2: .*list only the file name" run "${cell[@]}" --series "$DATA/bad/bad-enum.yaml"
@@ -248,7 +250,7 @@ $HB "${resume[@]}" >"$HB_TEST_ROOT/resume1.out" 2>&1 &
 pid=$!
 wait_passes $((passed + 1))
 kill -KILL "$pid"
-wait "$pid"; rc=$?
+{ wait "$pid"; rc=$?; } 2>/dev/null	# without bash's "Killed" line
 check "SIGKILL: exit 137" [ $rc = 137 ]
 check "SIGKILL: QEMU and tap go with hilbench" clean_soon
 check "SIGKILL: the resumed runs went into the same session" [ "$(sql "SELECT count(DISTINCT session) FROM runs")" = 1 ]
