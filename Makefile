@@ -125,8 +125,11 @@ check-lava-local: all
 check-lava-server: all
 	bash tests/lava/server.sh
 
+# faults.sh mounts a small tmpfs (a full disk) and so wants root, as QEMU's
+# network namespace does.
 check-integration: all
 	bash tests/integration/run.sh
+	bash tests/integration/faults.sh
 
 check: deps
 	$(MAKE) check-unit

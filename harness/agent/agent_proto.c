@@ -116,6 +116,20 @@ int agent_params_parse(const char *cmdline, struct agent_params *p,
 	memset(p, 0, sizeof(*p));
 	/* Later occurrences win, as for the kernel's own parameters. */
 	while ((n = next_token(&s, &tok)) > 0) {
+		static const char fault[] = "hb.fault_kill_iperf_s=";
+		if (n > sizeof(fault) - 1 && !strncmp(tok, fault, sizeof(fault) - 1)) {
+			char num[16];
+			uint64_t secs;
+			size_t vlen = n - (sizeof(fault) - 1);
+			if (vlen >= sizeof(num))
+				return fail(err, errlen, "hb.fault_kill_iperf_s is too long");
+			memcpy(num, tok + sizeof(fault) - 1, vlen);
+			num[vlen] = '\0';
+			if (parse_u64(num, 3600, &secs) < 0)
+				return fail(err, errlen, "hb.fault_kill_iperf_s=%s: give seconds, 0..3600",
+					    num);
+			p->fault_kill_iperf_s = (unsigned)secs;
+		}
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 			size_t klen = strlen(keys[k].key);
 			if (n < klen || strncmp(tok, keys[k].key, klen) != 0)

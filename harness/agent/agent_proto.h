@@ -20,6 +20,9 @@ struct agent_params {
 	char iface[16];		/* IFNAMSIZ: it becomes a /sys/class/net path */
 	char addr[64];		/* DUT address with prefix, 198.18.0.2/24 */
 	char peer[48];		/* host address, 198.18.0.1 */
+	/* hb.fault_kill_iperf_s=N, for fault tests only (docs/faults.md): the
+	 * agent SIGKILLs iperf3 N s into every run. 0 (absent) in real runs. */
+	unsigned fault_kill_iperf_s;
 };
 
 int agent_params_parse(const char *cmdline, struct agent_params *p,

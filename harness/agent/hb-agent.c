@@ -414,8 +414,14 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 				 rs->port, LISTEN_TIMEOUT_MS / 1000);
 		}
 	}
-	int status = 0;
-	int killed = wait_exit(pid, start + (int64_t)limit_s * 1000, &status);
+	int status = 0, killed = 0;
+	if (p->fault_kill_iperf_s && p->fault_kill_iperf_s < limit_s) {
+		/* fault test (hb.fault_kill_iperf_s): iperf3 dies mid-run, as under
+		 * the OOM killer; the status says "killed by signal 9" */
+		wait_exit(pid, start + (int64_t)p->fault_kill_iperf_s * 1000, &status);
+	} else {
+		killed = wait_exit(pid, start + (int64_t)limit_s * 1000, &status);
+	}
 
 	if (emit_counters(p->iface, rs->id, "after") < 0 && !msg[0])
 		snprintf(msg, sizeof(msg), "cannot read the counters of %s", p->iface);

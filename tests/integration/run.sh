@@ -9,26 +9,7 @@ HB=$PWD/build/hilbench
 export HILBENCH_STORE
 HILBENCH_STORE=$(mktemp -d /tmp/hb-itest.XXXXXX)
 DATA=$PWD/tests/data
-pass=0 fail=0
-ok() { echo "ok - $1"; pass=$((pass + 1)); }
-not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
-sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
-
-# QEMU processes started by this test run (their environment carries our
-# store), so that other hilbench jobs on the machine do not count.
-our_qemus() {
-	local pid
-	for pid in $(pgrep -f "qemu-system-arm -M orangepi-pc"); do
-		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
-			grep -qx "HILBENCH_STORE=$HILBENCH_STORE" && echo "$pid"
-	done
-}
-
-host_is_clean() {
-	# nothing of ours outlives a run: no QEMU, no tap in the host's namespace
-	[ -z "$(our_qemus)" ] && ! ip link show hb0 >/dev/null 2>&1
-}
+source tests/integration/lib.sh
 
 # --- input errors: clear message with FILE:LINE:COL, exit 2 -----------------
 bad=$DATA/bad/unknown-key-nested.yaml
@@ -185,40 +166,11 @@ rc=$(gate --reference "session=$ref_session" --candidate "build=$loop_build")
 check "gate over stored runs finds the same regression (exit $rc), running nothing" eval \
 	'[ "$rc" = 1 ] && [ "$(sql "SELECT count(*) FROM runs WHERE plan = '"'gate'"'")" = 5 ]'
 
-# --- a DUT that never becomes ready -------------------------------------------
-$HB run --board "$DATA/boards/qemu-orangepi-pc-impatient.yaml" --strategy baseline \
-	--workload "$DATA/workloads/udp64-smoke.yaml" >"$HILBENCH_STORE/timeout.out" 2>&1
-rc=$?
-check "a boot timeout exits 125 (infrastructure)" [ $rc = 125 ]
-check "the unrun run is stored as error with the reason" [ "$(sql "SELECT count(*) FROM runs
-	WHERE board='qemu-orangepi-pc-impatient' AND class='error' AND reason LIKE '%not ready after 1 s%'")" = 1 ]
-check "no QEMU or tap left after a boot timeout" host_is_clean
-
-# Starts a run of N UDP repetitions in the background; returns, with its pid
-# in $pid, once the first repetition is under way.
-start_mid_run() {
-	local log=$HILBENCH_STORE/$1 reps=$2
-	$HB run --board qemu-orangepi-pc --strategy baseline \
-		--workload "$DATA/workloads/udp64-smoke.yaml" --repeat "$reps" >"$log" 2>&1 &
-	pid=$!
-	for _ in $(seq 120); do grep -q "repetition 1/$reps" "$log" && break; sleep 1; done
-	sleep 2
-}
-
-# --- QEMU dies in the middle of a run -----------------------------------------
-start_mid_run kill.out 2
-pkill -KILL -P $pid -f qemu-system-arm	# only this hilbench's QEMU
-wait $pid; rc=$?
-check "QEMU killed mid-run exits 125" [ $rc = 125 ]
-check "the broken run is a failure, not a number" [ "$(sql "SELECT count(*) FROM runs r
-	WHERE r.class='fail' AND r.reason LIKE '%DUT%' AND NOT EXISTS
-	(SELECT 1 FROM metrics m WHERE m.run_id = r.id)")" -ge 1 ]
-check "the run after it is stored as not run" [ "$(sql "SELECT count(*) FROM runs
-	WHERE class='error' AND reason LIKE 'not run: the DUT failed%'")" -ge 1 ]
-check "no QEMU or tap left after QEMU died" host_is_clean
+# A DUT that never becomes ready, QEMU dying mid-run, SIGTERM/SIGKILL and
+# --resume, a panic, a full disk, a locked store: tests/integration/faults.sh.
 
 # --- Ctrl-C in the middle of a run --------------------------------------------
-start_mid_run int.out 3
+start_mid_run "$HILBENCH_STORE/int.out" 3
 kill -INT $pid
 wait $pid; rc=$?
 check "Ctrl-C exits 125 (inconclusive)" [ $rc = 125 ]

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -184,6 +185,27 @@ static void test_cmdline_ipv6(void **state)
 	(void)state;
 	assert_int_equal(agent_params_parse("hb.iface=eth0 hb.addr=fd00::2/64 hb.peer=fd00::1",
 					    &p, err, sizeof(err)), 0);
+}
+
+/* The fault-test parameter: absent in real runs, range-checked when given. */
+static void test_cmdline_fault_kill_iperf(void **state)
+{
+	static const char base[] = "hb.iface=eth0 hb.addr=198.18.0.2/24 hb.peer=198.18.0.1";
+	struct agent_params p;
+	char err[128], line[256];
+
+	(void)state;
+	assert_int_equal(agent_params_parse(base, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.fault_kill_iperf_s, 0);
+	snprintf(line, sizeof(line), "%s hb.fault_kill_iperf_s=2", base);
+	assert_int_equal(agent_params_parse(line, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.fault_kill_iperf_s, 2);
+	static const char *const bad[] = { "soon", "-1", "3601", "99999999999999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "%s hb.fault_kill_iperf_s=%s", base, bad[i]);
+		assert_int_equal(agent_params_parse(line, &p, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "hb.fault_kill_iperf_s"));
+	}
 }
 
 #define RUN_OK "hbcmd run id=r1 proto=udp dir=tx len=64 rate=0 time=10 omit=1 streams=1 port=5201"
@@ -439,6 +461,7 @@ static void test_cpu_stat(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cmdline_fault_kill_iperf),
 		cmocka_unit_test(test_crc32_check_value),
 		cmocka_unit_test(test_crc32_incremental),
 		cmocka_unit_test(test_base64_rfc4648),

@@ -124,10 +124,16 @@ int patchset_add_patch(struct strlist *out, const char *path, char *err, size_t 
 	}
 	int rc = 0;
 	const char *nl = memchr(text, '\n', len);
-	if (is_from_line(text, nl ? (size_t)(nl - text + 1) : len))
+	if (is_from_line(text, nl ? (size_t)(nl - text + 1) : len)) {
 		rc = split_mbox(out, path, text, len, err, errlen);
-	else
+	} else if (strncmp(text, "+++ ", 4) && !strstr(text, "\n+++ ")) {
+		/* caught here, not an hour later when the build's patch(1) fails */
+		snprintf(err, errlen, "%s: not a patch (no '+++ b/FILE' line); give a unified "
+			 "diff (git format-patch, diff -u) or an mbox of them", path);
+		rc = -1;
+	} else {
 		strlist_push(out, path);
+	}
 	free(text);
 	return rc;
 }

@@ -82,7 +82,12 @@ int cmd_check(int argc, char **argv)
 		return HB_EXIT_USAGE;
 	}
 	int bad = 0;
-	for (int i = optind; i < argc; i++) {
+	for (int i = optind; i < argc; i++)
+		if (!path_exists(argv[i])) {
+			fprintf(stderr, "%s: no such file; check the path\n", argv[i]);
+			bad = 1;
+		}
+	for (int i = optind; i < argc && !bad; i++) {
 		const char *path = argv[i];
 		const char *kind = forced ? forced : kind_of(path);
 		char err[2048] = "";

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyze/report.h"
 #include "cmd/builtin.h"
@@ -17,6 +18,22 @@ static const char usage[] =
 	"Summaries compare every strategy with a reference: --reference S, else\n"
 	"baseline when the selection has it, else the first strategy run.\n"
 	"--out writes the file atomically; without it the report goes to stdout.\n";
+
+/* 2026-11-30, 2026-11-30T06:00, 2026-11-30T06:00:00Z: what the store's
+ * started column compares against as text. */
+static int is_iso_date(const char *s)
+{
+	struct tm tm;
+	const char *rest = strptime(s, "%Y-%m-%d", &tm);
+	if (!rest || strlen(s) != 10 + strlen(rest))
+		return 0;
+	if (!*rest)
+		return 1;
+	const char *t = strptime(rest, "T%H:%M", &tm);
+	if (t && *t == ':')
+		t = strptime(t, ":%S", &tm);
+	return t && (!*t || !strcmp(t, "Z"));
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -55,7 +72,14 @@ int cmd_report(int argc, char **argv)
 		case 'b': sel.board = optarg; break;
 		case 's': sel.strategy = optarg; break;
 		case 'w': sel.workload = optarg; break;
-		case 'd': sel.since = optarg; break;
+		case 'd':
+			if (!is_iso_date(optarg)) {
+				hb_err("--since %s: give an ISO 8601 date or UTC time, e.g. 2026-11-30 "
+				       "or 2026-11-30T06:00:00Z", optarg);
+				return HB_EXIT_USAGE;
+			}
+			sel.since = optarg;
+			break;
 		case 'a': all = 1; break;
 		case 'R': strlist_push(&runs, optarg); break;
 		case 'r': reference = optarg; break;

@@ -18,9 +18,14 @@ static const char usage[] =
 	"                      strategy (repeatable)\n"
 	"  --series FILE       add the patches a quilt series file lists\n"
 	"  --strategies a,b    --workloads a,b   override the plan's lists\n"
+	"  --attempts N        tries per run after infrastructure errors (boot timeout,\n"
+	"                      emulator gone, host iperf failed); default 3, 1 = no retry\n"
+	"  --resume SESSION    continue an interrupted session (or `latest`) with the\n"
+	"                      same plan: runs it has as pass are skipped, the rest run\n"
 	"Every run is stored with its provenance in $HILBENCH_STORE (default\n"
 	"results/); `hilbench show` lists them. Exit 0 if all runs passed, 125 if\n"
-	"some could not be measured (each is stored with its reason), 2 bad input.\n";
+	"some could not be measured (each is stored with its reason), 2 bad input.\n"
+	"Faults, retries and --resume: docs/faults.md.\n";
 
 int cmd_run(int argc, char **argv)
 {

@@ -1,5 +1,6 @@
 #include "cmd/options.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +21,29 @@ static void set_list(struct strlist *l, const char *csv)
 int add_user_patches(struct bench_opts *b, int is_series, const char *path)
 {
 	char err[2048];
-	int rc = is_series ? patchset_add_series(&b->user_patches, path, err, sizeof(err))
-			   : patchset_add_patch(&b->user_patches, path, err, sizeof(err));
+	/* The build applies patches from its own directory: a relative path
+	 * must not depend on where hilbench was started. */
+	char *abs = realpath(path, NULL);
+	const char *use = abs ? abs : path;	/* missing: the loader says so */
+	int rc = is_series ? patchset_add_series(&b->user_patches, use, err, sizeof(err))
+			   : patchset_add_patch(&b->user_patches, use, err, sizeof(err));
 	if (rc < 0)
 		hb_err("%s %s: %s", is_series ? "--series" : "--patch", path, err);
+	free(abs);
 	return rc;
+}
+
+int parse_int_option(const char *option, const char *arg, int lo, int hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi) {
+		hb_err("%s %s: give a whole number from %d to %d", option, arg, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
 }
 
 int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
@@ -42,25 +61,29 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		{ "patch", required_argument, NULL, 'p' },
 		{ "series", required_argument, NULL, 'q' },
 		{ "kernel-series", required_argument, NULL, 'S' },
+		{ "resume", required_argument, NULL, 'R' },
+		{ "attempts", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	memset(o, 0, sizeof(*o));
 	const char *boards = NULL, *strategies = NULL, *workloads = NULL, *timing = NULL;
 	int repeat = 0, c;
-	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boards = optarg; break;
 		case 's': strategies = optarg; break;
 		case 'w': workloads = optarg; break;
 		case 't': timing = optarg; break;
 		case 'S': o->bench.series = optarg; break;
+		case 'R': o->bench.resume = optarg; break;
 		case 'r':
-			repeat = atoi(optarg);
-			if (repeat < 1 || repeat > 100) {
-				hb_err("--repeat %s: give a number from 1 to 100", optarg);
+			if (parse_int_option("--repeat", optarg, 1, 100, &repeat) < 0)
 				return HB_EXIT_USAGE;
-			}
+			break;
+		case 'A':
+			if (parse_int_option("--attempts", optarg, 1, 10, &o->bench.attempts) < 0)
+				return HB_EXIT_USAGE;
 			break;
 		case 'p':
 		case 'q':

@@ -21,6 +21,9 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 /* --patch FILE (a patch or an mbox) or --series FILE (quilt): appends the
  * patches to b->user_patches; prints the error and returns -1 on bad input. */
 int add_user_patches(struct bench_opts *b, int is_series, const char *path);
+/* A decimal integer option in lo..hi into *out; else prints what to give
+ * (naming the option) and returns -1. */
+int parse_int_option(const char *option, const char *arg, int lo, int hi, int *out);
 /* Opens the store, runs the plan; the session id goes to session if given. */
 int run_options_execute(struct run_options *o, char session[40]);
 void run_options_free(struct run_options *o);

@@ -122,8 +122,10 @@ int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s)
 		ssize_t got = read(d->con_rd, d->buf + d->blen, sizeof(d->buf) - d->blen);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got <= 0)
+		if (got <= 0) {
+			d->console_closed = 1;
 			return -1;
+		}
 		if (d->log) {
 			fwrite(d->buf + d->blen, 1, (size_t)got, d->log);
 			fflush(d->log);
@@ -185,10 +187,14 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 		if (r < 0 || d->health[0]) {
 			if (hb_interrupted)
 				return DUT_BOOT_ERROR;
-			if (!d->health[0])
-				snprintf(d->health, sizeof(d->health),
-					 "console closed during boot (the board reset or the emulator exited)");
-			return DUT_BOOT_FAILED;
+			if (d->health[0])
+				return DUT_BOOT_FAILED;
+			/* no kernel message said why: the emulator or the console
+			 * server went away, which a retry may not meet again */
+			snprintf(d->health, sizeof(d->health),
+				 "console closed during boot without a kernel message (the "
+				 "emulator exited or the console server went away)");
+			return DUT_BOOT_ERROR;
 		}
 		if (r == 0) {
 			snprintf(d->health, sizeof(d->health),

@@ -63,6 +63,8 @@ struct dut {
 	char buf[16384];
 	size_t blen;
 	char health[512];		/* first panic/oops/watchdog line, "" if none */
+	int console_closed;		/* EOF on the console: the emulator exited, the
+					 * board reset, or the console server went away */
 	char kernel_release[128];
 	char driver[64];
 	int speed;

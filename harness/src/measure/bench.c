@@ -1,21 +1,39 @@
 #include "measure/bench.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "config/catalog.h"
+#include "config/strategy.h"
 #include "deploy/dut.h"
 #include "measure/runner.h"
 #include "util/proc.h"
 #include "util/util.h"
 
+int bench_check_series(const struct board *b, const char *series)
+{
+	for (size_t i = 0; i < b->series.n; i++)
+		if (!strcmp(b->series.v[i], series))
+			return 0;
+	char *known = argv_join(&b->series, ", ");
+	hb_err("--kernel-series %s: %s lists only %s (its `series:` key); give one of those",
+	       series, b->path, known);
+	free(known);
+	return -1;
+}
+
 int bench_prepare(const struct board *b, const char *series, const char *strategy,
 		  const struct bench_opts *o, struct build_result *k, struct userland_result *u)
 {
+	if (bench_check_series(b, series) < 0)
+		return HB_EXIT_USAGE;
 	struct build_request req = { .board = b, .series = series, .strategy = strategy };
 	req.user_patches = o->user_patches;
 	req.from_scratch = o->from_scratch;
@@ -36,14 +54,23 @@ char *bench_cmdline(const struct board *b)
 			 b->dut_addr, peer);
 }
 
+/* Below this much free space in the store, no run starts: its artifacts
+ * might not fit, and a run whose files are cut short is no measurement. A
+ * boot's console log and a run's artifacts take about 200 KiB. */
+#define STORE_MIN_FREE_KIB 1024
+
 /* Provenance shared by every run of one invocation. */
 struct plan_state {
 	const struct plan *plan;
+	const struct bench_opts *opts;
 	struct store *store;
 	const char *session;
 	char commit[64];
 	char host[128];
 	int total, done, passed;
+	int attempts;		/* tries per run on infrastructure errors */
+	int stopped;		/* the store cannot take more runs: stop the plan */
+	int stored;		/* rows this invocation stored */
 	double t0;
 };
 
@@ -60,6 +87,12 @@ struct cell {
 	char *kernel_version;
 	char boot_id[40];
 	char emulator[128];
+};
+
+/* One run a cell still owes: a repetition of a workload. */
+struct todo {
+	int rep;
+	size_t wl;
 };
 
 static void fill_provenance(struct plan_state *ps)
@@ -96,12 +129,62 @@ static void cell_free(struct cell *c)
 	free(c->kernel_version);
 }
 
+/* Stops the plan: the store cannot take what comes next. */
+static void stop_plan(struct plan_state *ps, const char *why)
+{
+	if (ps->stopped)
+		return;
+	ps->stopped = 1;
+	if (ps->stored || ps->opts->resume)
+		hb_err("stopping the plan: %s. The runs stored so far are intact; once that is "
+		       "fixed, the same command with --resume %s runs the rest", why, ps->session);
+	else
+		hb_err("stopping the plan: %s. Nothing of this session is stored; once that is "
+		       "fixed, run the same command again", why);
+}
+
+/* KiB free on the store's file system; -1 if it cannot tell. */
+static long long store_free_kib(const struct plan_state *ps)
+{
+	struct statvfs v;
+	if (statvfs(store_dir(ps->store), &v) < 0)
+		return -1;	/* unknown: the writes themselves will tell */
+	return (long long)((unsigned long long)v.f_bavail * v.f_frsize / 1024);
+}
+
+static int store_is_full(const struct plan_state *ps)
+{
+	long long kib = store_free_kib(ps);
+	return kib >= 0 && kib < STORE_MIN_FREE_KIB;
+}
+
+static void stop_for_space(struct plan_state *ps)
+{
+	char why[600];
+	snprintf(why, sizeof(why), "the file system of the store %s is full (%lld KiB free, a "
+		 "run needs %d KiB)", store_dir(ps->store), store_free_kib(ps), STORE_MIN_FREE_KIB);
+	stop_plan(ps, why);
+}
+
+/* The store's file system has room for a boot or a run; else stops the plan. */
+static int store_has_room(struct plan_state *ps)
+{
+	if (!store_is_full(ps))
+		return 1;
+	stop_for_space(ps);
+	return 0;
+}
+
 /* Store one run. Its artifacts directory is renamed into place first, so a
- * stored run always has its files and a crash leaves no half-run row. */
-static void record(struct cell *c, const char *workload, int rep, const char *id,
-		   const char *tmpdir, const struct run_result *res, const char *started)
+ * stored run always has its files and a crash leaves no half-run row. A
+ * retried attempt is stored too, but the run is not done yet. */
+static void record(struct cell *c, const char *workload, int rep, int attempt, int retried,
+		   const char *id, const char *tmpdir, const struct run_result *res,
+		   const char *started)
 {
 	struct plan_state *ps = c->ps;
+	if (ps->stopped)
+		return;
 	char ended[32];
 	utc_now(ended);
 	char *rel = xasprintf("runs/%s", id);
@@ -123,34 +206,40 @@ static void record(struct cell *c, const char *workload, int rep, const char *id
 		.initramfs_sha256 = c->built ? c->u.sha256 : NULL,
 		.emulator = c->emulator[0] ? c->emulator : NULL, .hilbench_commit = ps->commit,
 		.host = ps->host, .artifacts = have_artifacts ? rel : NULL,
-		.metrics = res->metrics, .n_metrics = res->n_metrics,
+		.metrics = res->metrics, .n_metrics = res->n_metrics, .attempt = attempt,
 	};
 	snprintf(r.id, sizeof(r.id), "%s", id);
-	store_add_run(ps->store, &r);
-	ps->done++;
-	if (res->cls == RUN_PASS)
-		ps->passed++;
+	if (store_add_run(ps->store, &r) < 0) {
+		char why[700];
+		snprintf(why, sizeof(why), "run %s (%s) could not be stored%s%s", id,
+			 run_class_name(res->cls), have_artifacts ? "; its files are in " : "",
+			 have_artifacts ? final : "");
+		stop_plan(ps, why);
+	} else {
+		ps->stored++;
+		if (!retried) {
+			ps->done++;
+			ps->passed += res->cls == RUN_PASS;
+		}
+	}
 	free(rel);
 	free(final);
 }
 
 /* Runs that cannot happen (build or boot failed, the DUT died) are stored
- * with the reason, so reports show what is missing and why: repetitions
- * from_rep..to_rep, starting at workload from_wl in the first. */
-static void record_unrun(struct cell *c, const struct workload *wls, size_t nwls,
-			 int from_rep, size_t from_wl, int to_rep, enum run_class cls,
-			 const char *reason)
+ * with the reason, so reports show what is missing and why. */
+static void record_unrun(struct cell *c, const struct workload *wls, const struct todo *t,
+			 size_t n, int attempt, enum run_class cls, const char *reason)
 {
 	struct run_result res = { .cls = cls };
 	snprintf(res.reason, sizeof(res.reason), "%s", reason);
 	char now[32];
 	utc_now(now);
-	for (int rep = from_rep; rep <= to_rep; rep++)
-		for (size_t i = rep == from_rep ? from_wl : 0; i < nwls; i++) {
-			char id[40];
-			store_new_id(id);
-			record(c, wls[i].name, rep, id, NULL, &res, now);
-		}
+	for (size_t i = 0; i < n; i++) {
+		char id[40];
+		store_new_id(id);
+		record(c, wls[t[i].wl].name, t[i].rep, attempt, 0, id, NULL, &res, now);
+	}
 }
 
 static void progress(const struct cell *c, const char *what)
@@ -166,14 +255,31 @@ static void progress(const struct cell *c, const char *what)
 		c->strategy, what);
 }
 
-/* One boot: repetitions first_rep..last_rep x workloads (interleaved, so a
- * drift over time spreads over all workloads alike). A failed run ends the
- * boot: the DUT's state is unknown, the rest of this boot would not be a
- * measurement. */
-static void run_boot(struct cell *c, const struct workload *wls, size_t nwls, int first_rep,
-		     int last_rep)
+/* Appends the retry note to a reason when attempt may be tried again. */
+static int will_retry(const struct plan_state *ps, int attempt, char *reason, size_t len)
+{
+	if (hb_interrupted || ps->stopped || attempt >= ps->attempts)
+		return 0;
+	size_t n = strlen(reason);
+	snprintf(reason + n, len - n, "; infrastructure, retried (attempt %d of %d)", attempt,
+		 ps->attempts);
+	hb_info("  retrying: attempt %d of %d", attempt + 1, ps->attempts);
+	return 1;
+}
+
+/* One boot for the runs t[0..n-1] (interleaved repetitions x workloads, so a
+ * drift over time spreads over all workloads alike); t[0] is on its
+ * attempt-th try. A failed run ends the boot: the DUT's state is unknown,
+ * the rest of this boot would not be a measurement. Returns the index of a
+ * run to try again on a fresh boot (an infrastructure error with attempts
+ * left; that attempt is stored), or n when every run is stored. */
+static size_t run_boot(struct cell *c, const struct workload *wls, const struct todo *t,
+		       size_t n, int attempt)
 {
 	struct plan_state *ps = c->ps;
+	size_t next = n;
+	if (!store_has_room(ps))
+		return n;
 	store_new_id(c->boot_id);
 	char *bootdir = xasprintf("%s/boots/%s", store_dir(ps->store), c->boot_id);
 	char *console = path_join(bootdir, "console.log");
@@ -183,7 +289,7 @@ static void run_boot(struct cell *c, const struct workload *wls, size_t nwls, in
 	store_new_id(first_id);
 	struct dut_image img = { .kernel = c->k.image, .dtb = c->k.dtb,
 				 .initrd = c->u.initramfs, .cmdline = cmdline,
-				 .workload = &wls[0], .run_id = first_id,
+				 .workload = &wls[t[0].wl], .run_id = first_id,
 				 .series = c->series, .strategy = c->strategy };
 	struct dut d;
 	mkdir_p(bootdir, 0755);
@@ -192,102 +298,235 @@ static void run_boot(struct cell *c, const struct workload *wls, size_t nwls, in
 	if (d.ops && d.ops->version)
 		snprintf(c->emulator, sizeof(c->emulator), "%s", d.ops->version(&d));
 	if (boot != DUT_BOOT_OK) {
-		char why[768];
-		snprintf(why, sizeof(why), "boot failed: %s (console: %s)",
+		struct run_result res = { .cls = boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR };
+		snprintf(res.reason, sizeof(res.reason), "boot failed: %.300s (console: %.150s)",
 			 d.health[0] ? d.health : "see the console log", console);
-		hb_err("%s", why);
+		hb_err("%s", res.reason);
 		dut_shutdown(&d);
-		record_unrun(c, wls, nwls, first_rep, 0, last_rep,
-			     boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR, why);
+		if (hb_interrupted) {
+			record_unrun(c, wls, t, n, attempt, RUN_MISS, "not run: interrupted");
+		} else if (res.cls == RUN_ERROR &&
+			   will_retry(ps, attempt, res.reason, sizeof(res.reason))) {
+			/* the retry is on record with the first run it held up */
+			char id[40], now[32];
+			store_new_id(id);
+			utc_now(now);
+			record(c, wls[t[0].wl].name, t[0].rep, attempt, 1, id, NULL, &res, now);
+			next = 0;
+		} else {
+			record_unrun(c, wls, t, n, attempt, res.cls, res.reason);
+		}
 		goto out;
 	}
-	for (int rep = first_rep; rep <= last_rep; rep++) {
-		for (size_t i = 0; i < nwls; i++) {
-			char id[40], started[32], what[160];
-			if (rep == first_rep && i == 0)
-				memcpy(id, first_id, sizeof(id));
-			else
-				store_new_id(id);
-			utc_now(started);
-			snprintf(what, sizeof(what), "%s, repetition %d/%d", wls[i].name, rep,
-				 ps->plan->repetitions);
-			progress(c, what);
-			char *tmp = xasprintf("%s/runs/.tmp-%s", store_dir(ps->store), id);
-			mkdir_p(tmp, 0755);
-			struct run_result res;
-			runner_run(&d, &wls[i], id, tmp, &res);
-			if (res.cls == RUN_PASS) {
-				for (size_t m = 0; m < res.n_metrics; m++)
-					if (!strcmp(res.metrics[m].name, "pps") ||
-					    !strcmp(res.metrics[m].name, "mbps"))
-						hb_info("    %s = %.1f %s", res.metrics[m].name,
-							res.metrics[m].value, res.metrics[m].unit);
-			} else {
-				hb_err("run %s: %s: %s", id, run_class_name(res.cls), res.reason);
-			}
-			record(c, wls[i].name, rep, id, tmp, &res, started);
-			free(tmp);
-			if (hb_interrupted || res.cls != RUN_PASS) {
-				char why[600];
-				snprintf(why, sizeof(why), "not run: %s in run %s",
-					 hb_interrupted ? "interrupted" : "the DUT failed", id);
-				record_unrun(c, wls, nwls, rep + (i + 1 == nwls), (i + 1) % nwls,
-					     last_rep, hb_interrupted ? RUN_MISS : RUN_ERROR, why);
-				goto shutdown;
-			}
+	for (size_t k = 0; k < n && !ps->stopped; k++) {
+		const struct workload *w = &wls[t[k].wl];
+		int try = k ? 1 : attempt;
+		char id[40], started[32], what[160];
+		if (!store_has_room(ps))
+			break;
+		if (k == 0)
+			memcpy(id, first_id, sizeof(id));
+		else
+			store_new_id(id);
+		utc_now(started);
+		snprintf(what, sizeof(what), "%s, repetition %d/%d%s", w->name, t[k].rep,
+			 ps->plan->repetitions, try > 1 ? " (retry)" : "");
+		progress(c, what);
+		char *tmp = xasprintf("%s/runs/.tmp-%d-%s", store_dir(ps->store), (int)getpid(), id);
+		mkdir_p(tmp, 0755);
+		struct run_result res;
+		runner_run(&d, w, id, tmp, &res);
+		if (res.cls == RUN_PASS) {
+			for (size_t m = 0; m < res.n_metrics; m++)
+				if (!strcmp(res.metrics[m].name, "pps") ||
+				    !strcmp(res.metrics[m].name, "mbps"))
+					hb_info("    %s = %.1f %s", res.metrics[m].name,
+						res.metrics[m].value, res.metrics[m].unit);
+		}
+		int full = res.cls != RUN_PASS && store_is_full(ps);
+		if (full) {
+			/* the likely cause, whatever broke first; no retry can help */
+			size_t len = strlen(res.reason);
+			snprintf(res.reason + len, sizeof(res.reason) - len,
+				 " (the store's file system is full)");
+			res.cls = RUN_ERROR;
+		}
+		if (res.cls != RUN_PASS)
+			hb_err("run %s: %s: %s", id, run_class_name(res.cls), res.reason);
+		int retry = !full && res.cls == RUN_ERROR && !hb_interrupted &&
+			    will_retry(ps, try, res.reason, sizeof(res.reason));
+		record(c, w->name, t[k].rep, try, retry, id, tmp, &res, started);
+		free(tmp);
+		if (full)
+			stop_for_space(ps);
+		if (retry) {
+			next = k;
+			break;
+		}
+		if (hb_interrupted || res.cls != RUN_PASS) {
+			char why[600];
+			snprintf(why, sizeof(why), "not run: %s in run %s",
+				 hb_interrupted ? "interrupted" : "the DUT failed", id);
+			record_unrun(c, wls, t + k + 1, n - k - 1, 1,
+				     hb_interrupted ? RUN_MISS : RUN_ERROR, why);
+			break;
 		}
 	}
-shutdown:
 	dut_shutdown(&d);
 out:
 	free(cmdline);
 	free(console);
 	free(bootdir);
+	return next;
 }
 
-static void run_cell(struct cell *c, const struct workload *wls, size_t nwls)
+/* Boots until the runs t[0..n-1] are stored, retrying after infrastructure
+ * errors: each run is tried at most ps->attempts times. */
+static void run_boots(struct cell *c, const struct workload *wls, const struct todo *t, size_t n)
 {
-	const struct plan *p = c->ps->plan;
+	int attempt = 1;
+	while (n > 0 && !c->ps->stopped) {
+		if (hb_interrupted) {
+			record_unrun(c, wls, t, n, attempt, RUN_MISS, "not run: interrupted");
+			return;
+		}
+		size_t k = run_boot(c, wls, t, n, attempt);
+		if (k == n)
+			return;
+		attempt = k == 0 ? attempt + 1 : 2;
+		t += k;
+		n -= k;
+	}
+}
+
+static void run_cell(struct cell *c, const struct workload *wls, const struct todo *t, size_t n)
+{
 	const struct deploy_ops *ops = deploy_backend(c->board->backend);
 	if (ops && ops->one_run_per_boot) {
 		/* A LAVA job boots, runs one workload and ends. */
-		for (int rep = 1; rep <= p->repetitions; rep++)
-			for (size_t i = 0; i < nwls; i++) {
-				if (hb_interrupted) {
-					record_unrun(c, wls, nwls, rep, i, p->repetitions, RUN_MISS,
-						     "not run: interrupted");
-					return;
-				}
-				run_boot(c, &wls[i], 1, rep, rep);
-			}
+		for (size_t i = 0; i < n; i++)
+			run_boots(c, wls, t + i, 1);
 		return;
 	}
-	if (p->boots == BOOTS_PER_CELL) {
-		run_boot(c, wls, nwls, 1, p->repetitions);
+	if (c->ps->plan->boots == BOOTS_PER_CELL) {
+		run_boots(c, wls, t, n);
 		return;
 	}
-	for (int rep = 1; rep <= p->repetitions; rep++) {
-		if (hb_interrupted) {
-			record_unrun(c, wls, nwls, rep, 0, p->repetitions, RUN_MISS,
-				     "not run: interrupted");
-			return;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && t[j].rep == t[i].rep; j++)
+			;
+		run_boots(c, wls, t + i, j - i);
+	}
+}
+
+/* The runs a cell owes: all of them, or on --resume those the session has
+ * no pass run for. -1 if the store cannot say. */
+static int cell_todo(struct plan_state *ps, const struct board *b, const char *strategy,
+		     const struct workload *wls, size_t nwls, struct todo *t, size_t *n)
+{
+	*n = 0;
+	for (int rep = 1; rep <= ps->plan->repetitions; rep++)
+		for (size_t i = 0; i < nwls; i++) {
+			int have = ps->opts->resume ? store_has_pass(ps->store, ps->session, b->name,
+								     strategy, wls[i].name, rep)
+						    : 0;
+			if (have < 0)
+				return -1;
+			if (!have)
+				t[(*n)++] = (struct todo){ rep, i };
 		}
-		run_boot(c, wls, nwls, rep, rep);
+	return 0;
+}
+
+/* A run's files are written to runs/.tmp-<pid>-<id>/ and renamed into place
+ * when it is stored; a SIGKILLed hilbench leaves its directory behind. Those
+ * of processes that are gone are removed (other processes may be writing
+ * theirs into the same store). */
+static void sweep_dead_tmpdirs(struct store *s)
+{
+	char *runs = path_join(store_dir(s), "runs");
+	DIR *d = opendir(runs);	/* list_dir() skips hidden names: these are */
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		int pid, end = 0;
+		if (sscanf(e->d_name, ".tmp-%d-%n", &pid, &end) != 1 || !end || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *dir = path_join(runs, e->d_name);
+		rm_rf(dir);
+		free(dir);
 	}
+	if (d)
+		closedir(d);
+	free(runs);
+}
+
+/* Every strategy exists for the series the board will build, and that
+ * series is one the board lists: typos are input errors (exit 2), found
+ * before the first build. */
+static int check_cell_names(const struct board *b, const struct plan *p,
+			    const struct bench_opts *o)
+{
+	const char *series = o->series ? o->series : b->series.v[0];
+	if (bench_check_series(b, series) < 0)
+		return HB_EXIT_USAGE;
+	for (size_t i = 0; i < p->strategies.n; i++) {
+		struct strategy st;
+		char err[1024];
+		if (strategy_load(series, p->strategies.v[i], &st, err, sizeof(err)) < 0) {
+			hb_err("%s%s%s", p->path ? p->path : "", p->path ? ": strategies: " : "", err);
+			return HB_EXIT_USAGE;
+		}
+		strategy_free(&st);
+	}
+	return HB_EXIT_OK;
+}
+
+/* --resume: the session to continue, which must have run this plan. */
+static int resume_session(struct store *s, const struct plan *p, const char *want,
+			  char session[40])
+{
+	char plan[256];
+	if (!strcmp(want, "latest")) {
+		if (store_latest_session(s, session, 40) < 0) {
+			hb_err("--resume latest: the store %s has no runs yet", store_dir(s));
+			return -1;
+		}
+	} else {
+		snprintf(session, 40, "%s", want);
+	}
+	if (store_session_plan(s, session, plan, sizeof(plan)) < 0) {
+		hb_err("--resume %s: no such session in %s; `hilbench show` lists the sessions",
+		       session, store_dir(s));
+		return -1;
+	}
+	if (strcmp(plan, p->name)) {
+		hb_err("--resume %s: that session ran plan '%s', not '%s'; give the same plan "
+		       "and options as the interrupted run", session, plan, p->name);
+		return -1;
+	}
+	return 0;
 }
 
 int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opts *o,
 		   char session[40])
 {
-	store_new_id(session);
-	struct plan_state ps = { .plan = p, .store = s, .session = session, .t0 = monotonic_s() };
+	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session,
+				 .t0 = monotonic_s() };
+	ps.attempts = o->attempts > 0 ? o->attempts : BENCH_ATTEMPTS;
+	session[0] = '\0';
+	if (o->resume && resume_session(s, p, o->resume, session) < 0)
+		return HB_EXIT_USAGE;
+	if (!o->resume)
+		store_new_id(session);
 	fill_provenance(&ps);
-	ps.total = (int)(p->boards.n * p->strategies.n * p->workloads.n) * p->repetitions;
 
 	/* Load everything first: a typo in the last workload must not cost an
 	 * hour of measurements before it is reported. */
 	struct board *boards = xcalloc(p->boards.n, sizeof(*boards));
 	struct workload *wls = xcalloc(p->workloads.n, sizeof(*wls));
+	struct todo *todo = xcalloc(p->workloads.n * (size_t)p->repetitions, sizeof(*todo));
+	size_t *ntodo = xcalloc(p->boards.n * p->strategies.n, sizeof(*ntodo));
 	int rc = HB_EXIT_OK;
 	size_t nb = 0, nw = 0;
 	for (; nb < p->boards.n && rc == HB_EXIT_OK; nb++)
@@ -296,25 +535,51 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 	for (; nw < p->workloads.n && rc == HB_EXIT_OK; nw++)
 		if (catalog_workload(p->workloads.v[nw], &wls[nw]) < 0)
 			rc = HB_EXIT_USAGE;
+	for (size_t bi = 0; bi < nb && rc == HB_EXIT_OK; bi++)
+		rc = check_cell_names(&boards[bi], p, o);
 	if (rc != HB_EXIT_OK)
 		goto out;
-	hb_info("session %s: plan %s, %d runs (%zu boards x %zu strategies x %zu workloads x %d), %s time",
+	/* A store that cannot take runs is found before anything is measured. */
+	if (store_check_writable(s) < 0) {
+		rc = HB_EXIT_INFRA;
+		goto out;
+	}
+	sweep_dead_tmpdirs(s);
+	for (size_t bi = 0; bi < nb; bi++)
+		for (size_t si = 0; si < p->strategies.n; si++) {
+			size_t *n = &ntodo[bi * p->strategies.n + si];
+			if (cell_todo(&ps, &boards[bi], p->strategies.v[si], wls, nw, todo, n) < 0) {
+				rc = HB_EXIT_INFRA;
+				goto out;
+			}
+			ps.total += (int)*n;
+		}
+	hb_info("session %s: plan %s, %d runs (%zu boards x %zu strategies x %zu workloads x %d%s), %s time",
 		session, p->name, ps.total, p->boards.n, p->strategies.n, p->workloads.n,
-		p->repetitions, timing_mode_name(p->timing));
-	for (size_t bi = 0; bi < p->boards.n && !hb_interrupted; bi++) {
+		p->repetitions, o->resume ? ", less those already passed" : "",
+		timing_mode_name(p->timing));
+	for (size_t bi = 0; bi < nb && !hb_interrupted && !ps.stopped; bi++) {
 		const struct board *b = &boards[bi];
 		const char *series = o->series ? o->series : b->series.v[0];
-		for (size_t si = 0; si < p->strategies.n && !hb_interrupted; si++) {
+		for (size_t si = 0; si < p->strategies.n && !hb_interrupted && !ps.stopped; si++) {
 			struct cell c = { .ps = &ps, .board = b, .strategy = p->strategies.v[si],
 					  .series = series };
+			size_t n;
+			if (!ntodo[bi * p->strategies.n + si])
+				continue;	/* resumed: nothing left in this cell */
+			if (cell_todo(&ps, b, c.strategy, wls, nw, todo, &n) < 0) {
+				rc = HB_EXIT_INFRA;
+				goto out;
+			}
 			progress(&c, "building");
 			int brc = bench_prepare(b, series, c.strategy, o, &c.k, &c.u);
 			if (brc == 0) {
 				c.built = 1;
 				read_manifest_facts(&c);
-				run_cell(&c, wls, nw);
+				run_cell(&c, wls, todo, n);
 			} else {
-				record_unrun(&c, wls, nw, 1, 0, p->repetitions, RUN_ERROR,
+				/* a build is deterministic: never retried */
+				record_unrun(&c, wls, todo, n, 1, RUN_ERROR,
 					     brc == HB_EXIT_USAGE ? "build failed: bad input (see the error above)"
 								  : "build failed (see the error above)");
 			}
@@ -330,5 +595,7 @@ out:
 		workload_free(&wls[i]);
 	free(boards);
 	free(wls);
+	free(todo);
+	free(ntodo);
 	return rc;
 }

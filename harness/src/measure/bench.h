@@ -7,6 +7,14 @@
  * class and reason), HB_EXIT_USAGE for input errors found before anything
  * ran. A run that finished is in the store even if a later one breaks, the
  * board hangs or the user presses Ctrl-C.
+ *
+ * Faults (docs/faults.md): a run or boot that fails for infrastructure
+ * reasons (class error) is retried on a fresh boot, up to o->attempts tries,
+ * each failed try stored with "retried" in its reason; deterministic
+ * failures (build, panic, the DUT's own errors) are not. A store that
+ * cannot take runs (locked, file system full) stops the plan with the runs
+ * so far intact. With o->resume the plan continues an earlier session: runs
+ * it already has as pass are skipped, the rest run under the same session.
  */
 #ifndef HB_BENCH_H
 #define HB_BENCH_H
@@ -16,13 +24,22 @@
 #include "config/plan.h"
 #include "store/store.h"
 
+/* Tries per run when it fails for infrastructure reasons (boot timeout, the
+ * emulator or the console gone, the host's iperf side failing). */
+#define BENCH_ATTEMPTS 3
+
 struct bench_opts {
 	struct strlist user_patches;	/* --patch, applied on every strategy */
 	const char *series;		/* kernel series; NULL = the board's first */
 	int from_scratch;		/* build_request.from_scratch */
+	int attempts;			/* --attempts; 0 = BENCH_ATTEMPTS */
+	const char *resume;		/* --resume: a session id or "latest"; NULL = new */
 };
 
-/* Kernel + initramfs for one board/strategy (both cached). */
+/* 0 if the board lists this kernel series, else -1 with the message. */
+int bench_check_series(const struct board *b, const char *series);
+/* Kernel + initramfs for one board/strategy (both cached); HB_EXIT_USAGE
+ * for a series the board does not list or a patch that does not apply. */
 int bench_prepare(const struct board *b, const char *series, const char *strategy,
 		  const struct bench_opts *o, struct build_result *k, struct userland_result *u);
 /* The kernel command line: the board's, plus what the agent needs. */

@@ -396,7 +396,7 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d port=%d",
 		 run_id, wl_proto_name(w->proto), w->dir == WL_DUT_TX ? "tx" : "rx", w->length,
 		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT);
-	int listening = 0, host_ok = 0;
+	int listening = 0, host_ok = 0, host_rc = 0;
 	collect(d, run_id, budget, dut_json, trace, &a, &listening);
 	if (w->dir == WL_DUT_RX) {
 		if (!listening || traffic_client_start(&host, dut_ip, IPERF_PORT, w, host_json) < 0) {
@@ -408,13 +408,23 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 		collect(d, run_id, budget, dut_json, trace, &a, &listening);
 	}
 	host_view_stop(&hv);
-	host_ok = traffic_wait(&host, a.end_seen ? 15 : 0) == 0;
+	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0);
+	host_ok = host_rc == 0;
 classify:
 	if (hb_interrupted) {
 		snprintf(res->reason, sizeof(res->reason), "interrupted");
 	} else if (d->health[0]) {
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason), "DUT: %.480s", d->health);
+	} else if (host_rc == TRAFFIC_DIED) {
+		/* RUN_ERROR: the DUT's side then fails too, but as a consequence */
+		snprintf(res->reason, sizeof(res->reason),
+			 "the host's libiperf side died mid-run (killed by a signal)");
+	} else if (!a.end_seen && d->console_closed) {
+		/* RUN_ERROR: no kernel message, so most likely not the DUT's doing */
+		snprintf(res->reason, sizeof(res->reason),
+			 "the console closed mid-run without a kernel message (the emulator "
+			 "exited or the console server went away)");
 	} else if (!a.end_seen) {
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason),
@@ -440,4 +450,12 @@ out:
 	free(host_json);
 	free(dut_json);
 	return res->cls;
+}
+
+int runner_iperf_metrics(const struct workload *w, const char *dut_json, const char *host_json,
+			 struct run_result *res)
+{
+	struct agent_report a = { 0 };
+	memset(res, 0, sizeof(*res));
+	return compute_metrics(w, &a, dut_json, host_json, res);
 }

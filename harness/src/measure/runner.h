@@ -30,5 +30,10 @@ struct run_result {
 
 enum run_class runner_run(struct dut *d, const struct workload *w, const char *run_id,
 			  const char *rundir, struct run_result *res);
+/* The iperf3 part of a run's metrics, from the two JSON files alone (the
+ * agent's counters absent): how runner_run() reads iperf3's output, open
+ * to the fuzz target. 1 with res->metrics, or 0 with res->reason. */
+int runner_iperf_metrics(const struct workload *w, const char *dut_json, const char *host_json,
+			 struct run_result *res);
 
 #endif

@@ -127,6 +127,8 @@ int traffic_wait(struct iperf_job *j, double timeout_s)
 		usleep(20000);
 	}
 	j->pid = -1;
+	if (r > 0 && WIFSIGNALED(st))
+		return TRAFFIC_DIED;	/* not our kill: that returned above */
 	return r > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 

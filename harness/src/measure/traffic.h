@@ -8,8 +8,10 @@
  *
  * Contract: *_start() returns 0 when the child runs (the server is
  * listening when traffic_server_start() returns); traffic_wait() returns 0
- * when iperf finished and its JSON was written, -1 otherwise (it kills the
- * child on timeout or interruption). Children die with the harness.
+ * when iperf finished and its JSON was written, TRAFFIC_DIED when the child
+ * was killed by a signal it did not get from here (the host's side broke,
+ * not the DUT's), -1 otherwise (it kills the child on timeout or
+ * interruption). Children die with the harness.
  */
 #ifndef HB_TRAFFIC_H
 #define HB_TRAFFIC_H
@@ -28,6 +30,7 @@ int traffic_server_start(struct iperf_job *j, const char *bind_addr, int port,
 /* The host sends to the DUT's iperf3 server (DUT-RX workloads). */
 int traffic_client_start(struct iperf_job *j, const char *server, int port,
 			 const struct workload *w, const char *json_path);
+#define TRAFFIC_DIED (-2)
 int traffic_wait(struct iperf_job *j, double timeout_s);
 void traffic_job_free(struct iperf_job *j);
 

@@ -13,6 +13,7 @@
 struct store {
 	sqlite3 *db;
 	char *dir;
+	int timeout_s;		/* how long a write waits for another writer */
 };
 
 static const char schema[] =
@@ -29,8 +30,15 @@ static const char schema[] =
 	" run_id TEXT NOT NULL REFERENCES runs(id), name TEXT NOT NULL,"
 	" value REAL NOT NULL, unit TEXT NOT NULL, source TEXT NOT NULL,"
 	" PRIMARY KEY (run_id, name));"
-	"CREATE INDEX IF NOT EXISTS runs_session ON runs(session);"
-	"PRAGMA user_version = 1;";
+	"CREATE INDEX IF NOT EXISTS runs_session ON runs(session);";
+
+/* Version 2: runs.attempt, so a retried run and its failed attempts are
+ * told apart. Stores of version 1 get the column, their runs attempt 1. */
+static const char migrate_v2[] =
+	"ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;"
+	"PRAGMA user_version = 2;";
+
+#define STORE_TIMEOUT_DEFAULT_S 30
 
 const char *run_class_name(enum run_class c)
 {
@@ -38,25 +46,88 @@ const char *run_class_name(enum run_class c)
 	return names[c];
 }
 
+/* The error of the last call, with what to do about the usual ones. */
+static void report_error(struct store *s, const char *what)
+{
+	int code = sqlite3_errcode(s->db) & 0xff;
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		hb_err("store %s/hilbench.db: %s: still locked by another process after %d s "
+		       "(another hilbench, or sqlite3 holding a write transaction); nothing was "
+		       "written. Let it finish, or wait longer with HILBENCH_STORE_TIMEOUT_S",
+		       s->dir, what, s->timeout_s);
+	else if (code == SQLITE_FULL || code == SQLITE_IOERR)
+		hb_err("store %s/hilbench.db: %s: %s; the file system of %s is full or failing, "
+		       "nothing was written. Free space there and go on with --resume",
+		       s->dir, what, sqlite3_errmsg(s->db), s->dir);
+	else
+		hb_err("store %s/hilbench.db: %s: %s", s->dir, what, sqlite3_errmsg(s->db));
+}
+
 static int exec_sql(struct store *s, const char *sql)
 {
-	char *msg = NULL;
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		hb_err("store %s/hilbench.db: %s", s->dir, msg ? msg : "unknown error");
-		sqlite3_free(msg);
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		report_error(s, "cannot write");
 		return -1;
 	}
 	return 0;
+}
+
+static int user_version(struct store *s)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Creates or upgrades the schema, under the write lock so that two
+ * processes opening a new store do not both upgrade it. */
+static int ensure_schema(struct store *s)
+{
+	if (user_version(s) >= 2)
+		return 0;	/* readers need no write lock */
+	if (exec_sql(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	int ok = sqlite3_exec(s->db, schema, NULL, NULL, NULL) == SQLITE_OK;
+	if (ok && user_version(s) < 2)
+		ok = sqlite3_exec(s->db, migrate_v2, NULL, NULL, NULL) == SQLITE_OK;
+	if (!ok) {
+		report_error(s, "cannot set up the tables");
+		exec_sql(s, "ROLLBACK");
+		return -1;
+	}
+	return exec_sql(s, "COMMIT");
+}
+
+/* HILBENCH_STORE_TIMEOUT_S: seconds, 1..86400; -1 with the message if bad. */
+static int timeout_from_env(void)
+{
+	const char *v = getenv("HILBENCH_STORE_TIMEOUT_S");
+	if (!v || !*v)
+		return STORE_TIMEOUT_DEFAULT_S;
+	char *end;
+	errno = 0;
+	long t = strtol(v, &end, 10);
+	if (errno || *end || t < 1 || t > 86400) {
+		hb_err("HILBENCH_STORE_TIMEOUT_S=%s: give whole seconds from 1 to 86400 "
+		       "(default %d)", v, STORE_TIMEOUT_DEFAULT_S);
+		return -1;
+	}
+	return (int)t;
 }
 
 struct store *store_open(const char *dir)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
 	s->dir = xstrdup(dir);
+	s->timeout_s = timeout_from_env();
 	char *runs = path_join(dir, "runs");
 	char *path = path_join(dir, "hilbench.db");
-	int ok = mkdir_p(runs, 0755) == 0;
-	if (!ok)
+	int ok = s->timeout_s > 0 && mkdir_p(runs, 0755) == 0;
+	if (s->timeout_s > 0 && !ok)
 		hb_err("cannot create %s: %s", runs, strerror(errno));
 	/* one connection per thread (hilbench has one): no SQLite mutexes */
 	if (ok && sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -65,11 +136,11 @@ struct store *store_open(const char *dir)
 		ok = 0;
 	}
 	if (ok) {
-		sqlite3_busy_timeout(s->db, 30000);
+		sqlite3_busy_timeout(s->db, s->timeout_s * 1000);
 		/* reports stream the whole store: read it mapped, not through pread */
 		ok = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
 			      " PRAGMA mmap_size=1073741824;") == 0 &&
-		     exec_sql(s, schema) == 0;
+		     ensure_schema(s) == 0;
 	}
 	free(runs);
 	free(path);
@@ -123,8 +194,8 @@ int store_add_run(struct store *s, const struct run_record *r)
 		"INSERT INTO runs(id, session, plan, board, strategy, workload, repetition,"
 		" boot_id, class, reason, timing, started, ended, kernel_version,"
 		" kernel_release, build_key, config_sha256, build_manifest, patches,"
-		" initramfs_sha256, emulator, hilbench_commit, host, artifacts)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" initramfs_sha256, emulator, hilbench_commit, host, artifacts, attempt)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char ins_metric[] =
 		"INSERT INTO metrics(run_id, name, value, unit, source) VALUES (?,?,?,?,?)";
 	sqlite3_stmt *st = NULL, *sm = NULL;
@@ -146,6 +217,7 @@ int store_add_run(struct store *s, const struct run_record *r)
 				       r->hilbench_commit, r->host, r->artifacts };
 		for (size_t k = 0; k < HB_ARRAY_SIZE(more); k++)
 			bind_text(st, i++, more[k]);
+		sqlite3_bind_int(st, i++, r->attempt > 0 ? r->attempt : 1);
 		ok = sqlite3_step(st) == SQLITE_DONE;
 	}
 	for (size_t k = 0; ok && k < r->n_metrics; k++) {
@@ -158,8 +230,11 @@ int store_add_run(struct store *s, const struct run_record *r)
 		bind_text(sm, 5, m->source);
 		ok = sqlite3_step(sm) == SQLITE_DONE;
 	}
-	if (!ok)
-		hb_err("cannot store run %s: %s", r->id, sqlite3_errmsg(s->db));
+	if (!ok) {
+		char what[80];
+		snprintf(what, sizeof(what), "cannot store run %s", r->id);
+		report_error(s, what);
+	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(sm);
 	if (!ok) {
@@ -167,6 +242,53 @@ int store_add_run(struct store *s, const struct run_record *r)
 		return -1;
 	}
 	return exec_sql(s, "COMMIT");
+}
+
+int store_check_writable(struct store *s)
+{
+	if (exec_sql(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	return exec_sql(s, "ROLLBACK");
+}
+
+int store_has_pass(struct store *s, const char *session, const char *board,
+		   const char *strategy, const char *workload, int repetition)
+{
+	static const char sql[] =
+		"SELECT 1 FROM runs WHERE session = ? AND board = ? AND strategy = ?"
+		" AND workload = ? AND repetition = ? AND class = 'pass' LIMIT 1";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		report_error(s, "cannot read");
+		return -1;
+	}
+	bind_text(st, 1, session);
+	bind_text(st, 2, board);
+	bind_text(st, 3, strategy);
+	bind_text(st, 4, workload);
+	sqlite3_bind_int(st, 5, repetition);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		report_error(s, "cannot read");
+		return -1;
+	}
+	return step == SQLITE_ROW;
+}
+
+int store_session_plan(struct store *s, const char *session, char *plan, size_t len)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT plan FROM runs WHERE session = ? LIMIT 1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, session);
+	int rc = sqlite3_step(st) == SQLITE_ROW ? 0 : -1;
+	if (rc == 0)
+		snprintf(plan, len, "%s", sqlite3_column_text(st, 0) ?
+			 (const char *)sqlite3_column_text(st, 0) : "");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static const char *col(sqlite3_stmt *st, int i)

@@ -7,7 +7,9 @@
  * only pass runs are measurements, and readers must select on class.
  *
  * Contract: functions return 0 or -1 with the message printed. The store is
- * safe to share between processes (SQLite locking, busy timeout).
+ * safe to share between processes (SQLite locking): a write waits up to
+ * HILBENCH_STORE_TIMEOUT_S (default 30) for another writer, then fails with
+ * a message saying so. A full disk fails the write whole (docs/faults.md).
  */
 #ifndef HB_STORE_H
 #define HB_STORE_H
@@ -48,6 +50,7 @@ struct run_record {
 	const char *emulator;	/* e.g. QEMU version; NULL on real boards */
 	const char *hilbench_commit, *host;
 	const char *artifacts;	/* runs/<id> relative to the store dir */
+	int attempt;		/* 1, or 2.. for a retry after an infrastructure error */
 	const struct metric *metrics;
 	size_t n_metrics;
 };
@@ -58,6 +61,14 @@ const char *store_dir(const struct store *s);
 /* A fresh, sortable, unique run id: 20261130T052809Z-1a2b3c. */
 void store_new_id(char out[40]);
 int store_add_run(struct store *s, const struct run_record *r);
+/* Takes and drops the write lock: whether runs could be stored now. */
+int store_check_writable(struct store *s);
+/* 1 if this session already has a pass run of this cell and repetition,
+ * 0 if not, -1 on error: what --resume skips. */
+int store_has_pass(struct store *s, const char *session, const char *board,
+		   const char *strategy, const char *workload, int repetition);
+/* The plan a session ran; -1 if the store has no such session. */
+int store_session_plan(struct store *s, const char *session, char *plan, size_t len);
 
 /* One stored measurement, as readers see it. */
 struct run_row {

@@ -1,0 +1,160 @@
+/* store: what --resume and the fault handling rely on: a version-1 store is
+ * upgraded in place (its runs become attempt 1), the attempt of a retried
+ * run is kept, pass runs of a session are found, a write lock held by
+ * another connection makes writes fail after the timeout without storing
+ * anything, and a bad HILBENCH_STORE_TIMEOUT_S is refused. Real SQLite
+ * files in a temp dir. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+#include "util/util.h"
+
+static char dir[64];
+
+static sqlite3 *raw_open(void)
+{
+	char *path = path_join(dir, "hilbench.db");
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	free(path);
+	return db;
+}
+
+static long long scalar(const char *sql)
+{
+	sqlite3 *db = raw_open();
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	long long v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static int add(struct store *s, const char *session, int rep, enum run_class cls, int attempt)
+{
+	struct metric m = { "pps", 1000, "packets/s", "test" };
+	struct run_record r = {
+		.session = session, .plan = "adhoc", .board = "b", .strategy = "baseline",
+		.workload = "udp", .repetition = rep, .cls = cls,
+		.reason = cls == RUN_PASS ? NULL : "boot failed; infrastructure, retried",
+		.timing = "virtual", .started = "2026-11-30T00:00:00Z",
+		.ended = "2026-11-30T00:00:01Z", .metrics = &m, .n_metrics = cls == RUN_PASS,
+		.attempt = attempt,
+	};
+	store_new_id(r.id);
+	snprintf(r.id + strlen(r.id), sizeof(r.id) - strlen(r.id), "-%d-%d", rep, attempt);
+	return store_add_run(s, &r);
+}
+
+static void a_version_1_store_is_upgraded(void **state)
+{
+	(void)state;
+	/* the schema as version 1 wrote it, with one run */
+	sqlite3 *db = raw_open();
+	assert_int_equal(sqlite3_exec(db,
+		"CREATE TABLE runs(id TEXT PRIMARY KEY, session TEXT, plan TEXT,"
+		" board TEXT NOT NULL, strategy TEXT NOT NULL, workload TEXT NOT NULL,"
+		" repetition INTEGER NOT NULL, boot_id TEXT, class TEXT NOT NULL, reason TEXT,"
+		" timing TEXT NOT NULL, started TEXT NOT NULL, ended TEXT NOT NULL,"
+		" kernel_version TEXT, kernel_release TEXT, build_key TEXT, config_sha256 TEXT,"
+		" build_manifest TEXT, patches TEXT, initramfs_sha256 TEXT, emulator TEXT,"
+		" hilbench_commit TEXT, host TEXT, artifacts TEXT);"
+		"INSERT INTO runs(id, session, plan, board, strategy, workload, repetition, class,"
+		" timing, started, ended) VALUES ('old', 'S0', 'adhoc', 'b', 'baseline', 'udp', 1,"
+		" 'pass', 'virtual', '2026-11-29', '2026-11-29');"
+		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	struct store *s = store_open(dir);
+	assert_non_null(s);
+	assert_int_equal(scalar("PRAGMA user_version"), 2);
+	assert_int_equal(scalar("SELECT attempt FROM runs WHERE id = 'old'"), 1);
+	assert_int_equal(add(s, "S1", 1, RUN_ERROR, 1), 0);
+	assert_int_equal(add(s, "S1", 1, RUN_PASS, 2), 0);
+	assert_int_equal(scalar("SELECT attempt FROM runs WHERE class = 'pass' AND session = 'S1'"), 2);
+	store_close(s);
+}
+
+static void resume_finds_pass_runs_of_a_session(void **state)
+{
+	(void)state;
+	struct store *s = store_open(dir);
+	assert_non_null(s);
+	assert_int_equal(add(s, "S2", 1, RUN_PASS, 1), 0);
+	assert_int_equal(add(s, "S2", 2, RUN_MISS, 1), 0);
+	assert_int_equal(store_has_pass(s, "S2", "b", "baseline", "udp", 1), 1);
+	assert_int_equal(store_has_pass(s, "S2", "b", "baseline", "udp", 2), 0);
+	assert_int_equal(store_has_pass(s, "S3", "b", "baseline", "udp", 1), 0);
+	assert_int_equal(store_has_pass(s, "S2", "b", "revert", "udp", 1), 0);
+	char plan[32];
+	assert_int_equal(store_session_plan(s, "S2", plan, sizeof(plan)), 0);
+	assert_string_equal(plan, "adhoc");
+	assert_int_equal(store_session_plan(s, "nosuch", plan, sizeof(plan)), -1);
+	store_close(s);
+}
+
+static void a_locked_store_fails_after_the_timeout_and_stores_nothing(void **state)
+{
+	(void)state;
+	setenv("HILBENCH_STORE_TIMEOUT_S", "1", 1);
+	struct store *s = store_open(dir);
+	unsetenv("HILBENCH_STORE_TIMEOUT_S");
+	assert_non_null(s);
+	long long before = scalar("SELECT count(*) FROM runs");
+	sqlite3 *other = raw_open();
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_check_writable(s), -1);
+	assert_int_equal(add(s, "S4", 1, RUN_PASS, 1), -1);
+	assert_int_equal(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(other);
+	assert_int_equal(scalar("SELECT count(*) FROM runs"), before);
+	/* once the other writer is gone, the same handle writes again */
+	assert_int_equal(store_check_writable(s), 0);
+	assert_int_equal(add(s, "S4", 1, RUN_PASS, 1), 0);
+	store_close(s);
+}
+
+static void a_bad_timeout_is_refused(void **state)
+{
+	(void)state;
+	static const char *const bad[] = { "soon", "0", "-5", "10x", "86401" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(bad); i++) {
+		setenv("HILBENCH_STORE_TIMEOUT_S", bad[i], 1);
+		assert_null(store_open(dir));
+	}
+	unsetenv("HILBENCH_STORE_TIMEOUT_S");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hb-store.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rm_rf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_version_1_store_is_upgraded),
+		cmocka_unit_test(resume_finds_pass_runs_of_a_session),
+		cmocka_unit_test(a_locked_store_fails_after_the_timeout_and_stores_nothing),
+		cmocka_unit_test(a_bad_timeout_is_refused),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
