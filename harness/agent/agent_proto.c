@@ -159,11 +159,15 @@ void agent_addr_host(const struct agent_params *p, char *out, size_t outlen)
 	snprintf(out, outlen, "%.*s", (int)strcspn(p->addr, "/"), p->addr);
 }
 
-enum run_key { K_ID, K_PROTO, K_DIR, K_LEN, K_RATE, K_TIME, K_OMIT, K_STREAMS, K_PORT, K_COUNT };
+enum run_key {
+	K_ID, K_PROTO, K_DIR, K_LEN, K_RATE, K_TIME, K_OMIT, K_STREAMS, K_PORT, K_PROFILE, K_COUNT
+};
 
 static const char *const run_key_names[K_COUNT] = {
-	"id", "proto", "dir", "len", "rate", "time", "omit", "streams", "port",
+	"id", "proto", "dir", "len", "rate", "time", "omit", "streams", "port", "profile",
 };
+
+static const char *const profile_names[] = { "none", "ftrace", "perf" };
 
 /* Ranges of the numeric keys; len is checked again per protocol below.
  * Limits follow workload.h (time, omit, streams) and iperf3 (len). */
@@ -214,10 +218,25 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 			rs->proto = v[0] == 'u' ? RUN_UDP : RUN_TCP;
 			break;
 		case K_DIR:
-			if (strcmp(v, "tx") != 0 && strcmp(v, "rx") != 0)
-				return fail(err, errlen, "dir=%s: use tx or rx", v);
-			rs->dir = v[0] == 't' ? RUN_TX : RUN_RX;
+			if (strcmp(v, "tx") == 0)
+				rs->dir = RUN_TX;
+			else if (strcmp(v, "rx") == 0)
+				rs->dir = RUN_RX;
+			else if (strcmp(v, "bidir") == 0)
+				rs->dir = RUN_BIDIR;
+			else
+				return fail(err, errlen, "dir=%s: use tx, rx or bidir", v);
 			break;
+		case K_PROFILE: {
+			size_t i = 0;
+			while (i < sizeof(profile_names) / sizeof(profile_names[0]) &&
+			       strcmp(v, profile_names[i]) != 0)
+				i++;
+			if (i == sizeof(profile_names) / sizeof(profile_names[0]))
+				return fail(err, errlen, "profile=%s: use none, ftrace or perf", v);
+			rs->profile = (enum run_profile)i;
+			break;
+		}
 		default:
 			if (parse_u64(v, run_key_max[k], &num[k]) < 0 || num[k] < run_key_min[k])
 				return fail(err, errlen, "%s=%s: use an integer in %llu..%llu",
@@ -231,6 +250,7 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 		snprintf(rs->id, sizeof(rs->id), "%s", default_id);
 		seen[K_ID] = 1;
 	}
+	seen[K_PROFILE] = 1;	/* optional: PROFILE_NONE from the memset */
 	for (int k = 0; k < K_COUNT; k++)
 		if (!seen[k])
 			return fail(err, errlen, "missing %s=", run_key_names[k]);
@@ -260,7 +280,7 @@ void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
 	agent_addr_host(p, a->bind, sizeof(a->bind));
 
 	a->argv[n++] = "/usr/bin/iperf3";
-	if (rs->dir == RUN_TX) {
+	if (rs->dir == RUN_TX || rs->dir == RUN_BIDIR) {
 		a->argv[n++] = "-c";
 		a->argv[n++] = p->peer;
 		a->argv[n++] = "-p";
@@ -279,6 +299,8 @@ void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
 		a->argv[n++] = a->omit;
 		a->argv[n++] = "-P";
 		a->argv[n++] = a->streams;
+		if (rs->dir == RUN_BIDIR)
+			a->argv[n++] = "--bidir";
 	} else {
 		/* The host's client sets protocol, rate, length and duration. */
 		a->argv[n++] = "-s";
@@ -430,6 +452,36 @@ int hist_line_parse(const char *line, char *caller, size_t callerlen,
 	memcpy(digits, h, nd);
 	digits[nd] = '\0';
 	return parse_u64(digits, UINT64_MAX, hits);
+}
+
+int kmsg_record_parse(const char *rec, size_t len, unsigned *level,
+		      const char **text, size_t *textlen)
+{
+	size_t i = 0, fields = 0;
+	uint64_t prio = 0;
+
+	while (i < len && rec[i] >= '0' && rec[i] <= '9') {
+		prio = prio * 10 + (uint64_t)(rec[i] - '0');
+		if (prio > 0xffffff)
+			return -1;
+		i++;
+	}
+	if (i == 0 || i == len || rec[i] != ',')
+		return -1;
+	/* seq, timestamp, flags and any fields a newer kernel adds */
+	for (; i < len && rec[i] != ';'; i++)
+		if (rec[i] == ',')
+			fields++;
+	if (i == len || fields < 3)
+		return -1;
+	i++;
+	size_t end = i;
+	while (end < len && rec[end] != '\n')
+		end++;
+	*level = (unsigned)(prio & 7);
+	*text = rec + i;
+	*textlen = end - i;
+	return 0;
 }
 
 int tcp_port_listening(const char *proc_net_tcp, unsigned port)

@@ -32,7 +32,12 @@ int agent_params_parse(const char *cmdline, struct agent_params *p,
 void agent_addr_host(const struct agent_params *p, char *out, size_t outlen);
 
 enum run_proto { RUN_UDP, RUN_TCP };
-enum run_dir { RUN_TX, RUN_RX };	/* seen from the DUT */
+enum run_dir { RUN_TX, RUN_RX, RUN_BIDIR };	/* seen from the DUT */
+
+/* What else runs during the traffic to measure where the CPU time goes
+ * (docs/metrics.md, "hrtimer CPU share"). Each perturbs what it measures,
+ * so it is a property of the run, recorded with it. */
+enum run_profile { PROFILE_NONE, PROFILE_FTRACE, PROFILE_PERF };
 
 #define RUN_ID_MAX 64
 
@@ -47,12 +52,14 @@ struct run_spec {
 	unsigned omit_s;
 	unsigned streams;
 	unsigned port;
+	enum run_profile profile;	/* optional key profile=none|ftrace|perf */
 };
 
 /*
  * The key=value tokens of a run (without "hbcmd run"). Every key is
- * required except id when default_id is not NULL; unknown or repeated keys
- * are errors.
+ * required except id when default_id is not NULL, and profile (default
+ * none); unknown or repeated keys are errors. dir=bidir: the DUT is the
+ * client and sends and receives at once (iperf3 --bidir).
  */
 int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 		   struct run_spec *rs, char *err, size_t errlen);
@@ -88,6 +95,15 @@ enum agent_cmd command_parse(const char *line, struct run_spec *rs,
  */
 int hist_line_parse(const char *line, char *caller, size_t callerlen,
 		    uint64_t *hits);
+
+/*
+ * One record read from /dev/kmsg: "<prio>,<seq>,<usec>,<flags>[,...];<text>"
+ * followed by optional continuation lines (" KEY=value"). Gives the syslog
+ * level (prio & 7) and the text of the first line (not NUL-terminated at
+ * the newline: *textlen says how long). -1 for anything else.
+ */
+int kmsg_record_parse(const char *rec, size_t len, unsigned *level,
+		      const char **text, size_t *textlen);
 
 /* 1 if /proc/net/tcp or tcp6 text has a socket on port in LISTEN state. */
 int tcp_port_listening(const char *proc_net_tcp, unsigned port);

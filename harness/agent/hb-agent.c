@@ -22,7 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/reboot.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -32,12 +37,41 @@
 #include "agent_proto.h"
 
 #define BUSYBOX		"/bin/busybox"
-#define HIST_TRIGGER	"hist:keys=function.sym:vals=hitcount"
+#define TRACEFS		"/sys/kernel/tracing"
+#define BY_CALLBACK	"hist:keys=function.sym:vals=hitcount"
 
-/* Timer starts counted by callback: hrtimers (the TX coalescing timer since
- * 2020) and timer_lists (the same timer before it, and the revert strategy). */
-static const char *const hist_events[] = { "hrtimer_start", "timer_start" };
+/* Counted per key over the run with tracefs hist triggers: timer starts and
+ * expiries by callback, for hrtimers (the TX coalescing timer since 2020)
+ * and timer_lists (the same timer before it, and the revert strategy), and
+ * NAPI polls by device. */
+static const struct hist_event {
+	const char *subsystem, *event, *trigger;
+	int profiled_only;	/* fires per packet: costs ~20 % of UDP pps in virtual time */
+} hist_events[] = {
+	{ "timer", "hrtimer_start", BY_CALLBACK, 0 },
+	{ "timer", "timer_start", BY_CALLBACK, 0 },
+	{ "timer", "hrtimer_expire_entry", BY_CALLBACK, 0 },
+	{ "timer", "timer_expire_entry", BY_CALLBACK, 0 },
+	{ "napi", "napi_poll", "hist:keys=dev_name:vals=hitcount", 1 },
+};
 #define HIST_EVENTS (sizeof(hist_events) / sizeof(hist_events[0]))
+
+/* The function profiler's filter (PROFILE_FTRACE): the hrtimer paths and
+ * the stmmac functions around them. Nesting (docs/metrics.md) decides which
+ * of these the host adds up. */
+static const char profiled_functions[] =
+	"hrtimer_start_range_ns hrtimer_try_to_cancel hrtimer_interrupt "
+	"__hrtimer_run_queues stmmac_tx_timer stmmac_xmit stmmac_napi_poll_tx "
+	"stmmac_napi_poll_rx";
+/* PROFILE_PERF: what perf stat counts beside perf record's cpu-clock samples. */
+static const char perf_stat_events[] =
+	"timer:hrtimer_start,timer:hrtimer_cancel,timer:hrtimer_expire_entry,"
+	"timer:timer_start,timer:timer_expire_entry,napi:napi_poll,irq:softirq_entry";
+#define PERF		"/usr/bin/perf"
+/* Kernel log records from a run's window sent to the host (warnings and
+ * worse): the console is quiet (loglevel 1), so this is how a NETDEV
+ * WATCHDOG during a run reaches the host's health scan. */
+#define KMSG_MAX	32
 #define CARRIER_TIMEOUT_MS 30000
 #define LISTEN_TIMEOUT_MS 10000
 #define POLL_MS		20
@@ -48,7 +82,8 @@ static const char *const hist_events[] = { "hrtimer_start", "timer_start" };
 
 #define USAGE \
 	"usage: hb-agent\n" \
-	"       hb-agent run proto=udp|tcp dir=tx|rx len=N rate=N time=N omit=N streams=N port=N [id=ID]\n"
+	"       hb-agent run proto=udp|tcp dir=tx|rx|bidir len=N rate=N time=N omit=N streams=N port=N\n" \
+	"                    [profile=none|ftrace|perf] [id=ID]\n"
 
 extern char **environ;
 
@@ -303,20 +338,32 @@ static int emit_counters(const char *iface, const char *id, const char *phase)
 
 static void hist_path(char *out, size_t len, size_t event, const char *file)
 {
-	snprintf(out, len, "/sys/kernel/tracing/events/timer/%s/%s", hist_events[event], file);
+	snprintf(out, len, TRACEFS "/events/%s/%s/%s", hist_events[event].subsystem,
+		 hist_events[event].event, file);
+}
+
+static void hist_trigger_off(size_t event)
+{
+	char path[128], off[96];
+
+	hist_path(path, sizeof(path), event, "trigger");
+	snprintf(off, sizeof(off), "!%s", hist_events[event].trigger);
+	write_text(path, off);
 }
 
 /* 1 if the hist triggers are on; 0 without tracefs or the events. */
-static int hist_arm(void)
+static int hist_arm(int profiled)
 {
 	char path[128];
 	int armed = 0;
 
 	for (size_t e = 0; e < HIST_EVENTS; e++) {
-		hist_path(path, sizeof(path), e, "trigger");
 		/* A trigger left by an interrupted run would carry its counts into ours. */
-		write_text(path, "!" HIST_TRIGGER);
-		armed |= write_text(path, HIST_TRIGGER) == 0;
+		hist_trigger_off(e);
+		if (hist_events[e].profiled_only && !profiled)
+			continue;
+		hist_path(path, sizeof(path), e, "trigger");
+		armed |= write_text(path, hist_events[e].trigger) == 0;
 	}
 	return armed;
 }
@@ -337,13 +384,13 @@ static void hist_report_and_disarm(const char *id)
 			if (nl)
 				*nl = '\0';
 			if (hist_line_parse(line, caller, sizeof(caller), &hits) == 0)
-				emit("HB HIST id=%s event=timer:%s caller=%s hits=%llu", id,
-				     hist_events[e], caller, (unsigned long long)hits);
+				emit("HB HIST id=%s event=%s:%s caller=%s hits=%llu", id,
+				     hist_events[e].subsystem, hist_events[e].event, caller,
+				     (unsigned long long)hits);
 			line = nl ? nl + 1 : NULL;
 		}
 		free(hist);
-		hist_path(path, sizeof(path), e, "trigger");
-		write_text(path, "!" HIST_TRIGGER);
+		hist_trigger_off(e);
 	}
 }
 
@@ -358,6 +405,266 @@ static void emit_file(const char *id, const char *name, const char *data, size_t
 		emit("HB B64 %s", b64);
 	}
 	emit("HB EOF id=%s", id);
+}
+
+/* Printable ASCII of text, for the end of an msg= token. */
+static void printable(const char *text, size_t len, char *out, size_t outlen)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n + 1 < outlen; i++)
+		out[n++] = text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?';
+	out[n] = '\0';
+}
+
+/* The interface's IRQ numbers: the lines of /proc/interrupts that end in
+ * its name ("  41:  1234  GIC-0 114 Level  eth0"). */
+static void emit_irq_affinity(const char *iface, const char *id)
+{
+	char *text = read_all("/proc/interrupts", NULL);
+
+	for (char *line = text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		size_t len = strlen(line), il = strlen(iface);
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
+		char *num_end;
+		long irq = strtol(line, &num_end, 10);
+		if (len > il && !strcmp(line + len - il, iface) && line[len - il - 1] == ' ' &&
+		    num_end != line && *num_end == ':') {
+			char path[64], name[32], val[64];
+			snprintf(path, sizeof(path), "/proc/irq/%ld/smp_affinity_list", irq);
+			char *aff = read_all(path, NULL);
+			printable(aff ? aff : "unreadable", aff ? strcspn(aff, "\n") : 10, val,
+				  sizeof(val));
+			snprintf(name, sizeof(name), "irq%ld.smp_affinity_list", irq);
+			emit("HB CONTEXT id=%s name=%s msg=%s", id, name, val);
+			free(aff);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
+}
+
+/* RPS (rx-N/rps_cpus) and XPS (tx-N/xps_cpus) masks of every queue. */
+static void emit_queue_masks(const char *iface, const char *id)
+{
+	static const char *const kinds[][2] = { { "rx", "rps_cpus" }, { "tx", "xps_cpus" } };
+
+	for (size_t k = 0; k < 2; k++)
+		for (unsigned q = 0;; q++) {
+			char path[128], name[48], val[64];
+			snprintf(path, sizeof(path), "/sys/class/net/%s/queues/%s-%u/%s", iface,
+				 kinds[k][0], q, kinds[k][1]);
+			if (access(path, F_OK) != 0)
+				break;
+			char *mask = read_all(path, NULL);
+			/* xps_cpus cannot be read on a single-queue device (EINVAL) */
+			printable(mask ? mask : strerror(errno),
+				  mask ? strcspn(mask, "\n") : strlen(strerror(errno)), val,
+				  sizeof(val));
+			snprintf(name, sizeof(name), "%s-%u.%s", kinds[k][0], q, kinds[k][1]);
+			emit("HB CONTEXT id=%s name=%s msg=%s", id, name, val);
+			free(mask);
+		}
+}
+
+/* What a result depends on besides the kernel's code: docs/agent-protocol.md. */
+static void emit_context(const struct agent_params *p, const char *id)
+{
+	struct utsname u;
+	char val[768];
+
+	if (uname(&u) == 0)
+		emit("HB CONTEXT id=%s name=kernel_release msg=%s", id, u.release);
+	char *cmdline = read_all("/proc/cmdline", NULL);
+	if (cmdline) {
+		printable(cmdline, strcspn(cmdline, "\n"), val, sizeof(val));
+		emit("HB CONTEXT id=%s name=cmdline msg=%s", id, val);
+	}
+	free(cmdline);
+
+	struct ethtool_coalesce ec = { .cmd = ETHTOOL_GCOALESCE };
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->iface);
+	ifr.ifr_data = (void *)&ec;
+	if (fd >= 0 && ioctl(fd, SIOCETHTOOL, &ifr) == 0)
+		emit("HB CONTEXT id=%s name=coalesce msg=rx_usecs=%u rx_frames=%u tx_usecs=%u "
+		     "tx_frames=%u", id, ec.rx_coalesce_usecs, ec.rx_max_coalesced_frames,
+		     ec.tx_coalesce_usecs, ec.tx_max_coalesced_frames);
+	else
+		emit("HB CONTEXT id=%s name=coalesce msg=unavailable: %s", id, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	emit_irq_affinity(p->iface, id);
+	emit_queue_masks(p->iface, id);
+}
+
+/* /dev/kmsg positioned at its end: what the kernel logs from now on. */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Warnings and worse logged since kmsg_open(), as HB KMSG lines. */
+static void kmsg_report(int fd, const char *id)
+{
+	char rec[2048], text[900];
+	int sent = 0, skipped = 0;
+
+	if (fd < 0) {
+		emit("HB KMSG id=%s level=-1 msg=cannot read /dev/kmsg", id);
+		return;
+	}
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec));
+		if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;	/* EPIPE: records overwritten; the next read goes on */
+		if (n <= 0)
+			break;
+		unsigned level;
+		const char *t;
+		size_t tl;
+		if (kmsg_record_parse(rec, (size_t)n, &level, &t, &tl) < 0 || level > 4)
+			continue;
+		if (sent == KMSG_MAX) {
+			skipped++;
+			continue;
+		}
+		printable(t, tl, text, sizeof(text));
+		emit("HB KMSG id=%s level=%u msg=%s", id, level, text);
+		sent++;
+	}
+	if (skipped)
+		emit("HB KMSG id=%s level=4 msg=(%d more records not sent)", id, skipped);
+	close(fd);
+}
+
+/* The clock at a profile window's edge, as a counter the host subtracts. */
+static void emit_clock(const char *id, const char *phase, const char *name)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	emit("HB COUNTER id=%s phase=%s name=%s value=%llu", id, phase, name,
+	     (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec);
+}
+
+/* Set the function filter to the names in a space-separated list, or clear
+ * it with "". It needs O_TRUNC, unlike trigger files, and one write per
+ * name: tracefs may take less of a longer write. */
+static int ftrace_filter(const char *names)
+{
+	int fd = open(TRACEFS "/set_ftrace_filter", O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0)
+		return -1;
+	for (const char *p = names; *p && rc == 0;) {
+		size_t n = strcspn(p, " ");
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s ", (int)n, p);
+		if (write(fd, name, strlen(name)) != (ssize_t)strlen(name)) {
+			if (!errno)
+				errno = EIO;
+			rc = -1;
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	close(fd);
+	return rc;
+}
+
+struct profiler {
+	enum run_profile kind;
+	pid_t record, stat;	/* PROFILE_PERF */
+	char err[160];
+};
+
+/* Enabling the profiler resets its statistics. */
+static void profile_start(struct profiler *pr, enum run_profile kind, const char *id)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->kind = kind;
+	pr->record = pr->stat = -1;
+	if (kind == PROFILE_FTRACE) {
+		if (ftrace_filter(profiled_functions) < 0 ||
+		    write_text(TRACEFS "/function_profile_enabled", "1") < 0)
+			snprintf(pr->err, sizeof(pr->err), "function profiler: %s", strerror(errno));
+	} else if (kind == PROFILE_PERF) {
+		const char *rec[] = { PERF, "record", "-N", "-q", "-e", "cpu-clock", "-F", "1000",
+				      "-a", "-o", "/tmp/perf.data", NULL };
+		const char *st[] = { PERF, "stat", "-x", ",", "-a", "-e", perf_stat_events,
+				     "-o", "/tmp/perf-stat.csv", NULL };
+		/* The kernel halves the sampling rate whenever a sample's handler
+		 * takes "too long", which on an emulated CPU is always: left on,
+		 * a run kept 10 samples of 40,000. */
+		write_text("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
+		pr->record = spawn(rec, "/tmp/perf-record.out", "/tmp/perf-record.err");
+		pr->stat = spawn(st, "/tmp/perf-stat.out", "/tmp/perf-stat.err");
+		/* perf reads kallsyms and sets up its events before it counts:
+		 * seconds on an emulated CPU. Traffic before then would be lost
+		 * to it. */
+		nap_ms(3000);
+	}
+	emit_clock(id, "before", "profile_clock_ns");
+}
+
+static void profile_stop(struct profiler *pr, const char *id)
+{
+	emit_clock(id, "after", "profile_clock_ns");
+	if (pr->kind == PROFILE_FTRACE) {
+		write_text(TRACEFS "/function_profile_enabled", "0");
+		size_t len = 0;
+		char *text = read_all(TRACEFS "/trace_stat/function0", &len);
+		if (text && len)
+			emit_file(id, "function-profile.txt", text, len);
+		else if (!pr->err[0])
+			snprintf(pr->err, sizeof(pr->err), "no function profile: %s", strerror(errno));
+		free(text);
+		ftrace_filter("");
+	} else if (pr->kind == PROFILE_PERF) {
+		pid_t pids[2] = { pr->record, pr->stat };
+		int64_t deadline = now_ms() + 60000;
+		for (int i = 0; i < 2; i++) {
+			int status;
+			if (pids[i] <= 0)
+				continue;
+			kill(pids[i], SIGINT);
+			if (wait_exit(pids[i], deadline, &status) && !pr->err[0])
+				snprintf(pr->err, sizeof(pr->err), "perf %s did not stop on SIGINT",
+					 i ? "stat" : "record");
+		}
+		const char *rep[] = { PERF, "report", "-i", "/tmp/perf.data", "--stdio",
+				      "--sort", "sym", NULL };
+		int status;
+		pid_t pid = spawn(rep, "/tmp/perf-report.txt", "/tmp/perf-report.err");
+		if (pid > 0)
+			wait_exit(pid, now_ms() + 120000, &status);
+		static const char *const files[][2] = {
+			{ "/tmp/perf-report.txt", "perf-report.txt" },
+			{ "/tmp/perf-stat.csv", "perf-stat.csv" },
+		};
+		for (size_t f = 0; f < 2; f++) {
+			size_t len = 0;
+			char *text = read_all(files[f][0], &len);
+			if (text && len)
+				emit_file(id, files[f][1], text, len);
+			else if (!pr->err[0])
+				snprintf(pr->err, sizeof(pr->err), "perf wrote no %s", files[f][1]);
+			free(text);
+			unlink(files[f][0]);
+		}
+		unlink("/tmp/perf.data");
+	}
 }
 
 /* The first line of a file, made fit for the end of an msg= token. */
@@ -387,6 +694,7 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	char json_path[96], err_path[96], msg[400] = "", detail[256];
 	struct iperf_args args;
 
+	emit_context(p, rs->id);
 	if (emit_counters(p->iface, rs->id, "before") < 0) {
 		snprintf(msg, sizeof(msg), "cannot read the counters of %s", p->iface);
 		return end_run(rs->id, msg);
@@ -395,14 +703,19 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	snprintf(err_path, sizeof(err_path), "/tmp/%s.err", rs->id);
 	iperf_args_build(&args, p, rs);
 
-	int hist = hist_arm();
+	int kmsg = kmsg_open();
+	int hist = hist_arm(rs->profile != PROFILE_NONE);
+	struct profiler prof;
+	profile_start(&prof, rs->profile, rs->id);
 	unsigned limit_s = rs->time_s + rs->omit_s + RUN_GRACE_S;
 	int64_t start = now_ms();
 	pid_t pid = spawn(args.argv, json_path, err_path);
 	if (pid < 0) {
+		snprintf(msg, sizeof(msg), "fork: %s", strerror(errno));
+		profile_stop(&prof, rs->id);
 		if (hist)
 			hist_report_and_disarm(rs->id);
-		snprintf(msg, sizeof(msg), "fork: %s", strerror(errno));
+		kmsg_report(kmsg, rs->id);
 		return end_run(rs->id, msg);
 	}
 	if (rs->dir == RUN_RX) {
@@ -423,10 +736,14 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 		killed = wait_exit(pid, start + (int64_t)limit_s * 1000, &status);
 	}
 
+	profile_stop(&prof, rs->id);
 	if (emit_counters(p->iface, rs->id, "after") < 0 && !msg[0])
 		snprintf(msg, sizeof(msg), "cannot read the counters of %s", p->iface);
 	if (hist)
 		hist_report_and_disarm(rs->id);
+	kmsg_report(kmsg, rs->id);
+	if (prof.err[0] && !msg[0])
+		snprintf(msg, sizeof(msg), "%s", prof.err);
 	size_t json_len = 0;
 	char *json = read_all(json_path, &json_len);
 	/* Sent even when iperf3 failed: its JSON says why. */

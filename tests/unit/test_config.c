@@ -393,7 +393,7 @@ static const struct variant variants[] = {
 
 	/* workload */
 	{ "bad direction", 'w', "direction: dut-rx", "direction: rx", 4, 12,
-	  "'direction' must be one of dut-tx, dut-rx, got 'rx'" },
+	  "'direction' must be one of dut-tx, dut-rx, bidir, got 'rx'" },
 	{ "length above udp max", 'w', "length: 1400", "length: 65508", 5, 9,
 	  "'length' must be between 0 and 65507, got 65508" },
 	{ "udp length below 16", 'w', "length: 1400", "length: 8", 5, 9,

@@ -13,10 +13,16 @@
 
 /* Indexed by the enums: YF_ENUM stores the index. */
 static const char *const protos[] = { [WL_UDP] = "udp", [WL_TCP] = "tcp", NULL };
-static const char *const dirs[] = { [WL_DUT_TX] = "dut-tx", [WL_DUT_RX] = "dut-rx", NULL };
+static const char *const dirs[] = {
+	[WL_DUT_TX] = "dut-tx", [WL_DUT_RX] = "dut-rx", [WL_BIDIR] = "bidir", NULL
+};
+static const char *const profiles[] = {
+	[WL_PROFILE_NONE] = "none", [WL_PROFILE_FTRACE] = "ftrace", [WL_PROFILE_PERF] = "perf", NULL
+};
 
 _Static_assert(sizeof(enum wl_proto) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum wl_dir) == sizeof(int), "YF_ENUM stores an int");
+_Static_assert(sizeof(enum wl_profile) == sizeof(int), "YF_ENUM stores an int");
 
 static const struct yfield workload_fields[] = {
 	{ .key = "name", .type = YF_STRING, .required = 1, .off = W(name), .is_name = 1 },
@@ -33,6 +39,7 @@ static const struct yfield workload_fields[] = {
 	  .min = 0, .max = 60 },
 	{ .key = "streams", .type = YF_INT, .required = 1, .off = W(streams),
 	  .min = 1, .max = 16 },
+	{ .key = "profile", .type = YF_ENUM, .off = W(profile), .choices = profiles },
 	{ 0 }
 };
 
@@ -85,4 +92,9 @@ const char *wl_proto_name(enum wl_proto p)
 const char *wl_dir_name(enum wl_dir d)
 {
 	return dirs[d];
+}
+
+const char *wl_profile_name(enum wl_profile p)
+{
+	return profiles[p];
 }

@@ -11,7 +11,10 @@
 #include <stdint.h>
 
 enum wl_proto { WL_UDP, WL_TCP };
-enum wl_dir { WL_DUT_TX, WL_DUT_RX };	/* seen from the DUT */
+enum wl_dir { WL_DUT_TX, WL_DUT_RX, WL_BIDIR };	/* seen from the DUT */
+/* A profiler running during the traffic (docs/metrics.md, "hrtimer CPU
+ * share"); it perturbs the rates, so profiled runs are their own workload. */
+enum wl_profile { WL_PROFILE_NONE, WL_PROFILE_FTRACE, WL_PROFILE_PERF };
 
 struct workload {
 	char *path;
@@ -24,11 +27,13 @@ struct workload {
 	int duration_s;		/* measured seconds, 1..3600 */
 	int omit_s;		/* warm-up seconds iperf omits, 0..60 */
 	int streams;		/* parallel streams, 1..16 */
+	enum wl_profile profile;	/* optional, default none */
 };
 
 int workload_load(const char *path, struct workload *w, char *err, size_t errlen);
 void workload_free(struct workload *w);
 const char *wl_proto_name(enum wl_proto p);	/* "udp" | "tcp" */
-const char *wl_dir_name(enum wl_dir d);		/* "dut-tx" | "dut-rx" */
+const char *wl_dir_name(enum wl_dir d);		/* "dut-tx" | "dut-rx" | "bidir" */
+const char *wl_profile_name(enum wl_profile p);	/* "none" | "ftrace" | "perf" */
 
 #endif

@@ -48,15 +48,18 @@ static const char *const bad_signs[] = {
 	"rcu_sched self-detected stall", "soft lockup",
 };
 
+const char *dut_health_sign(const char *line)
+{
+	for (size_t i = 0; i < HB_ARRAY_SIZE(bad_signs); i++)
+		if (strstr(line, bad_signs[i]))
+			return bad_signs[i];
+	return NULL;
+}
+
 static void scan_health(struct dut *d, const char *line)
 {
-	if (d->health[0])
-		return;
-	for (size_t i = 0; i < HB_ARRAY_SIZE(bad_signs); i++)
-		if (strstr(line, bad_signs[i])) {
-			snprintf(d->health, sizeof(d->health), "%s", line);
-			return;
-		}
+	if (!d->health[0] && dut_health_sign(line))
+		snprintf(d->health, sizeof(d->health), "%s", line);
 }
 
 int proto_get(const char *line, const char *key, char *out, size_t outlen)

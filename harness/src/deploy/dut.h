@@ -84,6 +84,10 @@ int dut_send(struct dut *d, const char *fmt, ...) __attribute__((format(printf, 
 int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s);
 void dut_shutdown(struct dut *d);
 
+/* The sign of a misbehaving DUT in a console or kernel-log line (a panic,
+ * an oops, NETDEV WATCHDOG, a WARNING...), or NULL: a run that saw one fails. */
+const char *dut_health_sign(const char *line);
+
 /* key=value lookup in a protocol line; copies into out, 0 if absent. */
 int proto_get(const char *line, const char *key, char *out, size_t outlen);
 

@@ -146,7 +146,7 @@ static void test_steps(FILE *f, const struct lava_job_spec *s)
 	const struct board *b = s->board;
 	const struct workload *w = s->workload;
 	const char *proto = wl_proto_name(w->proto);
-	const char *dir = w->dir == WL_DUT_TX ? "tx" : "rx";
+	const char *dir = w->dir == WL_DUT_TX ? "tx" : w->dir == WL_DUT_RX ? "rx" : "bidir";
 	const char *id = s->run_id ? s->run_id : w->name;
 	struct strlist words = { 0 };
 	const char *ifc = word(&words, "%s", b->dut_interface);

@@ -297,6 +297,14 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 	int boot = dut_boot(&d, c->board, &img, ps->plan->timing, bootdir, console);
 	if (d.ops && d.ops->version)
 		snprintf(c->emulator, sizeof(c->emulator), "%s", d.ops->version(&d));
+	/* A DUT that booted something else (a stale image, a board that fell
+	 * back to its flash) must not produce numbers for this build. */
+	if (boot == DUT_BOOT_OK && strcmp(d.kernel_release, c->k.kernel_release)) {
+		snprintf(d.health, sizeof(d.health),
+			 "the DUT runs kernel '%s', the build manifest %s says '%s'",
+			 d.kernel_release, c->k.manifest, c->k.kernel_release);
+		boot = DUT_BOOT_FAILED;
+	}
 	if (boot != DUT_BOOT_OK) {
 		struct run_result res = { .cls = boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR };
 		snprintf(res.reason, sizeof(res.reason), "boot failed: %.300s (console: %.150s)",

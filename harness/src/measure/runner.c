@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,14 @@
 #include "measure/capture.h"
 #include "measure/crosscheck.h"
 #include "measure/linkstats.h"
+#include "measure/profile.h"
 #include "measure/traffic.h"
 #include "util/util.h"
 
 #define IPERF_PORT 5201
-#define COUNTERS 16
-#define HIST_MAX 64
+#define COUNTERS 40
+#define HIST_MAX 128
+#define PROFILE_MAX 256
 
 /* What the agent reported for one run. */
 struct agent_report {
@@ -28,8 +31,18 @@ struct agent_report {
 	int n_hist;
 	int end_seen, end_ok;
 	char end_msg[256];
-	int file_ok;
+	int file_ok;		/* iperf.json arrived intact */
+	char health[512];	/* the first kernel-log line that fails the run */
+	FILE *context;		/* dut-context.txt: name=value per line */
+	long long coalesce[4];	/* rx_usecs rx_frames tx_usecs tx_frames; -1 unknown */
 };
+
+/* The files a run may send besides iperf.json (the profilers'), stored in
+ * the run's directory under these names. */
+static const char *const profile_files[] = {
+	"function-profile.txt", "perf-report.txt", "perf-stat.csv",
+};
+static const char *const coalesce_keys[4] = { "rx_usecs", "rx_frames", "tx_usecs", "tx_frames" };
 
 static int counter_slot(struct agent_report *a, const char *name)
 {
@@ -106,12 +119,150 @@ static double jnum(const cJSON *obj, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
+/*
+ * The per-interval rates of the measured part of a run (omitted warm-up
+ * intervals left out) from iperf3's "intervals": Mbit/s, and for UDP
+ * packets/s (the receiver counts packets - lost_packets). The sample
+ * standard deviations go to *mbps_sd and *pps_sd (-1 when fewer than 2).
+ */
+static void interval_stddev(const cJSON *json, const char *sum_key, int udp_receiver,
+			    double *mbps_sd, double *pps_sd)
+{
+	double s1[2] = { 0, 0 }, s2[2] = { 0, 0 };
+	int n[2] = { 0, 0 };
+	const cJSON *iv;
+	cJSON_ArrayForEach(iv, cJSON_GetObjectItemCaseSensitive(json, "intervals")) {
+		const cJSON *sum = cJSON_GetObjectItemCaseSensitive(iv, sum_key);
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "omitted")))
+			continue;
+		double secs = jnum(sum, "seconds"), bps = jnum(sum, "bits_per_second");
+		double pk = jnum(sum, "packets"), lost = jnum(sum, "lost_packets");
+		if (secs <= 0)
+			continue;
+		double x[2] = { bps / 1e6, (pk - (udp_receiver && lost > 0 ? lost : 0)) / secs };
+		int have[2] = { bps >= 0, pk >= 0 };
+		for (int k = 0; k < 2; k++)
+			if (have[k]) {
+				s1[k] += x[k];
+				s2[k] += x[k] * x[k];
+				n[k]++;
+			}
+	}
+	double *out[2] = { mbps_sd, pps_sd };
+	for (int k = 0; k < 2; k++) {
+		*out[k] = -1;
+		if (n[k] >= 2) {
+			double var = (s2[k] - s1[k] * s1[k] / n[k]) / (n[k] - 1);
+			*out[k] = var > 0 ? sqrt(var) : 0;
+		}
+	}
+}
+
 static cJSON *load_json(const char *path)
 {
 	char *text = read_file(path, NULL);
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	return j;
+}
+
+/* The hrtimer paths whose function-profiler times add up to the ftrace
+ * share: none of them runs inside another (docs/metrics.md). */
+static const char *const ftrace_hrtimer_paths[] = {
+	"hrtimer_start_range_ns", "hrtimer_try_to_cancel", "hrtimer_interrupt",
+};
+
+/* The profiled run's files as metrics; 0 with res->reason if a file the
+ * run's profiler must have written is missing or unreadable. */
+static int profile_metrics(const struct workload *w, const struct agent_report *a,
+			   const char *rundir, struct run_result *res)
+{
+	const char *file = w->profile == WL_PROFILE_FTRACE ? "function-profile.txt" : "perf-report.txt";
+	char *path = path_join(rundir, file);
+	char *text = read_file(path, NULL);
+	int ok = 0;
+	long long ns = counter_delta(a, "profile_clock_ns");
+	long long txp = counter_delta(a, "tx_packets");
+	if (!text || ns <= 0) {
+		snprintf(res->reason, sizeof(res->reason), "the DUT's %s or its window is missing", file);
+		goto out;
+	}
+	char name[96], src[96];
+	if (w->profile == WL_PROFILE_FTRACE) {
+		struct fprof_entry e[PROFILE_MAX];
+		int n = fprof_parse(text, e, PROFILE_MAX);
+		if (n < 0) {
+			snprintf(res->reason, sizeof(res->reason), "%s is not a function profile", path);
+			goto out;
+		}
+		double window_us = (double)ns / 1e3, share = 0;
+		for (int i = 0; i < n && i < PROFILE_MAX; i++) {
+			snprintf(name, sizeof(name), "ftrace_time_pct.%.60s", e[i].function);
+			add_metric(res, name, 100.0 * e[i].time_us / window_us, "%",
+				   "ftrace function profiler, graph time / window");
+			snprintf(name, sizeof(name), "ftrace_hits.%.60s", e[i].function);
+			add_metric(res, name, (double)e[i].hits, "calls", "ftrace function profiler");
+			for (size_t k = 0; k < HB_ARRAY_SIZE(ftrace_hrtimer_paths); k++)
+				if (!strcmp(e[i].function, ftrace_hrtimer_paths[k]))
+					share += e[i].time_us;
+			if (!strcmp(e[i].function, "stmmac_napi_poll_tx") && txp > 0)
+				add_metric(res, "tx_napi_polls_per_pkt", (double)e[i].hits / (double)txp,
+					   "ratio", "ftrace profiler hits of stmmac_napi_poll_tx / DUT tx_packets");
+		}
+		add_metric(res, "hrtimer_share_ftrace_pct", 100.0 * share / window_us, "%",
+			   "ftrace profiler: hrtimer_start_range_ns+try_to_cancel+interrupt");
+	} else {
+		struct perf_sym e[PROFILE_MAX];
+		unsigned long long samples;
+		int n = perf_report_parse(text, e, PROFILE_MAX, &samples);
+		if (n < 0) {
+			snprintf(res->reason, sizeof(res->reason), "%s is not a perf report", path);
+			goto out;
+		}
+		double hr = 0, unlock = 0, xmit = 0;
+		for (int i = 0; i < n && i < PROFILE_MAX; i++) {
+			if (!e[i].kernel)
+				continue;
+			if (strstr(e[i].symbol, "hrtimer"))
+				hr += e[i].pct;
+			if (!strcmp(e[i].symbol, "_raw_spin_unlock_irqrestore"))
+				unlock += e[i].pct;
+			if (!strcmp(e[i].symbol, "stmmac_xmit"))
+				xmit += e[i].pct;
+		}
+		add_metric(res, "perf_samples", (double)samples, "samples", "perf record -e cpu-clock -a");
+		add_metric(res, "hrtimer_share_perf_pct", hr, "%",
+			   "perf record cpu-clock: samples in kernel symbols named *hrtimer*");
+		add_metric(res, "irqrestore_share_perf_pct", unlock, "%",
+			   "perf record cpu-clock: samples in _raw_spin_unlock_irqrestore");
+		add_metric(res, "xmit_share_perf_pct", xmit, "%",
+			   "perf record cpu-clock: samples in stmmac_xmit (self)");
+		free(text);
+		free(path);
+		path = path_join(rundir, "perf-stat.csv");
+		text = read_file(path, NULL);
+		struct perf_count c[32];
+		n = text ? perf_stat_parse(text, c, HB_ARRAY_SIZE(c)) : -1;
+		if (n < 0) {
+			snprintf(res->reason, sizeof(res->reason), "%s is missing or not perf stat -x, output",
+				 path);
+			goto out;
+		}
+		for (int i = 0; i < n && i < (int)HB_ARRAY_SIZE(c); i++) {
+			if (!c[i].counted || !c[i].runtime_ns)
+				continue;
+			const char *ev = strchr(c[i].event, ':') ? strchr(c[i].event, ':') + 1 : c[i].event;
+			snprintf(name, sizeof(name), "perf_stat.%.60s_per_s", ev);
+			snprintf(src, sizeof(src), "perf stat -a -e %.40s, over perf's run time", c[i].event);
+			add_metric(res, name, (double)c[i].count / ((double)c[i].runtime_ns / 1e9),
+				   "events/s", src);
+		}
+	}
+	ok = 1;
+out:
+	free(text);
+	free(path);
+	return ok;
 }
 
 /*
@@ -121,7 +272,8 @@ static cJSON *load_json(const char *path)
  * is kept beside it for cross-checking.
  */
 static int compute_metrics(const struct workload *w, const struct agent_report *a,
-			   const char *dut_json, const char *host_json, struct run_result *res)
+			   const char *iface, const char *rundir, const char *dut_json,
+			   const char *host_json, struct run_result *res)
 {
 	cJSON *dj = load_json(dut_json), *hj = load_json(host_json);
 	int ok = 0;
@@ -133,7 +285,8 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 			 cJSON_IsString(herr) ? herr->valuestring : "no JSON");
 		goto out;
 	}
-	int dut_sends = w->dir == WL_DUT_TX;
+	/* bidir: the DUT is the client; its forward stream is what it sends */
+	int dut_sends = w->dir != WL_DUT_RX;
 	const char *dut_sum = dut_sends ? "sum_sent" : "sum_received";
 	const char *host_sum = dut_sends ? "sum_received" : "sum_sent";
 	const cJSON *ds = jpath(dj, "end", dut_sum), *hs = jpath(hj, "end", host_sum);
@@ -143,11 +296,35 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 			 dut_sum);
 		goto out;
 	}
-	add_metric(res, "mbps", bps / 1e6, "Mbit/s", "iperf3 on the DUT, DUT clock");
-	double hbps = jnum(hs, "bits_per_second");
-	if (hbps >= 0)
-		add_metric(res, "host_mbps", hbps / 1e6, "Mbit/s", "libiperf on the host, host clock");
-	if (w->proto == WL_UDP) {
+	if (w->dir == WL_BIDIR) {
+		double rbps = jnum(jpath(dj, "end", "sum_received_bidir_reverse"), "bits_per_second");
+		if (rbps < 0) {
+			snprintf(res->reason, sizeof(res->reason),
+				 "iperf3 JSON of the DUT has no end.sum_received_bidir_reverse");
+			goto out;
+		}
+		add_metric(res, "mbps_dut_tx", bps / 1e6, "Mbit/s",
+			   "iperf3 --bidir on the DUT: end.sum_sent, DUT clock");
+		add_metric(res, "mbps_dut_rx", rbps / 1e6, "Mbit/s",
+			   "iperf3 --bidir on the DUT: end.sum_received_bidir_reverse");
+		add_metric(res, "mbps", (bps + rbps) / 1e6, "Mbit/s",
+			   "iperf3 --bidir on the DUT: both directions, DUT clock");
+	} else {
+		add_metric(res, "mbps", bps / 1e6, "Mbit/s", "iperf3 on the DUT, DUT clock");
+		double hbps = jnum(hs, "bits_per_second");
+		if (hbps >= 0)
+			add_metric(res, "host_mbps", hbps / 1e6, "Mbit/s",
+				   "libiperf on the host, host clock");
+	}
+	double mbps_sd, pps_sd;
+	interval_stddev(dj, "sum", w->proto == WL_UDP && !dut_sends, &mbps_sd, &pps_sd);
+	if (mbps_sd >= 0)
+		add_metric(res, "mbps_interval_stddev", mbps_sd, "Mbit/s",
+			   "iperf3 on the DUT: stddev of the measured intervals");
+	if (w->proto == WL_UDP && pps_sd >= 0)
+		add_metric(res, "pps_interval_stddev", pps_sd, "packets/s",
+			   "iperf3 on the DUT: stddev of the measured intervals");
+	if (w->proto == WL_UDP && w->dir != WL_BIDIR) {
 		/* On the receiving side iperf counts sequence numbers: received
 		 * datagrams are packets - lost_packets. */
 		const cJSON *rx = dut_sends ? hs : ds;
@@ -183,17 +360,39 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		add_metric(res, "pps_counter", ctr_pps, "packets/s",
 			   "DUT interface counters (sysfs) over the agent's sampling window, DUT clock");
 	}
-	long long txp = counter_delta(a, "tx_packets");
+	long long txp = counter_delta(a, "tx_packets"), rxp = counter_delta(a, "rx_packets");
 	long long tx_timer_starts[2] = { 0, 0 };	/* hrtimer, timer_list */
+	long long expiries[2] = { 0, 0 }, tx_timer_expiries = 0, napi_polls = 0;
 	for (int i = 0; i < a->n_hist; i++) {
 		const char *ev = a->hist_event[i];
+		int tx_timer = !strcmp(a->hist_caller[i], "stmmac_tx_timer");
 		char name[96], source[96];
 		snprintf(name, sizeof(name), "%s.%s", ev, a->hist_caller[i]);
-		snprintf(source, sizeof(source), "tracefs hist on timer:%s, keyed by callback", ev);
+		snprintf(source, sizeof(source), "tracefs hist on %s, keyed by %s", ev,
+			 strcmp(ev, "napi_poll") ? "callback" : "device");
 		add_metric(res, name, (double)a->hist_hits[i], "events", source);
-		if (!strcmp(a->hist_caller[i], "stmmac_tx_timer"))
-			tx_timer_starts[strcmp(ev, "hrtimer_start") != 0] += a->hist_hits[i];
+		if (!strcmp(ev, "hrtimer_start") || !strcmp(ev, "timer_start")) {
+			if (tx_timer)
+				tx_timer_starts[ev[0] != 'h'] += a->hist_hits[i];
+		} else if (!strcmp(ev, "hrtimer_expire_entry") || !strcmp(ev, "timer_expire_entry")) {
+			expiries[ev[0] != 'h'] += a->hist_hits[i];
+			tx_timer_expiries += tx_timer ? a->hist_hits[i] : 0;
+		} else if (!strcmp(ev, "napi_poll") && !strcmp(a->hist_caller[i], iface)) {
+			napi_polls += a->hist_hits[i];
+		}
 	}
+	if (a->n_hist > 0 && ns > 0) {
+		double secs_dut = (double)ns / 1e9;
+		const char *src = "tracefs hist on timer:*_expire_entry / DUT clock window";
+		add_metric(res, "hrtimer_expiries_per_s", (double)expiries[0] / secs_dut, "events/s", src);
+		add_metric(res, "timer_list_expiries_per_s", (double)expiries[1] / secs_dut, "events/s", src);
+		add_metric(res, "tx_timer_expiries_per_s", (double)tx_timer_expiries / secs_dut,
+			   "events/s", "tracefs hist: expiries of stmmac_tx_timer / DUT clock window");
+	}
+	/* the agent counts NAPI polls in profiled runs only (per-packet cost) */
+	if (w->profile != WL_PROFILE_NONE && a->n_hist > 0 && txp >= 0 && rxp >= 0 && txp + rxp > 0)
+		add_metric(res, "napi_polls_per_pkt", (double)napi_polls / (double)(txp + rxp), "ratio",
+			   "tracefs hist on napi:napi_poll for the interface / DUT tx+rx packets");
 	/* A strategy that never arms the timer has no hist bucket for it: that
 	 * is a measured 0, as long as the trace data arrived at all. */
 	if (a->n_hist > 0 && txp > 0) {
@@ -216,6 +415,15 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		add_metric(res, "cpu_system_pct", 100.0 * (double)v[2] / (double)total, "%", "/proc/stat on the DUT");
 		add_metric(res, "cpu_busy_pct", 100.0 * (double)busy / (double)total, "%", "/proc/stat on the DUT");
 	}
+	for (int i = 0; i < 4; i++)
+		if (a->coalesce[i] >= 0) {
+			char name[32];
+			snprintf(name, sizeof(name), "coalesce_%s", coalesce_keys[i]);
+			add_metric(res, name, (double)a->coalesce[i], strstr(name, "usecs") ? "us" : "frames",
+				   "ethtool ETHTOOL_GCOALESCE on the DUT before the run");
+		}
+	if (w->profile != WL_PROFILE_NONE && !profile_metrics(w, a, rundir, res))
+		goto out;
 	ok = 1;
 out:
 	cJSON_Delete(dj);
@@ -320,8 +528,8 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 }
 
 /* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
-static void collect(struct dut *d, const char *run_id, double timeout_s, const char *dut_json,
-		    FILE *trace, struct agent_report *a, int *listening)
+static void collect(struct dut *d, const char *run_id, double timeout_s, const char *rundir,
+		    const char *dut_json, FILE *trace, struct agent_report *a, int *listening)
 {
 	char line[1024], id[RUN_ID_MAX];
 	double deadline = monotonic_s() + timeout_s;
@@ -333,6 +541,8 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 		if (!proto_get(line, "id", id, sizeof(id)) || strcmp(id, run_id))
 			continue;
 		char name[64] = "", value[32] = "", phase[32] = "";
+		if (!strncmp(line, "CONTEXT ", 8))
+			proto_get(line, "name", name, sizeof(name));
 		if (!strncmp(line, "COUNTER ", 8) && proto_get(line, "name", name, sizeof(name)) &&
 		    proto_get(line, "value", value, sizeof(value)) &&
 		    proto_get(line, "phase", phase, sizeof(phase))) {
@@ -351,7 +561,33 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 			*listening = 1;
 			return;
 		} else if (!strncmp(line, "FILE ", 5)) {
-			a->file_ok = receive_file(d, line, dut_json, trace);
+			char fname[48] = "";
+			proto_get(line, "name", fname, sizeof(fname));
+			if (!strcmp(fname, "iperf.json")) {
+				a->file_ok = receive_file(d, line, dut_json, trace);
+				continue;
+			}
+			for (size_t i = 0; i < HB_ARRAY_SIZE(profile_files); i++)
+				if (!strcmp(fname, profile_files[i])) {
+					char *path = path_join(rundir, fname);
+					if (!receive_file(d, line, path, trace))
+						fprintf(trace, "host: %s did not arrive intact\n", fname);
+					free(path);
+				}
+		} else if (!strncmp(line, "CONTEXT ", 8)) {
+			char msg[800] = "";
+			proto_get(line, "msg", msg, sizeof(msg));
+			if (a->context)
+				fprintf(a->context, "%s=%s\n", name[0] ? name : "?", msg);
+			if (!strcmp(name, "coalesce"))
+				for (int i = 0; i < 4; i++)
+					if (proto_get(msg, coalesce_keys[i], value, sizeof(value)))
+						a->coalesce[i] = atoll(value);
+		} else if (!strncmp(line, "KMSG ", 5)) {
+			char msg[800] = "";
+			proto_get(line, "msg", msg, sizeof(msg));
+			if (!a->health[0] && dut_health_sign(msg))
+				snprintf(a->health, sizeof(a->health), "%s", msg);
 		} else if (!strncmp(line, "END ", 4)) {
 			char st[16] = "";
 			proto_get(line, "status", st, sizeof(st));
@@ -373,7 +609,8 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	char *trace_path = path_join(rundir, "agent.log");
 	FILE *trace = fopen(trace_path, "w");
 	struct iperf_job host = { .pid = -1 };
-	struct agent_report a = { 0 };
+	struct agent_report a = { .coalesce = { -1, -1, -1, -1 } };
+	char *context_path = path_join(rundir, "dut-context.txt");
 	struct host_view hv = { .cap = NULL };
 	char peer[64], dut_ip[64];
 	board_ip(b->host_addr, peer, sizeof(peer));
@@ -385,7 +622,8 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 			 strerror(errno));
 		goto out;
 	}
-	if (w->dir == WL_DUT_TX &&
+	a.context = fopen(context_path, "w");
+	if (w->dir != WL_DUT_RX &&
 	    traffic_server_start(&host, peer, IPERF_PORT, host_json) < 0) {
 		snprintf(res->reason, sizeof(res->reason), "host iperf server did not start");
 		goto out;
@@ -393,11 +631,14 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	hb_info("  %s: %s %s, %d s (+%d s warm-up)", run_id, wl_proto_name(w->proto),
 		wl_dir_name(w->dir), w->duration_s, w->omit_s);
 	host_view_start(&hv, b);
-	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d port=%d",
-		 run_id, wl_proto_name(w->proto), w->dir == WL_DUT_TX ? "tx" : "rx", w->length,
-		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT);
+	static const char *const agent_dir[] = { [WL_DUT_TX] = "tx", [WL_DUT_RX] = "rx",
+						 [WL_BIDIR] = "bidir" };
+	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "
+		 "port=%d profile=%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir], w->length,
+		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT,
+		 wl_profile_name(w->profile));
 	int listening = 0, host_ok = 0, host_rc = 0;
-	collect(d, run_id, budget, dut_json, trace, &a, &listening);
+	collect(d, run_id, budget, rundir, dut_json, trace, &a, &listening);
 	if (w->dir == WL_DUT_RX) {
 		if (!listening || traffic_client_start(&host, dut_ip, IPERF_PORT, w, host_json) < 0) {
 			snprintf(res->reason, sizeof(res->reason), "%s",
@@ -405,7 +646,7 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 					   : "the DUT's iperf3 server never listened");
 			goto classify;
 		}
-		collect(d, run_id, budget, dut_json, trace, &a, &listening);
+		collect(d, run_id, budget, rundir, dut_json, trace, &a, &listening);
 	}
 	host_view_stop(&hv);
 	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0);
@@ -416,6 +657,9 @@ classify:
 	} else if (d->health[0]) {
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason), "DUT: %.480s", d->health);
+	} else if (a.health[0]) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason), "DUT kernel log: %.470s", a.health);
 	} else if (host_rc == TRAFFIC_DIED) {
 		/* RUN_ERROR: the DUT's side then fails too, but as a consequence */
 		snprintf(res->reason, sizeof(res->reason),
@@ -437,7 +681,7 @@ classify:
 			 "the DUT's iperf3 JSON did not arrive intact (size/CRC mismatch)");
 	} else if (!host_ok) {
 		snprintf(res->reason, sizeof(res->reason), "the host's libiperf side failed");
-	} else if (compute_metrics(w, &a, dut_json, host_json, res)) {
+	} else if (compute_metrics(w, &a, b->dut_interface, rundir, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
 		host_metrics(&hv, &a, run_id, trace, res);
 	}
@@ -446,6 +690,9 @@ out:
 	traffic_job_free(&host);
 	if (trace)
 		fclose(trace);
+	if (a.context)
+		fclose(a.context);
+	free(context_path);
 	free(trace_path);
 	free(host_json);
 	free(dut_json);

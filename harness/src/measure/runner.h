@@ -4,7 +4,9 @@
  * Drives both ends (the host's libiperf side and the agent's iperf3 side),
  * collects the agent's counters, hist buckets and iperf JSON, and turns them
  * into metrics (docs/metrics.md). Artifacts land in the run directory:
- * host-iperf.json, dut-iperf.json, agent.log (the protocol lines).
+ * host-iperf.json, dut-iperf.json, agent.log (the protocol lines),
+ * dut-context.txt (coalescing, IRQ affinity, RPS/XPS, command line), and
+ * for a profiled workload the profiler's files.
  *
  * Contract: returns the run's class; for RUN_PASS, res->metrics holds the
  * measurements; otherwise res->reason says why (never a number).
@@ -16,7 +18,7 @@
 #include "deploy/dut.h"
 #include "store/store.h"
 
-#define RUNNER_MAX_METRICS 96
+#define RUNNER_MAX_METRICS 192
 
 struct run_result {
 	enum run_class cls;
