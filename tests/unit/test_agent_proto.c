@@ -458,6 +458,62 @@ static void test_cpu_stat(void **state)
 	assert_string_equal(cpu_field_names[6], "cpu_softirq");
 }
 
+static void test_hbcmd_profile_and_bidir(void **state)
+{
+	struct agent_params p;
+	struct run_spec rs;
+	struct iperf_args a;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(command_parse(RUN_OK, &rs, err, sizeof(err)), CMD_RUN);
+	assert_int_equal(rs.profile, PROFILE_NONE);
+	assert_int_equal(command_parse(RUN_OK " profile=ftrace", &rs, err, sizeof(err)), CMD_RUN);
+	assert_int_equal(rs.profile, PROFILE_FTRACE);
+	assert_int_equal(command_parse(RUN_OK " profile=perf", &rs, err, sizeof(err)), CMD_RUN);
+	assert_int_equal(rs.profile, PROFILE_PERF);
+	assert_int_equal(command_parse(RUN_OK " profile=gprof", &rs, err, sizeof(err)), CMD_INVALID);
+	assert_string_equal(err, "profile=gprof: use none, ftrace or perf");
+	assert_int_equal(command_parse(RUN_OK " profile=perf profile=perf", &rs, err, sizeof(err)),
+			 CMD_INVALID);
+
+	params_for_test(&p);
+	assert_int_equal(command_parse("hbcmd run id=x proto=tcp dir=bidir len=0 rate=0 "
+				       "time=5 omit=1 streams=1 port=5201", &rs, err, sizeof(err)), CMD_RUN);
+	assert_int_equal(rs.dir, RUN_BIDIR);
+	iperf_args_build(&a, &p, &rs);
+	assert_string_equal(joined(&a), "/usr/bin/iperf3 -c 198.18.0.1 -p 5201 -b 0 "
+			    "-t 5 -O 1 -P 1 --bidir -J");
+}
+
+static void test_kmsg_record(void **state)
+{
+	static const char rec[] = "4,1532,52310512,-;NETDEV WATCHDOG: eth0 (dwmac-sun8i): "
+				  "transmit queue 0 timed out\n SUBSYSTEM=net\n DEVICE=n2\n";
+	unsigned level;
+	const char *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(kmsg_record_parse(rec, sizeof(rec) - 1, &level, &text, &len), 0);
+	assert_int_equal(level, 4);
+	assert_int_equal(len, strlen("NETDEV WATCHDOG: eth0 (dwmac-sun8i): transmit queue 0 timed out"));
+	assert_memory_equal(text, "NETDEV WATCHDOG", 15);
+	/* facility bits above the level: a user-space record at LOG_INFO */
+	assert_int_equal(kmsg_record_parse("14,7,100,-;hi", 13, &level, &text, &len), 0);
+	assert_int_equal(level, 6);
+	assert_int_equal(len, 2);
+	/* newer kernels add fields before the ';' */
+	assert_int_equal(kmsg_record_parse("3,7,100,-,caller=T1;x", 21, &level, &text, &len), 0);
+	assert_int_equal(level, 3);
+	static const char *const bad[] = { "", ";x", "4;x", "4,1,2;x", "a,1,2,-;x", "4,1,2,-",
+					   "99999999999,1,2,-;x" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(kmsg_record_parse(bad[i], strlen(bad[i]), &level, &text, &len), -1);
+	/* the length bounds the record: no NUL needed, nothing read past it */
+	assert_int_equal(kmsg_record_parse("6,1,2,-;abc", 5, &level, &text, &len), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +545,8 @@ int main(void)
 		cmocka_unit_test(test_tcp_listening),
 		cmocka_unit_test(test_tcp6_listening),
 		cmocka_unit_test(test_cpu_stat),
+		cmocka_unit_test(test_hbcmd_profile_and_bidir),
+		cmocka_unit_test(test_kmsg_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

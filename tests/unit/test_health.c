@@ -1,0 +1,70 @@
+/*
+ * The DUT's health signs: a NETDEV WATCHDOG (or an oops, a panic, a
+ * WARNING) on the console, or in a kernel-log record the agent forwards as
+ * HB KMSG, sets the reason the runner fails the run with (runner.c: a
+ * non-empty d->health or a KMSG health line makes the run RUN_FAIL). The
+ * console here is a pipe carrying a recorded console log: a stand-in for
+ * QEMU's stdio, to test the reading and scanning around it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "deploy/dut.h"
+
+static const char watchdog_log[] =
+	"HB COUNTER id=r1 phase=before name=tx_packets value=10\n"
+	"[   52.310214] ------------[ cut here ]------------\n"
+	"[   52.310512] NETDEV WATCHDOG: eth0 (dwmac-sun8i): transmit queue 0 timed out\n"
+	"HB END id=r1 status=ok\n";
+
+static void test_console_watchdog_sets_health(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], watchdog_log, strlen(watchdog_log)),
+			 (ssize_t)strlen(watchdog_log));
+	close(fds[1]);
+	static struct dut d;
+	memset(&d, 0, sizeof(d));
+	d.con_rd = fds[0];
+	d.con_wr = -1;
+	char line[256];
+	assert_int_equal(dut_read_line(&d, line, sizeof(line), 5), 1);
+	assert_string_equal(line, "COUNTER id=r1 phase=before name=tx_packets value=10");
+	assert_string_equal(d.health, "");
+	assert_int_equal(dut_read_line(&d, line, sizeof(line), 5), 1);
+	assert_string_equal(line, "END id=r1 status=ok");
+	/* the first sign is kept: the cut-here line that opens the report */
+	assert_non_null(strstr(d.health, "cut here"));
+	assert_int_equal(dut_read_line(&d, line, sizeof(line), 5), -1);
+	close(fds[0]);
+}
+
+static void test_kmsg_lines(void **state)
+{
+	(void)state;
+	assert_string_equal(dut_health_sign("NETDEV WATCHDOG: eth0 (dwmac-sun8i): transmit queue 0 "
+					    "timed out 5060 ms"), "NETDEV WATCHDOG");
+	assert_non_null(dut_health_sign("WARNING: CPU: 0 PID: 0 at net/sched/sch_generic.c:525"));
+	assert_non_null(dut_health_sign("Internal error: Oops: 17 [#1] SMP ARM"));
+	assert_non_null(dut_health_sign("BUG: scheduling while atomic"));
+	/* warnings the DUT logs on every healthy run */
+	assert_null(dut_health_sign("process '/usr/bin/perf' started with executable stack"));
+	assert_null(dut_health_sign("dwmac-sun8i 1c30000.ethernet eth0: Link is Up - 100Mbps/Full"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_console_watchdog_sets_health),
+		cmocka_unit_test(test_kmsg_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
