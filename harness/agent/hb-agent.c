@@ -645,10 +645,23 @@ static void profile_stop(struct profiler *pr, const char *id)
 		}
 		const char *rep[] = { PERF, "report", "-i", "/tmp/perf.data", "--stdio",
 				      "--sort", "sym", NULL };
-		int status;
+		int status = 0;
 		pid_t pid = spawn(rep, "/tmp/perf-report.txt", "/tmp/perf-report.err");
 		if (pid > 0)
 			wait_exit(pid, now_ms() + 120000, &status);
+		if ((pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) && !pr->err[0]) {
+			/* perf's own words: the last line of its stderr says why */
+			char *why = read_all("/tmp/perf-report.err", NULL);
+			char *end = why ? why + strlen(why) : NULL;
+			while (end && end > why && (end[-1] == '\n' || end[-1] == ' '))
+				*--end = '\0';
+			char *last = why ? strrchr(why, '\n') : NULL;
+			char line[120];
+			last = last ? last + 1 : why;
+			printable(last ? last : "", last ? strlen(last) : 0, line, sizeof(line));
+			snprintf(pr->err, sizeof(pr->err), "perf report failed: %s", line);
+			free(why);
+		}
 		static const char *const files[][2] = {
 			{ "/tmp/perf-report.txt", "perf-report.txt" },
 			{ "/tmp/perf-stat.csv", "perf-stat.csv" },

@@ -53,6 +53,8 @@ for m in pcap_dut_tx_frames netlink_dut_tx_frames; do
 done
 v=$(sql "SELECT CAST(value AS INTEGER) FROM metrics WHERE run_id='$udp' AND name='counts_inconsistent'")
 check "UDP DUT-TX: the DUT's, netlink's and pcap's counts agree (counts_inconsistent=$v)" [ "$v" = 0 ]
+v=$(sql "SELECT value FROM metrics WHERE run_id='$udp' AND name='dump_dut_tx_frames'")
+check "UDP DUT-TX: QEMU's filter-dump counted the DUT's frames too (got $v)" awk -v v="${v:-0}" 'BEGIN { exit !(v > 0) }'
 mbps=$(sql "SELECT value FROM metrics m JOIN runs r ON r.id=m.run_id WHERE r.workload='tcp-rx-smoke' AND m.name='mbps'")
 check "TCP DUT-RX Mbit/s > 0 (got $mbps)" awk -v v="${mbps:-0}" 'BEGIN { exit !(v > 0) }'
 prov=$(sql "SELECT count(*) FROM runs WHERE id='$udp' AND kernel_release LIKE '6.1.%'
@@ -64,6 +66,14 @@ check "the run carries its provenance" [ "$prov" = 1 ]
 check "raw artifacts kept" test -s "$HILBENCH_STORE/runs/$udp/dut-iperf.json" -a \
 	-s "$HILBENCH_STORE/runs/$udp/host-iperf.json"
 check "hilbench show prints the run" eval '$HB show "$udp" >/dev/null'
+v=$(sql "SELECT count(*) FROM metrics WHERE run_id='$udp' AND name IN ('mbps_interval_stddev',
+	'pps_interval_stddev', 'hrtimer_expiries_per_s', 'coalesce_tx_usecs')")
+check "UDP DUT-TX: interval stddev, timer expiries and coalescing stored" [ "$v" = 4 ]
+check "the DUT's context is kept (kernel, cmdline, coalescing, IRQ affinity, RPS/XPS)" eval \
+	'grep -q "^kernel_release=6.1" "$HILBENCH_STORE/runs/$udp/dut-context.txt" &&
+	grep -q "^coalesce=rx_usecs=" "$HILBENCH_STORE/runs/$udp/dut-context.txt" &&
+	grep -q "^irq[0-9]*.smp_affinity_list=" "$HILBENCH_STORE/runs/$udp/dut-context.txt" &&
+	grep -q "^rx-0.rps_cpus=" "$HILBENCH_STORE/runs/$udp/dut-context.txt"'
 check "no QEMU or tap left after a run" host_is_clean
 
 # --- a user's mbox lands in the manifest, one patch per mail, with hashes ------
@@ -136,6 +146,39 @@ pristine=$(ls -d "${HILBENCH_CACHE:-$HOME/.cache/hilbench}"/src/*/linux-source-6
 check "the pristine kernel tree is never modified" eval '! grep -q -e "hrtimer_is_queued(&tx_q->txtimer)" \
 	-e "hilbench integration test" -e "napi_is_scheduled" \
 	"$pristine/drivers/net/ethernet/stmicro/stmmac/stmmac_main.c" "$pristine/include/linux/netdevice.h"'
+
+# --- the profilers: hrtimer CPU share, method named -----------------------------
+# perf first: a second perf record in one boot got no samples (docs/metrics.md)
+$HB run --board qemu-orangepi-pc --strategy baseline --timing virtual \
+	--workload "$DATA/workloads/udp64-perf-smoke.yaml,$DATA/workloads/udp64-ftrace-smoke.yaml" \
+	>"$HILBENCH_STORE/profile.out" 2>&1
+check "profiled runs pass" [ $? = 0 ]
+pmetric() { sql "SELECT m.value FROM runs r JOIN metrics m ON m.run_id = r.id
+	WHERE r.workload='$1' AND m.name='$2' AND r.class='pass' ORDER BY r.started DESC LIMIT 1"; }
+v=$(pmetric udp64-ftrace-smoke hrtimer_share_ftrace_pct)
+check "ftrace: baseline spends a share of its time in the hrtimer paths (got $v %)" between "${v:-0}" 1 60
+v=$(pmetric udp64-ftrace-smoke tx_napi_polls_per_pkt)
+check "ftrace: about one TX NAPI poll per packet on baseline (got $v)" between "${v:-0}" 0.9 1.2
+v=$(sql "SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.workload =
+	'udp64-ftrace-smoke' AND m.name = 'hrtimer_share_ftrace_pct' AND m.source LIKE '%ftrace%'")
+check "the ftrace share names its method" [ "$v" = 1 ]
+v=$(pmetric udp64-perf-smoke perf_samples)
+check "perf record sampled the run (got $v samples)" awk -v v="${v:-0}" 'BEGIN { exit !(v > 100) }'
+v=$(pmetric udp64-perf-smoke perf_stat.hrtimer_start)
+check "perf stat counted timer:hrtimer_start (got $v)" awk -v v="${v:-0}" 'BEGIN { exit !(v > 0) }'
+
+# --- two virtual-time boots of one kernel agree on UDP pps within 0.5 % -------
+# (the first run of each boot: later runs in a boot differ, docs/measurements.md)
+first_pps() { sql "SELECT m.value FROM runs r JOIN metrics m ON m.run_id = r.id
+	WHERE r.workload='udp64-smoke' AND r.class='pass' AND m.name='pps' AND r.timing='virtual'
+	AND r.build_key = (SELECT build_key FROM runs WHERE id='$udp')
+	AND r.started = (SELECT min(started) FROM runs r2 WHERE r2.boot_id = r.boot_id)
+	ORDER BY r.started"; }
+mapfile -t pps_first < <(first_pps)
+check "at least two boots ran udp64-smoke first (got ${#pps_first[@]})" [ ${#pps_first[@]} -ge 2 ]
+check "virtual time: two boots give UDP pps within 0.5 % (${pps_first[0]:-?} vs ${pps_first[1]:-?})" \
+	awk -v a="${pps_first[0]:-0}" -v b="${pps_first[1]:-1}" \
+	'BEGIN { d = a > b ? a - b : b - a; m = a > b ? a : b; exit !(m > 0 && d / m < 0.005) }'
 
 # --- the HTML report renders in a real browser, with its plots -----------------
 html=$HILBENCH_STORE/report.html

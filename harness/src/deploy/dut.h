@@ -66,6 +66,9 @@ struct dut {
 	int console_closed;		/* EOF on the console: the emulator exited, the
 					 * board reset, or the console server went away */
 	char kernel_release[128];
+	/* A pcap file the backend's emulator appends every frame of the DUT's
+	 * link to (QEMU filter-dump), "" if it keeps none. */
+	char netdev_pcap[512];
 	char driver[64];
 	int speed;
 };

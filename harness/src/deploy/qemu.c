@@ -17,6 +17,8 @@
 #include "util/util.h"
 
 #define QEMU_TAP "hb0"
+/* Ethernet + IPv4 + TCP/UDP headers, as the live capture's snaplen. */
+#define QEMU_DUMP_SNAPLEN "96"
 
 struct qemu_state {
 	struct netns ns;
@@ -83,6 +85,20 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	strlist_push(&a, "tap,id=n0,ifname=" QEMU_TAP ",script=no,downscript=no");
 	strlist_push(&a, "-net");
 	strlist_push(&a, "nic,netdev=n0");
+	/* Every frame the NIC model exchanges with the tap, headers only: an
+	 * independent count from inside the emulator (measure/pcapfile.h).
+	 * QEMU's option syntax escapes a comma in the path by doubling it. */
+	char *dump = path_join(d->workdir, "netdev.pcap");
+	char *file = xmalloc(2 * strlen(dump) + 1), *f = file;
+	for (const char *c = dump; *c; c++)
+		if ((*f++ = *c) == ',')
+			*f++ = ',';
+	*f = '\0';
+	strlist_push(&a, "-object");
+	strlist_pushf(&a, "filter-dump,id=hbdump,netdev=n0,maxlen=%s,file=%s", QEMU_DUMP_SNAPLEN, file);
+	free(file);
+	snprintf(d->netdev_pcap, sizeof(d->netdev_pcap), "%s", dump);
+	free(dump);
 	if (d->timing == TIMING_VIRTUAL) {
 		strlist_push(&a, "-icount");
 		strlist_push(&a, icount_arg);

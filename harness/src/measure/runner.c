@@ -11,6 +11,7 @@
 #include "measure/capture.h"
 #include "measure/crosscheck.h"
 #include "measure/linkstats.h"
+#include "measure/pcapfile.h"
 #include "measure/profile.h"
 #include "measure/traffic.h"
 #include "util/util.h"
@@ -216,7 +217,9 @@ static int profile_metrics(const struct workload *w, const struct agent_report *
 		unsigned long long samples;
 		int n = perf_report_parse(text, e, PROFILE_MAX, &samples);
 		if (n < 0) {
-			snprintf(res->reason, sizeof(res->reason), "%s is not a perf report", path);
+			/* seen when perf record ran a second time in one boot */
+			snprintf(res->reason, sizeof(res->reason),
+				 "%s has no '# Samples:' line: perf recorded no samples", path);
 			goto out;
 		}
 		double hr = 0, unlock = 0, xmit = 0;
@@ -448,10 +451,21 @@ struct host_view {
 	struct capture_counts pcap;
 	struct link_counters before, after;
 	int pcap_ok, link_ok, stopped;
+	const char *host_addr, *dut_addr;
+	/* the emulator's own record of the link (d->netdev_pcap), by offsets */
+	const char *dump_path;
+	long long dump_from, dump_to;
 };
 
-static void host_view_start(struct host_view *h, const struct board *b)
+static void host_view_start(struct host_view *h, const struct dut *d)
 {
+	const struct board *b = d->board;
+	h->host_addr = b->host_addr;
+	h->dut_addr = b->dut_addr;
+	if (d->netdev_pcap[0]) {
+		h->dump_path = d->netdev_pcap;
+		h->dump_from = pcapfile_size(d->netdev_pcap);
+	}
 	if (linkstats_iface_of(b->host_addr, h->ifname, sizeof(h->ifname)) < 0)
 		return;
 	h->cap = capture_start(h->ifname, b->host_addr, b->dut_addr);
@@ -469,6 +483,8 @@ static void host_view_stop(struct host_view *h)
 	if (h->cap)
 		h->pcap_ok = capture_stop(h->cap, &h->pcap) == 0;
 	h->cap = NULL;
+	if (h->dump_path && h->dump_from >= 0)
+		h->dump_to = pcapfile_size(h->dump_path);
 }
 
 /*
@@ -485,8 +501,9 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 			 const char *run_id, FILE *trace, struct run_result *res)
 {
 	char src[96];
-	long long counts[3] = { counter_delta(a, "tx_packets"), -1, -1 };
-	static const char *const what[3] = { "DUT tx_packets", "host rx_packets", "pcap" };
+	long long counts[4] = { counter_delta(a, "tx_packets"), -1, -1, -1 };
+	static const char *const what[4] = { "DUT tx_packets", "host rx_packets", "pcap",
+					     "QEMU filter-dump" };
 	if (h->pcap_ok) {
 		counts[2] = (long long)h->pcap.from_dut;
 		snprintf(src, sizeof(src), "libpcap on %s, IPv4 DUT->host, host window", h->ifname);
@@ -516,10 +533,27 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 			(unsigned long long)(e->tx_packets - b->tx_packets),
 			(unsigned long long)(e->tx_bytes - b->tx_bytes));
 	}
+	if (h->dump_path && h->dump_from >= 0 && h->dump_to >= h->dump_from) {
+		struct capture_counts dc;
+		char err[256];
+		if (pcapfile_count(h->dump_path, h->dump_from, h->dump_to, h->host_addr,
+				   h->dut_addr, &dc, err, sizeof(err)) == 0) {
+			counts[3] = (long long)dc.from_dut;
+			add_metric(res, "dump_dut_tx_frames", (double)dc.from_dut, "frames",
+				   "QEMU filter-dump pcap read with libpcap, IPv4 DUT->host, host window");
+			add_metric(res, "dump_dut_rx_frames", (double)dc.to_dut, "frames",
+				   "QEMU filter-dump pcap read with libpcap, IPv4 host->DUT, host window");
+			fprintf(trace, "host filter-dump %s bytes %lld..%lld from_dut=%llu to_dut=%llu\n",
+				h->dump_path, h->dump_from, h->dump_to, dc.from_dut, dc.to_dut);
+		} else {
+			fprintf(trace, "host filter-dump unreadable: %s\n", err);
+		}
+	}
 	struct crosscheck cc;
 	if (crosscheck_counts(counts, HB_ARRAY_SIZE(counts), &cc) < 0)
 		return;
-	const char *how = "max pairwise |a-b|/max(a,b) of DUT tx_packets, host rx_packets, pcap";
+	const char *how = "max pairwise |a-b|/max(a,b) of DUT tx_packets, host rx_packets, pcap, "
+			  "QEMU dump";
 	add_metric(res, "count_disagreement_pct", cc.max_pct, "%", how);
 	add_metric(res, "counts_inconsistent", cc.inconsistent, "flag", how);
 	fprintf(trace, "host crosscheck %s: %s=%lld vs %s=%lld, %.3f %% (tolerance %g %% and %d frames)\n",
@@ -635,7 +669,7 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	}
 	hb_info("  %s: %s %s, %d s (+%d s warm-up)", run_id, wl_proto_name(w->proto),
 		wl_dir_name(w->dir), w->duration_s, w->omit_s);
-	host_view_start(&hv, b);
+	host_view_start(&hv, d);
 	static const char *const agent_dir[] = { [WL_DUT_TX] = "tx", [WL_DUT_RX] = "rx",
 						 [WL_BIDIR] = "bidir" };
 	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "

@@ -1,0 +1,29 @@
+/*
+ * pcapfile: count the frames between the host and the DUT in a window of a
+ * pcap file that another program appends to while a run goes on: QEMU's
+ * `-object filter-dump`, which records every frame the emulated NIC
+ * exchanges with its netdev, an independent count from inside the emulator
+ * (docs/metrics.md, "Cross-checks").
+ *
+ * A window is given by file offsets: the file's size just before and just
+ * after the run (pcapfile_size()). A record belongs to it when it ends past
+ * the first and at or before the second, so consecutive windows never count
+ * a record twice, and a record still being written at the second is left to
+ * the next window. Frames are classified as capture_classify() does.
+ *
+ * Contract: pcapfile_size() is the size in bytes, or -1 if the file is
+ * missing. pcapfile_count() reads with libpcap; 0 with the counts (drops is
+ * always 0: a file drops nothing), or -1 with the reason in err.
+ */
+#ifndef HB_PCAPFILE_H
+#define HB_PCAPFILE_H
+
+#include <stddef.h>
+
+#include "measure/capture.h"
+
+long long pcapfile_size(const char *path);
+int pcapfile_count(const char *path, long long from, long long to, const char *host_cidr,
+		   const char *dut_cidr, struct capture_counts *out, char *err, size_t errlen);
+
+#endif
