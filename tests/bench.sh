@@ -89,3 +89,6 @@ echo "bench: report over 100,000 stored runs (800,000 metric rows): $(HILBENCH_S
 echo "bench: gate over 100,000 stored runs: $(HILBENCH_STORE=$big rss $HB gate --plan gate \
 	--workloads udp64-dut-tx --reference strategy=baseline,plan=bench-generated \
 	--candidate strategy=gating,plan=bench-generated)"
+
+# The host's packet-counting path on a veth pair: capacity and cost.
+bash tests/bench-capture.sh
