@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(host_path, sizeof(host_path), "%s/host-iperf.json", fuzz_dir());
 	}
 	struct workload w = {
-		.name = "fuzz", .dir = data[0] & 1 ? WL_DUT_RX : WL_DUT_TX,
+		.name = "fuzz", .dir = data[0] & 4 ? WL_BIDIR : data[0] & 1 ? WL_DUT_RX : WL_DUT_TX,
 		.proto = data[0] & 2 ? WL_TCP : WL_UDP, .duration_s = 4, .streams = 1,
 	};
 	const uint8_t *dut = data + 1, *nul = memchr(dut, 0, size - 1);

@@ -748,7 +748,10 @@ out:
 int runner_iperf_metrics(const struct workload *w, const char *dut_json, const char *host_json,
 			 struct run_result *res)
 {
-	struct agent_report a = { 0 };
+	struct agent_report a = { .coalesce = { -1, -1, -1, -1 } };
 	memset(res, 0, sizeof(*res));
-	return compute_metrics(w, &a, dut_json, host_json, res);
+	/* no agent report: no hist, counters or profile files to read */
+	struct workload unprofiled = *w;
+	unprofiled.profile = WL_PROFILE_NONE;
+	return compute_metrics(&unprofiled, &a, "", "", dut_json, host_json, res);
 }
