@@ -10,6 +10,7 @@
 const struct metric_info shown_metrics[] = {
 	{ "pps", true },
 	{ "mbps", true },
+	{ "hrtimer_share_ftrace_pct", false },	/* profiled workloads only */
 	{ "hrtimer_starts_per_pkt", false },
 	{ "timer_list_starts_per_pkt", false },
 	{ "cpu_busy_pct", false },
