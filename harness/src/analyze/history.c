@@ -196,6 +196,14 @@ static const char *short_key(const char *key)
 	return buf;
 }
 
+static void series_title(const struct history *h, const struct hist_series *s, FILE *out)
+{
+	fprintf(out, "%s %s  %s / %s, %s time (%zu %s, %s is better)\n", s->workload, s->metric,
+		s->board, s->strategy, s->timing, s->n,
+		h->points == HIST_PER_SESSION ? "sessions" : "runs",
+		s->direction > 0 ? "higher" : s->direction < 0 ? "lower" : "neither");
+}
+
 static void text_change(const struct hist_series *s, const struct cp_change *c, FILE *out)
 {
 	const struct hist_point *p = &s->p[c->index];
@@ -213,10 +221,7 @@ void history_write_text(const struct history *h, FILE *out)
 		fputs("no stored pass runs match the selection\n", out);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hist_series *s = &h->s[i];
-		fprintf(out, "%s %s  %s / %s, %s time (%zu %s, %s is better)\n", s->workload,
-			s->metric, s->board, s->strategy, s->timing, s->n,
-			h->points == HIST_PER_SESSION ? "sessions" : "runs",
-			s->direction > 0 ? "higher" : s->direction < 0 ? "lower" : "neither");
+		series_title(h, s, out);
 		fprintf(out, "  %4s  %-20s  %-24s  %-12s  %-12s  %14s\n", "#", "started",
 			h->points == HIST_PER_SESSION ? "session" : "run", "kernel", "build",
 			s->unit);
@@ -239,6 +244,23 @@ void history_write_text(const struct history *h, FILE *out)
 		fprintf(out, "detector: e-divisive means, min segment %zu, alpha %g, "
 			"%u permutations, seed 0x%016llx\n", h->params.min_segment, h->params.alpha,
 			h->params.permutations, (unsigned long long)h->params.seed);
+}
+
+void history_write_changes(const struct history *h, FILE *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		const struct hist_series *s = &h->s[i];
+		if (!s->cp.n)
+			continue;
+		series_title(h, s, out);
+		for (size_t c = 0; c < s->cp.n; c++)
+			text_change(s, &s->cp.v[c], out);
+		n++;
+	}
+	fprintf(out, "%zu of %zu series changed (e-divisive means, min segment %zu, alpha %g, "
+		"%u permutations, seed 0x%016llx)\n", n, h->n, h->params.min_segment,
+		h->params.alpha, h->params.permutations, (unsigned long long)h->params.seed);
 }
 
 static void json_number(cJSON *o, const char *k, double v)

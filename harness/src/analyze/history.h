@@ -61,6 +61,8 @@ const char *change_kind_name(enum change_kind k);
 int history_newest_is_regression(const struct history *h);
 
 void history_write_text(const struct history *h, FILE *out);
+/* Only the series that have changes, and their changes: a nightly summary. */
+void history_write_changes(const struct history *h, FILE *out);
 int history_write_json(const struct history *h, FILE *out);
 /* A self-contained page with one trend plot per series (trend_svg.h). */
 void history_write_html(const struct history *h, FILE *out);
