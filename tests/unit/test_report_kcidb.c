@@ -27,8 +27,8 @@ static const char patches[] = "[{\"layer\":\"strategy\",\"path\":\"0001-x.patch\
 			      SHA_A "\"},{\"layer\":\"user\",\"path\":\"y.patch\",\"sha256\":\""
 			      SHA_B "\"}]";
 
-static void add(const char *id, enum run_class cls, const char *workload, const char *reason,
-		const char *build_key)
+static void add_patched(const char *id, enum run_class cls, const char *workload,
+			const char *reason, const char *build_key, const char *patch_json)
 {
 	struct metric m[] = { { "pps", 74000.5, "packets/s", "test" },
 			      { "mbps", 37.9, "Mbit/s", "test" } };
@@ -37,12 +37,24 @@ static void add(const char *id, enum run_class cls, const char *workload, const 
 		.workload = workload, .repetition = 0, .cls = cls, .reason = reason,
 		.timing = "virtual", .started = "2026-11-30T02:00:00Z",
 		.ended = "2026-11-30T02:00:30Z", .kernel_version = "6.1.200",
-		.kernel_release = "6.1.0-hb", .build_key = build_key, .patches = patches,
+		.kernel_release = "6.1.0-hb", .build_key = build_key, .patches = patch_json,
 		.metrics = m, .n_metrics = cls == RUN_PASS ? 2 : 0,
 	};
 	snprintf(r.id, sizeof(r.id), "%s", id);
 	assert_int_equal(store_add_run(st, &r), 0);
 }
+
+static void add(const char *id, enum run_class cls, const char *workload, const char *reason,
+		const char *build_key)
+{
+	add_patched(id, cls, workload, reason, build_key, patches);
+}
+
+#define COMMIT "0123456789abcdef0123456789abcdef01234567"
+/* a --kernel-git run: build/gitsource.c's layer, named <base>..<commit> */
+static const char git_patches[] = "[{\"layer\":\"user\",\"path\":\"/c/git/"
+				  "fedcba9876543210fedcba9876543210fedcba98.." COMMIT ".patch\","
+				  "\"sha256\":\"" SHA_A "\"}]";
 
 static int setup(void **state)
 {
@@ -55,6 +67,8 @@ static int setup(void **state)
 	add("r2", RUN_PASS, "udp 64/<weird>", NULL, key);
 	add("r3", RUN_FAIL, "udp64-dut-tx", "agent: iperf3 exited 1 \"quoted\"", key);
 	add("r4", RUN_ERROR, "udp64-dut-tx", "kernel build failed", NULL);
+	add_patched("r5", RUN_PASS, "udp64-dut-tx", NULL,
+		    "2222222222222222222222222222222222222222222222222222222222222222", git_patches);
 	return 0;
 }
 
@@ -108,10 +122,10 @@ static void measurements_are_done_tests_with_numbers(void **state)
 	char *path = export_to("kcidb.json");
 	cJSON *j = load(path);
 	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "version"), "major")->valueint, 5);
-	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "checkouts")), 1);
-	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "builds")), 2);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "checkouts")), 2);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "builds")), 3);
 	cJSON *tests = cJSON_GetObjectItem(j, "tests");
-	assert_int_equal(cJSON_GetArraySize(tests), 6);	/* 2 runs x 2 metrics + 2 failed runs */
+	assert_int_equal(cJSON_GetArraySize(tests), 8);	/* 3 runs x 2 metrics + 2 failed runs */
 	int done = 0, fail = 0, error = 0, weird = 0;
 	cJSON *t;
 	cJSON_ArrayForEach(t, tests) {
@@ -127,7 +141,7 @@ static void measurements_are_done_tests_with_numbers(void **state)
 		error += !strcmp(status, "ERROR");
 		weird += !strcmp(p, "hilbench.udp_64__weird_.pps");
 	}
-	assert_int_equal(done, 4);
+	assert_int_equal(done, 6);
 	assert_int_equal(fail, 1);
 	assert_int_equal(error, 1);
 	assert_int_equal(weird, 1);
@@ -136,6 +150,11 @@ static void measurements_are_done_tests_with_numbers(void **state)
 	sha256_hex(SHA_A "\n" SHA_B "\n", 130, want);
 	cJSON *checkout = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checkouts"), 0);
 	assert_string_equal(cJSON_GetObjectItem(checkout, "patchset_hash")->valuestring, want);
+	assert_null(cJSON_GetObjectItem(checkout, "git_commit_hash"));
+	/* the git layer is the checkout's commit, not part of its patchset */
+	cJSON *git = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checkouts"), 1);
+	assert_string_equal(cJSON_GetObjectItem(git, "git_commit_hash")->valuestring, COMMIT);
+	assert_string_equal(cJSON_GetObjectItem(git, "patchset_hash")->valuestring, "");
 	cJSON_Delete(j);
 	free(path);
 }

@@ -57,14 +57,37 @@ static int is_sha256(const char *s)
 	return i == 64;
 }
 
-/* KCIDB's patchset_hash from our patches JSON; NULL when a patch has no
- * usable sha256 (then the field is left out rather than wrong). */
+/* The commit of a --kernel-git layer (build/gitsource.h names its patch
+ * <base>..<commit>.patch): the checked-out tree is that commit's. */
+static int git_layer(const cJSON *patch, char commit[41])
+{
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(patch, "path");
+	if (!cJSON_IsString(path))
+		return 0;
+	const char *name = strrchr(path->valuestring, '/');
+	name = name ? name + 1 : path->valuestring;
+	if (strlen(name) != 40 + 2 + 40 + 6 || strncmp(name + 40, "..", 2) ||
+	    strcmp(name + 82, ".patch"))
+		return 0;
+	for (int i = 0; i < 40; i++)
+		if (!isxdigit((unsigned char)name[i]) || !isxdigit((unsigned char)name[42 + i]))
+			return 0;
+	snprintf(commit, 41, "%.40s", name + 42);
+	return 1;
+}
+
+/* KCIDB's patchset_hash from our patches JSON, without the git layer (that
+ * is the checkout's commit); NULL when a patch has no usable sha256 (then
+ * the field is left out rather than wrong). */
 static char *patchset_hash(const cJSON *patches)
 {
 	struct strlist lines = { 0 };
 	const cJSON *p;
 	int ok = 1;
 	cJSON_ArrayForEach(p, patches) {
+		char commit[41];
+		if (git_layer(p, commit))
+			continue;
 		const cJSON *sha = cJSON_GetObjectItemCaseSensitive(p, "sha256");
 		ok = ok && cJSON_IsString(sha) && is_sha256(sha->valuestring);
 		if (ok)
@@ -92,6 +115,11 @@ static void add_checkout(struct kcidb_ctx *k, const struct run_row *r, const cha
 	cJSON_AddStringToObject(c, "id", id);
 	cJSON_AddStringToObject(c, "origin", ORIGIN);
 	cJSON *patches = cJSON_Parse(r->patches ? r->patches : "[]");
+	const cJSON *p;
+	char commit[41];
+	cJSON_ArrayForEach(p, patches)
+		if (git_layer(p, commit))
+			cJSON_AddStringToObject(c, "git_commit_hash", commit);
 	char *hash = patchset_hash(patches);
 	if (hash)
 		cJSON_AddStringToObject(c, "patchset_hash", hash);

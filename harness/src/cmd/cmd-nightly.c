@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "analyze/history.h"
+#include "build/gitsource.h"
+#include "build/patchset.h"
 #include "cmd/builtin.h"
 #include "config/board.h"
 #include "config/catalog.h"
@@ -14,7 +16,8 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench nightly PLAN [--min-segment N] [--alpha A]\n"
+	"usage: hilbench nightly PLAN [--kernel-git DIR --rev REV [--kernel-base REV]]\n"
+	"                             [--min-segment N] [--alpha A]\n"
 	"Cron-friendly: runs PLAN once per kernel revision, then looks for change\n"
 	"points in the plan's history (docs/history.md).\n"
 	"  - a lock (<store>/nightly.lock): a second nightly on the same store\n"
@@ -22,7 +25,8 @@ static const char usage[] =
 	"  - idempotent: when this plan (same file contents) already ran against\n"
 	"    this kernel revision, the stored session is reported, not rerun;\n"
 	"  - the revision is Debian's linux-source package version of every\n"
-	"    board's kernel series.\n"
+	"    board's kernel series, or with --kernel-git the commit REV resolves\n"
+	"    to: Debian's source plus `git diff BASE REV` (docs/history.md).\n"
 	"Exit: 0 no regression, 1 the newest change of some series is a\n"
 	"regression, 125 runs missing or another nightly running, 2 bad input.\n";
 
@@ -73,15 +77,22 @@ int cmd_nightly(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "min-segment", required_argument, NULL, 'n' },
 		{ "alpha", required_argument, NULL, 'A' },
+		{ "kernel-git", required_argument, NULL, 'k' },
+		{ "rev", required_argument, NULL, 'r' },
+		{ "kernel-base", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct cp_params cp;
 	cp_params_default(&cp);
+	const char *repo = NULL, *rev = NULL, *base = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "n:A:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:A:k:r:K:h", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
+		case 'k': repo = optarg; break;
+		case 'r': rev = optarg; break;
+		case 'K': base = optarg; break;
 		case 'n':
 			cp.min_segment = strtoul(optarg, &end, 10);
 			if (*optarg == '-' || *end || cp.min_segment < 2) {
@@ -105,11 +116,18 @@ int cmd_nightly(int argc, char **argv)
 		hb_err("name one PLAN (see `hilbench list plans`)");
 		return HB_EXIT_USAGE;
 	}
+	if (!repo != !rev) {
+		hb_err("--kernel-git DIR and --rev REV go together");
+		return HB_EXIT_USAGE;
+	}
 	struct plan plan = { 0 };
 	if (catalog_plan(argv[optind], &plan) < 0)
 		return HB_EXIT_USAGE;
 	int rc = HB_EXIT_INFRA, busy = 0, lock = -1;
 	char *revision = NULL;
+	struct git_revision gr = { 0 };
+	struct bench_opts bo = { 0 };
+	char tag[16], err[1024];
 	struct store *s = store_open(hb_store_dir());
 	if (!s)
 		goto out;
@@ -120,8 +138,19 @@ int cmd_nightly(int argc, char **argv)
 		goto out;
 	}
 	rc = HB_EXIT_USAGE;
-	if (!(revision = debian_revision(&plan)))
+	if (repo) {
+		if (git_revision_prepare(repo, rev, base, &gr) < 0)
+			goto out;
+		if (gr.patch && patchset_add_patch(&bo.user_patches, gr.patch, err, sizeof(err)) < 0) {
+			hb_err("%s", err);
+			goto out;
+		}
+		git_revision_tag(&gr, tag);
+		bo.revision = tag;
+		revision = xasprintf("git %s (base %.12s)", gr.commit, gr.base);
+	} else if (!(revision = debian_revision(&plan))) {
 		goto out;
+	}
 	char key[65], session[64];
 	nightly_key(plan.path, revision, key);
 	int found = nightly_find(s, key, session, sizeof(session));
@@ -134,9 +163,8 @@ int cmd_nightly(int argc, char **argv)
 			plan.name, revision, session);
 	} else {
 		hb_install_interrupt_handlers();
-		struct bench_opts none = { 0 };
 		char id[40];
-		run_rc = bench_run_plan(&plan, s, &none, id);
+		run_rc = bench_run_plan(&plan, s, &bo, id);
 		snprintf(session, sizeof(session), "%s", id);
 		if (run_rc == HB_EXIT_OK && !hb_interrupted)
 			nightly_record(s, key, plan.name, revision, session);
@@ -161,6 +189,8 @@ int cmd_nightly(int argc, char **argv)
 out:
 	nightly_unlock(lock);
 	free(revision);
+	git_revision_free(&gr);
+	strlist_free(&bo.user_patches);
 	store_close(s);
 	plan_free(&plan);
 	return rc;
