@@ -367,8 +367,8 @@ void history_write_html(const struct history *h, FILE *out)
 		html_escape(out, s->timing);
 		fputs(" time</small></h2>\n", out);
 		trend_svg(out, s);
-		if (!h->detected) {
-			fputs("</section>\n", out);
+		if (!h->detected || !s->cp.n) {
+			fputs(h->detected ? "<p>No change.</p>\n</section>\n" : "</section>\n", out);
 			continue;
 		}
 		fputs("<table><tr><th>#</th><th>change</th><th>before</th><th>after</th>"
