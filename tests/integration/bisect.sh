@@ -56,7 +56,11 @@ C3=$(g rev-parse HEAD)
 HEAD_BEFORE=$(g rev-parse HEAD)
 
 out=$($HB bisect --good "$BASE" --bad "$C3" --kernel-git "$REPO" 2>&1); rc=$?
-echo "$out" | grep -E "^(good|culprit|  pps)|bisect:" | sed 's/^/# /'
+if [ $rc = 0 ]; then
+	echo "$out" | grep -E "^(good|culprit|  pps)|bisect:" | sed 's/^/# /'
+else
+	echo "$out" | sed 's/^/# /'
+fi
 check "bisect exits 0 with a culprit" [ $rc = 0 ]
 check "the culprit is the per-packet-work commit" grep -q "^culprit $C2 stmmac: per-packet work" <<<"$out"
 check "the numbers on both sides are printed" grep -qE "^  pps: [0-9.]+ before \(${C1:0:12}\) -> [0-9.]+ after \(-" <<<"$out"

@@ -201,9 +201,11 @@ static int run_bisect(struct bisect_opts *b, struct store *s)
 			mean_of(g), bad_rev.commit, bad_session, mean_of(bs));
 		fclose(f);
 	}
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[n > 0 ? n : 0] = 0;
+	/* this very binary for the steps, even if its file was replaced since
+	 * (an upgrade or a rebuild mid-bisect): /proc/<pid>/exe stays valid
+	 * while we wait for git */
+	char self[32];
+	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
 	char *add[] = { "worktree", "add", "--quiet", "--detach", "--no-checkout", wt,
 			bad_rev.commit, NULL };
 	char *start[] = { "bisect", "start", "--no-checkout", bad_rev.commit, good_rev.commit, NULL };
