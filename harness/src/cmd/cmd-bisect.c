@@ -33,7 +33,8 @@ static const char usage[] =
 
 struct bisect_opts {
 	const char *good, *bad, *repo, *base, *metric, *plan_name;
-	const char *good_session, *log;	/* given to each --step by the parent */
+	struct strlist good_sessions;	/* given to each --step by the parent */
+	const char *log;
 	int step;
 	struct plan plan;
 	struct workload wl;
@@ -43,9 +44,10 @@ struct bisect_opts {
 
 /* One revision on the emulated board: the plan's first board, reference
  * strategy and workload; the session id goes to session. */
-static int measure(struct bisect_opts *b, struct store *s, const char *rev, char session[40],
-		   struct git_revision *gr)
+static int measure(struct bisect_opts *b, struct store *s, const char *rev, int reps,
+		   char session[40], struct git_revision *gr)
 {
+	git_revision_free(gr);
 	if (git_revision_prepare(b->repo, rev, b->base, gr) < 0)
 		return HB_EXIT_USAGE;
 	struct bench_opts o = { 0 };
@@ -56,35 +58,65 @@ static int measure(struct bisect_opts *b, struct store *s, const char *rev, char
 		hb_err("%s", err);
 		return HB_EXIT_USAGE;
 	}
-	hb_info("bisect: measuring %.12s %s", gr->commit, gr->subject);
+	hb_info("bisect: measuring %.12s %s (%d run%s)", gr->commit, gr->subject, reps,
+		reps > 1 ? "s" : "");
+	int planned = b->plan.repetitions;
+	b->plan.repetitions = reps;
 	int rc = bench_run_plan(&b->plan, s, &o, session);
+	b->plan.repetitions = planned;
 	strlist_free(&o.user_patches);
 	return rc;
 }
 
-/* The metric's values in a session, into *d (the series points into it). */
-static const struct series *samples(struct bisect_opts *b, struct store *s, const char *session,
-				    struct dataset *d)
+/* A revision's values of the metric, over one or more sessions. */
+struct values {
+	double *v;
+	size_t n;
+};
+
+/* Appends the metric's values of a session; -1 when it has none. */
+static int add_session(struct bisect_opts *b, struct store *s, const char *session,
+		       struct values *x)
 {
+	struct dataset d;
 	struct selection sel = { .session = session };
-	if (dataset_load(s, &sel, d) < 0)
-		return NULL;
-	return dataset_find(d, b->wl.name, b->plan.strategies.v[0], b->metric);
+	int rc = dataset_load(s, &sel, &d);
+	const struct series *k = rc == 0 ? dataset_find(&d, b->wl.name, b->plan.strategies.v[0],
+							  b->metric) : NULL;
+	if (k) {
+		x->v = xrealloc(x->v, (x->n + k->n + 1) * sizeof(double));
+		memcpy(x->v + x->n, k->v, k->n * sizeof(double));
+		x->n += k->n;
+	}
+	dataset_free(&d);
+	return k ? 0 : -1;
 }
 
-static void decide(const struct bisect_opts *b, const struct series *good,
-		   const struct series *cand, struct gate_decision *d)
+/* reps more runs of rev, their values appended to x; the session's id is
+ * pushed to sessions when given. */
+static int measure_into(struct bisect_opts *b, struct store *s, const char *rev, int reps,
+			struct values *x, struct git_revision *gr, struct strlist *sessions)
 {
-	gate_decide(good->v, good->n, cand->v, cand->n, b->gm->better, b->plan.gate.alpha,
-		    b->threshold_pct, d);
+	char session[40] = "";
+	int rc = measure(b, s, rev, reps, session, gr);
+	if (*session && add_session(b, s, session, x) == 0 && sessions)
+		strlist_push(sessions, session);
+	return rc;
 }
 
-static double mean_of(const struct series *s)
+static void decide(const struct bisect_opts *b, const struct values *good,
+		   const struct values *cand, struct gate_decision *d)
+{
+	gate_decide(good->v, good->n, cand->v, cand->n, b->gm->better,
+		    gate_look_alpha(&b->plan.gate), b->threshold_pct, d);
+}
+
+static double mean_of(const struct values *x)
 {
 	double sum = 0;
-	for (size_t i = 0; i < s->n; i++)
-		sum += s->v[i];
-	return s->n ? sum / (double)s->n : NAN;
+	for (size_t i = 0; i < x->n; i++)
+		sum += x->v[i];
+	return x->n ? sum / (double)x->n : NAN;
 }
 
 /* `git bisect run` calls this for each revision: 0 good, 1 bad, 125 skip.
@@ -97,31 +129,32 @@ static int run_step(struct bisect_opts *b, struct store *s)
 		hb_err("bisect --step: no BISECT_HEAD here; `hilbench bisect` runs the steps");
 		return HB_EXIT_INFRA;
 	}
-	char session[40] = "";
-	struct git_revision gr;
-	struct dataset good = { 0 }, cand = { 0 };
-	int rc = measure(b, s, rev, session, &gr);
-	const struct series *g = samples(b, s, b->good_session, &good);
-	const struct series *c = rc == HB_EXIT_OK ? samples(b, s, session, &cand) : NULL;
-	int verdict = HB_EXIT_INFRA;
-	const char *word = "skip (not measured)";
-	struct gate_decision d;
-	if (g && c) {
-		decide(b, g, c, &d);
-		verdict = d.outcome == GATE_REGRESSED ? 1 :
-			  d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED ? 0 : HB_EXIT_INFRA;
-		word = verdict == 1 ? "bad" : verdict == 0 ? "good" : "skip (undecided)";
-		hb_info("bisect: %.12s %s %.6g (good %.6g, %+.2f %%): %s", gr.commit, b->metric,
-			mean_of(c), mean_of(g), d.delta_pct, word);
+	struct git_revision gr = { 0 };
+	struct values good = { 0 }, cand = { 0 };
+	for (size_t i = 0; i < b->good_sessions.n; i++)
+		add_session(b, s, b->good_sessions.v[i], &good);
+	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, NULL);
+	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
+	if (rc == HB_EXIT_OK && good.n && cand.n) {
+		decide(b, &good, &cand, &d);
+		/* the gate's own policy: one more run at a time while open */
+		while (d.outcome == GATE_OPEN && cand.n < (size_t)b->plan.gate.max_repetitions &&
+		       !hb_interrupted && measure_into(b, s, rev, 1, &cand, &gr, NULL) == HB_EXIT_OK)
+			decide(b, &good, &cand, &d);
 	}
+	int verdict = d.outcome == GATE_REGRESSED ? 1 :
+		      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED ? 0 : HB_EXIT_INFRA;
+	const char *word = verdict == 1 ? "bad" : verdict == 0 ? "good" :
+			   cand.n ? "skip (undecided)" : "skip (not measured)";
+	hb_info("bisect: %.12s %s %.6g over %zu runs (good %.6g): %s", rev, b->metric,
+		mean_of(&cand), cand.n, mean_of(&good), word);
 	FILE *log = fopen(b->log, "a");
 	if (log) {
-		fprintf(log, "%s %s %.17g %s\n", rev, *session ? session : "-",
-			c ? mean_of(c) : NAN, word);
+		fprintf(log, "%s %.17g %s\n", rev, mean_of(&cand), word);
 		fclose(log);
 	}
-	dataset_free(&good);
-	dataset_free(&cand);
+	free(good.v);
+	free(cand.v);
 	git_revision_free(&gr);
 	free(rev);
 	return verdict;
@@ -135,11 +168,8 @@ static double logged_mean(const char *log, const char *commit)
 	struct strlist lines = { 0 };
 	strlist_split(&lines, text ? text : "", "\n");
 	for (size_t i = 0; i < lines.n; i++)
-		if (!strncmp(lines.v[i], commit, 40) && lines.v[i][40] == ' ') {
-			char *p = strchr(lines.v[i] + 41, ' ');
-			if (p)
-				v = strtod(p + 1, NULL);
-		}
+		if (!strncmp(lines.v[i], commit, 40) && lines.v[i][40] == ' ')
+			v = strtod(lines.v[i] + 41, NULL);
 	strlist_free(&lines);
 	free(text);
 	return v;
@@ -160,27 +190,35 @@ static int git_in(const char *dir, char *const args[])
 
 static int run_bisect(struct bisect_opts *b, struct store *s)
 {
-	char good_session[40] = "", bad_session[40] = "";
-	struct git_revision good_rev, bad_rev;
-	struct dataset gd = { 0 }, bd = { 0 };
-	int rc = measure(b, s, b->good, good_session, &good_rev);
-	if (rc == HB_EXIT_OK && !hb_interrupted)
-		rc = measure(b, s, b->bad, bad_session, &bad_rev);
-	else
-		memset(&bad_rev, 0, sizeof(bad_rev));
-	const struct series *g = rc == HB_EXIT_OK ? samples(b, s, good_session, &gd) : NULL;
-	const struct series *bs = rc == HB_EXIT_OK ? samples(b, s, bad_session, &bd) : NULL;
+	struct git_revision good_rev = { 0 }, bad_rev = { 0 };
+	struct values g = { 0 }, bs = { 0 };
+	struct strlist bad_sessions = { 0 };
 	char *tmp = NULL, *wt = NULL, *log = NULL;
-	if (!g || !bs) {
+	int reps = b->plan.repetitions;
+	int rc = measure_into(b, s, b->good, reps, &g, &good_rev, &b->good_sessions);
+	if (rc == HB_EXIT_OK && !hb_interrupted)
+		rc = measure_into(b, s, b->bad, reps, &bs, &bad_rev, &bad_sessions);
+	if (rc != HB_EXIT_OK || !g.n || !bs.n) {
 		hb_err("bisect: GOOD or BAD could not be measured (see above); nothing to bisect");
 		rc = rc == HB_EXIT_USAGE ? HB_EXIT_USAGE : HB_EXIT_INFRA;
 		goto out;
 	}
 	struct gate_decision d;
-	decide(b, g, bs, &d);
-	printf("good %.12s: %s %.6g; bad %.12s: %.6g (%+.2f %%, threshold %.2f %%): %s\n",
-	       good_rev.commit, b->metric, mean_of(g), bad_rev.commit, mean_of(bs), d.delta_pct,
-	       b->threshold_pct, gate_outcome_name(d.outcome));
+	decide(b, &g, &bs, &d);
+	/* the gate's policy: while open, one more run on the side with fewer */
+	while (d.outcome == GATE_OPEN && !hb_interrupted &&
+	       (bs.n < (size_t)b->plan.gate.max_repetitions ||
+		g.n < (size_t)b->plan.gate.max_repetitions)) {
+		int more_bad = bs.n <= g.n && bs.n < (size_t)b->plan.gate.max_repetitions;
+		if (more_bad ? measure_into(b, s, b->bad, 1, &bs, &bad_rev, &bad_sessions)
+			     : measure_into(b, s, b->good, 1, &g, &good_rev, &b->good_sessions))
+			break;
+		decide(b, &g, &bs, &d);
+	}
+	printf("good %.12s: %s %.6g (%zu runs); bad %.12s: %.6g (%zu runs) "
+	       "(%+.2f %%, threshold %.2f %%): %s\n", good_rev.commit, b->metric, mean_of(&g), g.n,
+	       bad_rev.commit, mean_of(&bs), bs.n, d.delta_pct, b->threshold_pct,
+	       gate_outcome_name(d.outcome));
 	if (d.outcome != GATE_REGRESSED) {
 		hb_err("bisect: BAD is not a regression of GOOD on %s; nothing to bisect", b->metric);
 		rc = HB_EXIT_INFRA;
@@ -197,8 +235,8 @@ static int run_bisect(struct bisect_opts *b, struct store *s)
 	log = path_join(tmp, "steps.log");
 	FILE *f = fopen(log, "w");
 	if (f) {
-		fprintf(f, "%s %s %.17g good\n%s %s %.17g bad\n", good_rev.commit, good_session,
-			mean_of(g), bad_rev.commit, bad_session, mean_of(bs));
+		fprintf(f, "%s %.17g good\n%s %.17g bad\n", good_rev.commit, mean_of(&g),
+			bad_rev.commit, mean_of(&bs));
 		fclose(f);
 	}
 	/* this very binary for the steps, even if its file was replaced since
@@ -215,11 +253,15 @@ static int run_bisect(struct bisect_opts *b, struct store *s)
 	strlist_split(&run, "bisect --step", " ");
 	const char *pairs[][2] = { { "--kernel-git", b->repo }, { "--kernel-base", good_rev.base },
 				   { "--metric", b->metric }, { "--plan", b->plan_name },
-				   { "--good-session", good_session }, { "--log", log },
-				   { "--good", good_rev.commit }, { "--bad", bad_rev.commit } };
+				   { "--log", log }, { "--good", good_rev.commit },
+				   { "--bad", bad_rev.commit } };
 	for (size_t i = 0; i < HB_ARRAY_SIZE(pairs); i++) {
 		strlist_push(&run, pairs[i][0]);
 		strlist_push(&run, pairs[i][1]);
+	}
+	for (size_t i = 0; i < b->good_sessions.n; i++) {
+		strlist_push(&run, "--good-session");
+		strlist_push(&run, b->good_sessions.v[i]);
 	}
 	rc = HB_EXIT_INFRA;
 	if (git_in(b->repo, add) == 0 && git_in(wt, start) == 0 &&
@@ -258,8 +300,9 @@ out:
 	free(tmp);
 	free(wt);
 	free(log);
-	dataset_free(&gd);
-	dataset_free(&bd);
+	free(g.v);
+	free(bs.v);
+	strlist_free(&bad_sessions);
 	git_revision_free(&good_rev);
 	git_revision_free(&bad_rev);
 	return rc;
@@ -291,7 +334,7 @@ static int parse(int argc, char **argv, struct bisect_opts *b)
 		case 'm': b->metric = optarg; break;
 		case 'p': b->plan_name = optarg; break;
 		case 'S': b->step = 1; break;
-		case 'G': b->good_session = optarg; break;
+		case 'G': strlist_push(&b->good_sessions, optarg); break;
 		case 'l': b->log = optarg; break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
@@ -299,7 +342,7 @@ static int parse(int argc, char **argv, struct bisect_opts *b)
 		}
 	}
 	if (optind < argc || !b->good || !b->bad || !b->repo ||
-	    (b->step && (!b->good_session || !b->log))) {
+	    (b->step && (!b->good_sessions.n || !b->log))) {
 		hb_err("give --good REV --bad REV --kernel-git DIR; see `hilbench bisect --help`");
 		return HB_EXIT_USAGE;
 	}
@@ -347,5 +390,6 @@ int cmd_bisect(int argc, char **argv)
 	if (b.wl.name)
 		workload_free(&b.wl);
 	plan_free(&b.plan);
+	strlist_free(&b.good_sessions);
 	return rc;
 }
