@@ -129,17 +129,28 @@ static int run_step(struct bisect_opts *b, struct store *s)
 		hb_err("bisect --step: no BISECT_HEAD here; `hilbench bisect` runs the steps");
 		return HB_EXIT_INFRA;
 	}
+	/* git bisect run exports GIT_DIR for the worktree; the kernel's
+	 * setlocalversion would then stamp the worktree's HEAD (BAD) into every
+	 * kernel release, and `git -C repo` would not mean repo */
+	static const char *const git_env[] = { "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
+					       "GIT_PREFIX", "GIT_COMMON_DIR" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(git_env); i++)
+		unsetenv(git_env[i]);
 	struct git_revision gr = { 0 };
 	struct values good = { 0 }, cand = { 0 };
 	for (size_t i = 0; i < b->good_sessions.n; i++)
 		add_session(b, s, b->good_sessions.v[i], &good);
+	/* a run that failed (a killed iperf3 on a loaded host) is stored with
+	 * its reason; the pass runs still count, and the gate asks for more */
 	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, NULL);
 	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
-	if (rc == HB_EXIT_OK && good.n && cand.n) {
+	if (rc != HB_EXIT_USAGE && good.n && cand.n) {
 		decide(b, &good, &cand, &d);
 		/* the gate's own policy: one more run at a time while open */
+		int tries = 0;
 		while (d.outcome == GATE_OPEN && cand.n < (size_t)b->plan.gate.max_repetitions &&
-		       !hb_interrupted && measure_into(b, s, rev, 1, &cand, &gr, NULL) == HB_EXIT_OK)
+		       tries++ < b->plan.gate.max_repetitions && !hb_interrupted &&
+		       measure_into(b, s, rev, 1, &cand, &gr, NULL) != HB_EXIT_USAGE)
 			decide(b, &good, &cand, &d);
 	}
 	int verdict = d.outcome == GATE_REGRESSED ? 1 :
@@ -196,9 +207,9 @@ static int run_bisect(struct bisect_opts *b, struct store *s)
 	char *tmp = NULL, *wt = NULL, *log = NULL;
 	int reps = b->plan.repetitions;
 	int rc = measure_into(b, s, b->good, reps, &g, &good_rev, &b->good_sessions);
-	if (rc == HB_EXIT_OK && !hb_interrupted)
+	if (rc != HB_EXIT_USAGE && !hb_interrupted)
 		rc = measure_into(b, s, b->bad, reps, &bs, &bad_rev, &bad_sessions);
-	if (rc != HB_EXIT_OK || !g.n || !bs.n) {
+	if (rc == HB_EXIT_USAGE || !g.n || !bs.n) {
 		hb_err("bisect: GOOD or BAD could not be measured (see above); nothing to bisect");
 		rc = rc == HB_EXIT_USAGE ? HB_EXIT_USAGE : HB_EXIT_INFRA;
 		goto out;
@@ -206,12 +217,15 @@ static int run_bisect(struct bisect_opts *b, struct store *s)
 	struct gate_decision d;
 	decide(b, &g, &bs, &d);
 	/* the gate's policy: while open, one more run on the side with fewer */
+	int tries = 0;
 	while (d.outcome == GATE_OPEN && !hb_interrupted &&
 	       (bs.n < (size_t)b->plan.gate.max_repetitions ||
 		g.n < (size_t)b->plan.gate.max_repetitions)) {
 		int more_bad = bs.n <= g.n && bs.n < (size_t)b->plan.gate.max_repetitions;
-		if (more_bad ? measure_into(b, s, b->bad, 1, &bs, &bad_rev, &bad_sessions)
-			     : measure_into(b, s, b->good, 1, &g, &good_rev, &b->good_sessions))
+		if (tries++ >= 2 * b->plan.gate.max_repetitions ||
+		    (more_bad ? measure_into(b, s, b->bad, 1, &bs, &bad_rev, &bad_sessions)
+			      : measure_into(b, s, b->good, 1, &g, &good_rev, &b->good_sessions)) ==
+			    HB_EXIT_USAGE)
 			break;
 		decide(b, &g, &bs, &d);
 	}
