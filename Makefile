@@ -130,6 +130,7 @@ check-lava-server: all
 check-integration: all
 	bash tests/integration/run.sh
 	bash tests/integration/faults.sh
+	bash tests/integration/bisect.sh
 
 check: deps
 	$(MAKE) check-unit

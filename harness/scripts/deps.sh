@@ -12,6 +12,7 @@ HOST_PKGS=(
 	chromium	# the HTML report is checked in a real browser
 	lava-common python3-jinja2 busybox	# tests/lava: LAVA's schema, device templates, the DUT's shell
 	lava-dispatcher tftpd-hpa u-boot-sunxi	# lava-local backend: lava-run, TFTP, U-Boot for the SD card
+	python3-jsonschema	# tests/kcidb: the KCIDB v5 export against its schema
 	qemu-system-arm
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	linux-source-6.1 ccache bc bison flex libelf-dev kmod

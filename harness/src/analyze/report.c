@@ -12,6 +12,7 @@
 static const char *const format_names[] = {
 	[REPORT_TEXT] = "text", [REPORT_MD] = "md", [REPORT_CSV] = "csv", [REPORT_JSON] = "json",
 	[REPORT_HTML] = "html", [REPORT_COMMIT] = "commit", [REPORT_JUNIT] = "junit",
+	[REPORT_KCIDB] = "kcidb",
 };
 
 int report_format_parse(const char *name, enum report_format *f)
@@ -389,6 +390,8 @@ static void list_problems(const struct dataset *d, FILE *out, const char *bullet
 int report_write(struct store *st, const struct selection *sel, const char *reference,
 		 enum report_format f, FILE *out)
 {
+	if (f == REPORT_KCIDB)
+		return report_write_kcidb(st, sel, out);
 	if (f == REPORT_CSV) {
 		fputs("run,session,board,strategy,workload,repetition,class,timing,metric,value,"
 		      "unit,source,reason\n", out);

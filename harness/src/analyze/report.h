@@ -1,6 +1,7 @@
 /*
  * report: stored runs as a comparison report, in several formats.
  *
+ * kcidb is KCIDB v5 JSON for KernelCI (report_kcidb.c).
  * text, md, json, html, junit (a test case per strategy, workload and
  * metric: a failure where the strategy is significantly worse than the
  * reference, skipped where there are too few runs to say; an error per run
@@ -26,7 +27,8 @@
 #include "store/store.h"
 
 enum report_format {
-	REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT, REPORT_JUNIT
+	REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT, REPORT_JUNIT,
+	REPORT_KCIDB
 };
 
 int report_format_parse(const char *name, enum report_format *f);
@@ -49,6 +51,11 @@ struct report_visitor {
 	void *ctx;
 };
 void report_visit(const struct dataset *d, const struct report_visitor *v);
+
+/* KCIDB v5 JSON (report_kcidb.c): checkouts, builds, and one test per run
+ * and metric (status DONE, number {value, unit}); runs that are not
+ * measurements are tests with status FAIL, ERROR or MISS. */
+int report_write_kcidb(struct store *st, const struct selection *sel, FILE *out);
 
 void html_escape(FILE *out, const char *s);
 /* store_dir: where runs/<id>/ holds each run's artifacts (per-interval plots) */

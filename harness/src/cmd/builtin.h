@@ -15,5 +15,8 @@ int cmd_show(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_lava(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_nightly(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 #endif

@@ -9,7 +9,8 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench report [--format text|md|csv|json|html|junit|commit] [--out FILE]\n"
+	"usage: hilbench report [--format text|md|csv|json|html|junit|commit|kcidb]\n"
+	"                       [--out FILE]\n"
 	"                       [--reference STRATEGY] [selection]\n"
 	"selection (all given must match; default: the newest session):\n"
 	"  --session ID  --plan P  --board B  --strategy S  --workload W\n"
@@ -61,7 +62,7 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &f) < 0) {
-				hb_err("--format %s: choose text, md, csv, json, html, junit or commit",
+				hb_err("--format %s: choose text, md, csv, json, html, junit, commit or kcidb",
 				       optarg);
 				return HB_EXIT_USAGE;
 			}

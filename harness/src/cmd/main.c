@@ -18,6 +18,9 @@ static const struct {
 	{ "show", cmd_show, "show stored runs with their provenance" },
 	{ "report", cmd_report, "summarize stored runs: text, md, csv, json or html" },
 	{ "gate", cmd_gate, "does a patch make things worse? exit 0 / 1 / 125 for CI" },
+	{ "history", cmd_history, "series over time, change points and the run that moved" },
+	{ "nightly", cmd_nightly, "cron: run a plan once per kernel revision, then detect" },
+	{ "bisect", cmd_bisect, "find the kernel commit that made a metric worse" },
 	{ "lava", cmd_lava, "print the LAVA job for one board/strategy/workload cell" },
 };
 

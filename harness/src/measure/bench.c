@@ -115,7 +115,9 @@ static void read_manifest_facts(struct cell *c)
 	c->patches = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(m, "patches"));
 	const cJSON *src = cJSON_GetObjectItemCaseSensitive(m, "source");
 	const cJSON *kv = cJSON_GetObjectItemCaseSensitive(src, "kernel_version");
-	c->kernel_version = xstrdup(cJSON_IsString(kv) ? kv->valuestring : "unknown");
+	const char *version = cJSON_IsString(kv) ? kv->valuestring : "unknown";
+	c->kernel_version = c->ps->opts->revision ? xasprintf("%s+%s", version, c->ps->opts->revision)
+					    : xstrdup(version);
 	cJSON_Delete(m);
 }
 

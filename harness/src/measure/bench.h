@@ -34,6 +34,8 @@ struct bench_opts {
 	int from_scratch;		/* build_request.from_scratch */
 	int attempts;			/* --attempts; 0 = BENCH_ATTEMPTS */
 	const char *resume;		/* --resume: a session id or "latest"; NULL = new */
+	const char *revision;		/* e.g. g<commit> of --kernel-git: stored runs'
+					 * kernel_version is "<version>+<revision>" */
 };
 
 /* 0 if the board lists this kernel series, else -1 with the message. */

@@ -76,6 +76,9 @@ struct run_row {
 	int repetition;
 	const char *metric, *unit, *source;
 	double value;
+	/* provenance, for series over time */
+	const char *plan, *started, *kernel_version, *kernel_release, *build_key;
+	const char *ended, *patches;	/* patches: JSON array of {layer, path, sha256} */
 };
 /* Which runs a reader wants; NULL fields match everything. */
 struct selection {

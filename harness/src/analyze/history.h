@@ -1,0 +1,70 @@
+/*
+ * history: stored measurements as series over time, one per (board,
+ * strategy, workload, metric, timing mode), each point with its provenance
+ * (run, session, date, kernel version, release and build key); and the
+ * change points in them (analyze/changepoint.h).
+ *
+ * Points are pass runs ordered by start time (then run id). With
+ * HIST_PER_SESSION a point is one session (a night): the median of its runs,
+ * with the provenance of its first run; see docs/history.md for when each
+ * is the right null hypothesis.
+ *
+ * Contract: history_load() returns 0 or -1 (message printed); writers
+ * escape every string for their format. A change's direction comes from the
+ * metric (analyze/dataset.h shown_metrics); a metric hilbench does not know
+ * has no bad direction, so its changes are SHIFTs, never regressions.
+ */
+#ifndef HB_HISTORY_H
+#define HB_HISTORY_H
+
+#include <stdio.h>
+
+#include "analyze/changepoint.h"
+#include "store/store.h"
+
+enum hist_points { HIST_PER_RUN, HIST_PER_SESSION };
+
+struct hist_point {
+	char *run, *session, *started, *kernel_version, *kernel_release, *build_key;
+	double value;
+	size_t runs;		/* runs behind this point */
+};
+
+struct hist_series {
+	char *board, *strategy, *workload, *metric, *unit, *timing;
+	int direction;		/* +1 higher is better, -1 lower is better, 0 unknown */
+	struct hist_point *p;
+	size_t n;
+	struct cp_result cp;	/* filled by history_detect() */
+};
+
+struct history {
+	struct hist_series *s;
+	size_t n;
+	enum hist_points points;
+	int detected;		/* history_detect() ran */
+	struct cp_params params;
+};
+
+/* metric NULL: the metrics reports show (dataset.h); else only that one. */
+int history_load(struct store *st, const struct selection *sel, const char *metric,
+		 enum hist_points points, struct history *h);
+/* -1 when the parameters are invalid. */
+int history_detect(struct history *h, const struct cp_params *p);
+void history_free(struct history *h);
+
+enum change_kind { CHANGE_REGRESSION, CHANGE_IMPROVEMENT, CHANGE_SHIFT };
+enum change_kind history_change_kind(const struct hist_series *s, const struct cp_change *c);
+const char *change_kind_name(enum change_kind k);
+/* Does some series' newest segment start with a regression? The question a
+ * nightly cron job asks (older changes were already reported). */
+int history_newest_is_regression(const struct history *h);
+
+void history_write_text(const struct history *h, FILE *out);
+/* Only the series that have changes, and their changes: a nightly summary. */
+void history_write_changes(const struct history *h, FILE *out);
+int history_write_json(const struct history *h, FILE *out);
+/* A self-contained page with one trend plot per series (trend_svg.h). */
+void history_write_html(const struct history *h, FILE *out);
+
+#endif

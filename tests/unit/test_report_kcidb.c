@@ -1,0 +1,184 @@
+/* report --format kcidb: runs of every class become KCIDB v5 checkouts,
+ * builds and tests that pass tests/kcidb/validate.py (the schema written
+ * from KCIDB's published v5.0 description, plus no-nulls and references).
+ * The runs are written by the test into a real store in a temp dir; their
+ * values are made up for the export, not measurements. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/report.h"
+#include "store/store.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+static char dir[64];
+static struct store *st;
+
+#define SHA_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define SHA_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+static const char patches[] = "[{\"layer\":\"strategy\",\"path\":\"0001-x.patch\",\"sha256\":\""
+			      SHA_A "\"},{\"layer\":\"user\",\"path\":\"y.patch\",\"sha256\":\""
+			      SHA_B "\"}]";
+
+static void add_patched(const char *id, enum run_class cls, const char *workload,
+			const char *reason, const char *build_key, const char *patch_json)
+{
+	struct metric m[] = { { "pps", 74000.5, "packets/s", "test" },
+			      { "mbps", 37.9, "Mbit/s", "test" } };
+	struct run_record r = {
+		.session = "s1", .plan = "p", .board = "qemu-orangepi-pc", .strategy = "gating",
+		.workload = workload, .repetition = 0, .cls = cls, .reason = reason,
+		.timing = "virtual", .started = "2026-11-30T02:00:00Z",
+		.ended = "2026-11-30T02:00:30Z", .kernel_version = "6.1.200",
+		.kernel_release = "6.1.0-hb", .build_key = build_key, .patches = patch_json,
+		.metrics = m, .n_metrics = cls == RUN_PASS ? 2 : 0,
+	};
+	snprintf(r.id, sizeof(r.id), "%s", id);
+	assert_int_equal(store_add_run(st, &r), 0);
+}
+
+static void add(const char *id, enum run_class cls, const char *workload, const char *reason,
+		const char *build_key)
+{
+	add_patched(id, cls, workload, reason, build_key, patches);
+}
+
+#define COMMIT "0123456789abcdef0123456789abcdef01234567"
+/* a --kernel-git run: build/gitsource.c's layer, named <base>..<commit> */
+static const char git_patches[] = "[{\"layer\":\"user\",\"path\":\"/c/git/"
+				  "fedcba9876543210fedcba9876543210fedcba98.." COMMIT ".patch\","
+				  "\"sha256\":\"" SHA_A "\"}]";
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hb-test-kcidb-XXXXXX");
+	if (!mkdtemp(dir) || !(st = store_open(dir)))
+		return -1;
+	const char *key = "1111111111111111111111111111111111111111111111111111111111111111";
+	add("r1", RUN_PASS, "udp64-dut-tx", NULL, key);
+	add("r2", RUN_PASS, "udp 64/<weird>", NULL, key);
+	add("r3", RUN_FAIL, "udp64-dut-tx", "agent: iperf3 exited 1 \"quoted\"", key);
+	add("r4", RUN_ERROR, "udp64-dut-tx", "kernel build failed", NULL);
+	add_patched("r5", RUN_PASS, "udp64-dut-tx", NULL,
+		    "2222222222222222222222222222222222222222222222222222222222222222", git_patches);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	store_close(st);
+	return rm_rf(dir);
+}
+
+static char *export_to(const char *name)
+{
+	char *path = path_join(dir, name);
+	struct selection sel = { .session = "s1" };
+	assert_int_equal(report_write_file(st, &sel, NULL, REPORT_KCIDB, path), 0);
+	return path;
+}
+
+static int validate(const char *path)
+{
+	char *script = path_join(getenv("HILBENCH_HOME") ? getenv("HILBENCH_HOME") : ".",
+				 "tests/kcidb/validate.py");
+	char *argv[] = { "python3", script, (char *)path, NULL };
+	struct proc_opts o = PROC_OPTS_DEFAULT;
+	int rc = proc_run(argv, &o);
+	free(script);
+	return rc;
+}
+
+static cJSON *load(const char *path)
+{
+	char *text = read_file(path, NULL);
+	assert_non_null(text);
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	assert_non_null(j);
+	return j;
+}
+
+static void export_passes_the_kcidb_schema(void **state)
+{
+	(void)state;
+	char *path = export_to("kcidb.json");
+	assert_int_equal(validate(path), 0);
+	free(path);
+}
+
+static void measurements_are_done_tests_with_numbers(void **state)
+{
+	(void)state;
+	char *path = export_to("kcidb.json");
+	cJSON *j = load(path);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "version"), "major")->valueint, 5);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "checkouts")), 2);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "builds")), 3);
+	cJSON *tests = cJSON_GetObjectItem(j, "tests");
+	assert_int_equal(cJSON_GetArraySize(tests), 8);	/* 3 runs x 2 metrics + 2 failed runs */
+	int done = 0, fail = 0, error = 0, weird = 0;
+	cJSON *t;
+	cJSON_ArrayForEach(t, tests) {
+		const char *status = cJSON_GetObjectItem(t, "status")->valuestring;
+		const char *p = cJSON_GetObjectItem(t, "path")->valuestring;
+		if (!strcmp(status, "DONE")) {
+			done++;
+			cJSON *num = cJSON_GetObjectItem(t, "number");
+			assert_non_null(cJSON_GetObjectItem(num, "value"));
+			assert_non_null(cJSON_GetObjectItem(num, "unit"));
+		}
+		fail += !strcmp(status, "FAIL");
+		error += !strcmp(status, "ERROR");
+		weird += !strcmp(p, "hilbench.udp_64__weird_.pps");
+	}
+	assert_int_equal(done, 6);
+	assert_int_equal(fail, 1);
+	assert_int_equal(error, 1);
+	assert_int_equal(weird, 1);
+	/* KCIDB's patchset_hash: sha256 of the newline-terminated patch hashes */
+	char want[65];
+	sha256_hex(SHA_A "\n" SHA_B "\n", 130, want);
+	cJSON *checkout = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checkouts"), 0);
+	assert_string_equal(cJSON_GetObjectItem(checkout, "patchset_hash")->valuestring, want);
+	assert_null(cJSON_GetObjectItem(checkout, "git_commit_hash"));
+	/* the git layer is the checkout's commit, not part of its patchset */
+	cJSON *git = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checkouts"), 1);
+	assert_string_equal(cJSON_GetObjectItem(git, "git_commit_hash")->valuestring, COMMIT);
+	assert_string_equal(cJSON_GetObjectItem(git, "patchset_hash")->valuestring, "");
+	cJSON_Delete(j);
+	free(path);
+}
+
+/* The validator must be able to say no, or the first test means nothing. */
+static void validator_rejects_a_broken_report(void **state)
+{
+	(void)state;
+	char *path = path_join(dir, "broken.json");
+	static const char broken[] =
+		"{\"version\":{\"major\":5,\"minor\":0},\"builds\":[],\"tests\":[{\"id\":\"hilbench:x\","
+		"\"origin\":\"hilbench\",\"build_id\":\"hilbench:nowhere\",\"status\":\"PASSED\","
+		"\"path\":\"a..b\",\"comment\":null}]}";
+	assert_int_equal(write_file_atomic(path, broken, strlen(broken)), 0);
+	assert_int_equal(validate(path), 1);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(export_passes_the_kcidb_schema),
+		cmocka_unit_test(measurements_are_done_tests_with_numbers),
+		cmocka_unit_test(validator_rejects_a_broken_report),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
