@@ -420,7 +420,7 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 	} else if (f == REPORT_JUNIT) {
 		rc = write_junit(&d, out);
 	} else if (f == REPORT_HTML) {
-		rc = report_write_html(&d, store_dir(st), out);
+		rc = report_write_html(&d, st, sel, out);
 	} else if (f == REPORT_COMMIT) {
 		struct commit_ctx k = { .out = out };
 		struct report_visitor v = { commit_workload, NULL, commit_row, NULL, &k };

@@ -58,7 +58,9 @@ void report_visit(const struct dataset *d, const struct report_visitor *v);
 int report_write_kcidb(struct store *st, const struct selection *sel, FILE *out);
 
 void html_escape(FILE *out, const char *s);
-/* store_dir: where runs/<id>/ holds each run's artifacts (per-interval plots) */
-int report_write_html(const struct dataset *d, const char *store_dir, FILE *out);
+/* st: for each run's artifacts (per-interval plots) and, when the selection
+ * spans several sessions, the trend of every series over them (history.h) */
+int report_write_html(const struct dataset *d, struct store *st, const struct selection *sel,
+		      FILE *out);
 
 #endif

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/history.h"
 #include "analyze/intervals.h"
 #include "analyze/report.h"
+#include "analyze/trend_svg.h"
 #include "util/util.h"
 
 void html_escape(FILE *out, const char *s)
@@ -230,7 +232,38 @@ static const char style[] =
 	"fill-opacity:.7}.mean{stroke:#000;stroke-width:2}.ci{fill:#f4a340;fill-opacity:.5}"
 	"small{color:#666;font-weight:normal}";
 
-int report_write_html(const struct dataset *d, const char *store_dir, FILE *out)
+/* Sessions are nights (or days) of the same plan: with enough of them, a
+ * series over time says more than one table, and its change points say when
+ * something moved (docs/history.md). */
+#define TREND_MIN_SESSIONS 4
+
+static void trends(struct store *st, const struct selection *sel, FILE *out)
+{
+	struct history h;
+	struct cp_params cp;
+	cp_params_default(&cp);
+	if (history_load(st, sel, NULL, HIST_PER_SESSION, &h) == 0 &&
+	    history_detect(&h, &cp) == 0) {
+		fputs("<h2>Over time</h2>\n<p>One point per session (the median of its runs); "
+		      "dashed lines mark change points (E-divisive means, docs/history.md).</p>\n",
+		      out);
+		for (size_t i = 0; i < h.n; i++) {
+			fputs("<section class=\"metric\"><h3>", out);
+			html_escape(out, h.s[i].workload);
+			fputs(" / ", out);
+			html_escape(out, h.s[i].strategy);
+			fputs(" / ", out);
+			html_escape(out, h.s[i].metric);
+			fputs("</h3>\n", out);
+			trend_svg(out, &h.s[i]);
+			fputs("</section>\n", out);
+		}
+	}
+	history_free(&h);
+}
+
+int report_write_html(const struct dataset *d, struct store *st, const struct selection *sel,
+		      FILE *out)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<title>hilbench report</title><style>%s</style></head><body>\n"
@@ -249,7 +282,9 @@ int report_write_html(const struct dataset *d, const char *store_dir, FILE *out)
 	struct html_ctx h = { .out = out };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
-	throughput_over_time(d, store_dir, out, &h.plot_id);
+	throughput_over_time(d, store_dir(st), out, &h.plot_id);
+	if (d->sessions.n >= TREND_MIN_SESSIONS)
+		trends(st, sel, out);
 	if (d->mixed_timing)
 		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
 			d->mixed_timing);
