@@ -37,6 +37,11 @@ int bench_prepare(const struct board *b, const char *series, const char *strateg
 	struct build_request req = { .board = b, .series = series, .strategy = strategy };
 	req.user_patches = o->user_patches;
 	req.from_scratch = o->from_scratch;
+	char err[1024];
+	if (board_series_check(b, series, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return HB_EXIT_USAGE;
+	}
 	int rc = kernel_build(&req, k);
 	if (rc)
 		return rc;
