@@ -13,7 +13,9 @@
 #   make bench      speed measurements (build, boot, run): numbers, not tests
 
 CC       ?= gcc
-AGENT_CC ?= arm-linux-gnueabihf-gcc
+# The DUT agent per Debian architecture of the boards (boards/*.yaml).
+AGENT_CC_armhf ?= arm-linux-gnueabihf-gcc
+AGENT_CC_arm64 ?= aarch64-linux-gnu-gcc
 B        := build
 PKGS     := libcjson yaml-0.1 sqlite3 libcrypto libpcap libnl-route-3.0 libcurl
 CFLAGS   ?= -O2 -g
@@ -32,7 +34,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=$(B)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 VG_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/unit-vg/%)
-AGENT    := $(B)/armhf/hb-agent
+AGENTS   := $(B)/armhf/hb-agent $(B)/arm64/hb-agent
 # libFuzzer needs clang (clang-14 is what make deps installs). The library
 # objects get the fuzzer's coverage instrumentation without its main();
 # only the targets link the fuzzer.
@@ -48,7 +50,7 @@ FUZZ_TIME ?= 10
 
 .PHONY: all deps check check-unit check-lava check-lava-local check-lava-server check-integration valgrind fuzz fuzz-check \
 	compare bench clean
-all: $(B)/hilbench $(AGENT)
+all: $(B)/hilbench $(AGENTS)
 
 $(B)/hilbench: $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -62,9 +64,9 @@ $(B)/san/%.o: %.c
 	$(CC) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
 # The agent runs on the DUT: static, no host libraries.
-$(AGENT): $(wildcard harness/agent/*.c harness/agent/*.h)
+$(B)/%/hb-agent: $(wildcard harness/agent/*.c harness/agent/*.h)
 	@mkdir -p $(@D)
-	$(AGENT_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+	$(AGENT_CC_$*) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-o $@ $(filter %.c,$^)
 
 $(B)/unit/%: tests/unit/%.c $(SAN_OBJ)
