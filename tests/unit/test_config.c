@@ -571,6 +571,13 @@ static const struct variant variants[] = {
 	{ "load address too long", 'b', "iperf3]\n",
 	  "iperf3]\nboot:\n  format: fit\n  load_addr: \"0x100000000000000000\"\n", 30, 14,
 	  "is not a hex address" },
+	{ "load address above 4 GiB", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: uimage\n  load_addr: \"0x100000000\"\n", 30, 14,
+	  "boot.load_addr '0x100000000' is above 4 GiB" },
+	{ "lava uimage without a uimage format", 'b', "iperf3]\n",
+	  "iperf3]\nlava:\n  device_type: tmp\n  deploy_to: tftp\n  kernel_type: uimage\n"
+	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n", 31, 16,
+	  "lava.kernel_type uimage needs boot.format uimage or uimage-appended-dtb" },
 	{ "entry address not hex", 'b', "iperf3]\n",
 	  "iperf3]\nboot:\n  format: fit\n  load_addr: \"0x1000\"\n  entry_addr: \"0xZ\"\n", 31, 15,
 	  "boot.entry_addr '0xZ' is not a hex address" },

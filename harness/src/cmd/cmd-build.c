@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/image.h"
 #include "cmd/builtin.h"
 #include "config/catalog.h"
 #include "cmd/options.h"
@@ -18,7 +19,9 @@ static const char usage[] =
 	"mail); --series takes a quilt series file. Both may repeat, in order.\n"
 	"A new build starts from the nearest cached one (same inputs, a prefix of\n"
 	"its patches); --from-scratch builds it from the pristine source instead.\n"
-	"Prints the build manifest: exactly what went in.\n";
+	"Then makes the files the board's boot loader takes (boot.format: zImage +\n"
+	"DTB, uImage or FIT) and the U-Boot commands that load them over TFTP.\n"
+	"Prints where everything is; the manifest says exactly what went in.\n";
 
 int cmd_build(int argc, char **argv)
 {
@@ -59,9 +62,23 @@ int cmd_build(int argc, char **argv)
 	struct userland_result u;
 	rc = bench_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k, &u);
 	if (rc == 0) {
+		char *cmdline = bench_cmdline(&b);
+		struct boot_images im;
+		rc = boot_images_build(&b, &k, &u, cmdline, &im);
+		free(cmdline);
 		printf("kernel     %s%s\n", k.kernel_release, k.cached ? " (cached)" : "");
 		printf("image      %s\ndtb        %s\ninitramfs  %s\nmanifest   %s\n", k.image, k.dtb,
 		       u.initramfs, k.manifest);
+		if (rc == 0) {
+			printf("boot       %s (%s)\n", im.dir, boot_format_name(b.boot_format));
+			printf("  kernel   %s\n", im.kernel);
+			if (im.dtb)
+				printf("  dtb      %s\n", im.dtb);
+			if (im.ramdisk)
+				printf("  ramdisk  %s\n", im.ramdisk);
+			printf("  u-boot   %s\n", im.uboot);
+			boot_images_free(&im);
+		}
 		build_result_free(&k);
 		userland_result_free(&u);
 	}

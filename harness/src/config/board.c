@@ -228,10 +228,19 @@ static int check_boot(const struct ydoc *d, struct board *b, char *err, size_t e
 		return ydoc_err(d, ynode_get(boot, "load_addr"), err, errlen,
 				"boot.load_addr '%s' is not a hex address; write it like \"0x42208000\"",
 				b->load_addr_text);
+	if (b->load_addr > UINT32_MAX)
+		return ydoc_err(d, ynode_get(boot, "load_addr"), err, errlen,
+				"boot.load_addr '%s' is above 4 GiB; uImage headers (and the FIT "
+				"hilbench writes) hold 32-bit addresses: use an address below it",
+				b->load_addr_text);
 	b->entry_addr = b->load_addr;
 	if (b->entry_addr_text && parse_addr(b->entry_addr_text, &b->entry_addr))
 		return ydoc_err(d, ynode_get(boot, "entry_addr"), err, errlen,
 				"boot.entry_addr '%s' is not a hex address; write it like \"0x42208000\"",
+				b->entry_addr_text);
+	if (b->entry_addr > UINT32_MAX)
+		return ydoc_err(d, ynode_get(boot, "entry_addr"), err, errlen,
+				"boot.entry_addr '%s' is above 4 GiB; use an address below it",
 				b->entry_addr_text);
 	if (b->boot_format == BOOT_UIMAGE_APPENDED_DTB && strcmp(b->arch, "arm"))
 		return ydoc_err(d, ynode_get(boot, "format"), err, errlen,
@@ -297,6 +306,14 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 	if (check_addrs(d, b, err, errlen) || check_series(d, b, err, errlen) ||
 	    check_boot(d, b, err, errlen))
 		return -1;
+	/* LAVA deploys the uImage hilbench makes: the board must make one. */
+	if (b->lava.kernel_type && !strcmp(b->lava.kernel_type, "uimage") &&
+	    b->boot_format != BOOT_UIMAGE && b->boot_format != BOOT_UIMAGE_APPENDED_DTB)
+		return ydoc_err(d, ynode_get(ynode_get(d->root, "lava"), "kernel_type"), err, errlen,
+				"lava.kernel_type uimage needs boot.format uimage or "
+				"uimage-appended-dtb (the job deploys the uImage hilbench makes); "
+				"add a boot: section or use kernel_type %s",
+				strcmp(b->arch, "arm64") ? "zimage" : "image");
 
 	/* realpath: the header promises an absolute path, whatever the
 	 * working directory was when the board file was named. */
