@@ -9,102 +9,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "build/source.h"
 #include "config/strategy.h"
 #include "util/proc.h"
-
-struct source {
-	char *series;
-	char *tarball;
-	char *deb_version;
-	char *kernel_version;	/* from the tree's Makefile, e.g. 6.1.192 */
-	char *tarball_sha256;
-	char *tree;		/* pristine extracted tree */
-};
-
-static void source_free(struct source *s)
-{
-	free(s->series);
-	free(s->tarball);
-	free(s->deb_version);
-	free(s->kernel_version);
-	free(s->tarball_sha256);
-	free(s->tree);
-}
-
-static char *makefile_version(const char *tree)
-{
-	char *mk = path_join(tree, "Makefile");
-	char *text = read_file(mk, NULL);
-	free(mk);
-	if (!text)
-		return NULL;
-	long v[3] = { -1, -1, -1 };
-	static const char *const keys[] = { "VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = " };
-	for (int i = 0; i < 3; i++) {
-		char *p = strstr(text, keys[i]);
-		if (p)
-			v[i] = strtol(p + strlen(keys[i]), NULL, 10);
-	}
-	free(text);
-	if (v[0] < 0 || v[1] < 0 || v[2] < 0)
-		return NULL;
-	return xasprintf("%ld.%ld.%ld", v[0], v[1], v[2]);
-}
-
-/* Debian's linux-source-<series>, extracted once under the cache. */
-static int source_prepare(const char *series, struct source *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->series = xstrdup(series);
-	s->tarball = xasprintf("/usr/src/linux-source-%s.tar.xz", series);
-	char *pkg = xasprintf("linux-source-%s", series);
-	char *q[] = { "dpkg-query", "-W", "-f", "${Version}", pkg, NULL };
-	s->deb_version = proc_output(q);
-	if (!s->deb_version || !*s->deb_version || !path_exists(s->tarball)) {
-		hb_err("%s is not installed (%s missing); run `make deps` "
-		       "(installs Debian's %s)", pkg, s->tarball, pkg);
-		free(pkg);
-		return -1;
-	}
-	char *base = xasprintf("%s/src/%s", hb_cache_dir(), s->deb_version);
-	s->tree = xasprintf("%s/linux-source-%s", base, series);
-	char *info = path_join(base, "tarball.sha256");
-	int rc = -1;
-	if (!path_exists(info)) {
-		hb_info("extracting %s into %s (once)", s->tarball, base);
-		char *tmp = xasprintf("%s.tmp", base);
-		rm_rf(tmp);
-		char sha[65];
-		if (mkdir_p(tmp, 0755) < 0 || sha256_file_hex(s->tarball, sha) < 0) {
-			hb_err("cannot prepare %s: %s", tmp, strerror(errno));
-			free(tmp);
-			goto out;
-		}
-		char *tar[] = { "tar", "-xJf", s->tarball, "-C", tmp, NULL };
-		char *shafile = path_join(tmp, "tarball.sha256");
-		int ok = proc_run(tar, NULL) == 0 &&
-			 write_file_atomic(shafile, sha, strlen(sha)) == 0 &&
-			 rm_rf(base) == 0 && rename(tmp, base) == 0;
-		free(shafile);
-		free(tmp);
-		if (!ok) {
-			hb_err("extracting %s failed (disk full?); nothing was kept", s->tarball);
-			goto out;
-		}
-	}
-	s->tarball_sha256 = read_file(info, NULL);
-	s->kernel_version = makefile_version(s->tree);
-	if (!s->tarball_sha256 || !s->kernel_version) {
-		hb_err("%s is damaged; delete %s and run again", s->tree, base);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(info);
-	free(base);
-	free(pkg);
-	return rc;
-}
 
 struct layer_patch {
 	const char *layer;	/* base | strategy | user */
@@ -118,10 +25,12 @@ static void compute_key(const struct build_request *req, const struct source *sr
 			struct layer_patch *patches, size_t n, char key[65])
 {
 	const struct board *b = req->board;
-	char *text = xasprintf("hilbench-kernel-build 1\nsource %s %s %s\narch %s\n"
+	char *source = source_key_line(src);
+	char *text = xasprintf("hilbench-kernel-build 1\nsource %s\narch %s\n"
 			       "toolchain %s\ndefconfig %s\nfragment %s\nimage %s\ndtb %s\n",
-			       src->deb_version, src->kernel_version, src->tarball_sha256,
-			       b->arch, toolchain, b->defconfig, fragment_sha, b->image, b->dtb);
+			       source, b->arch, toolchain, b->defconfig, fragment_sha, b->image,
+			       b->dtb);
+	free(source);
 	for (size_t i = 0; i < n; i++) {
 		char *more = xasprintf("%spatch %s %s\n", text, patches[i].layer, patches[i].sha256);
 		free(text);
@@ -174,10 +83,10 @@ static int apply_patches(const char *tree, const char *logdir, const struct sour
 		int st = proc_run(argv, &o);
 		if (st != 0) {
 			char *why = patch_failure(log);
-			hb_err("%s (%s layer) does not apply to linux-source %s (%s): %s; "
+			hb_err("%s (%s layer) does not apply to kernel %s (%s): %s; "
 			       "rebase it on %s, or drop it (full output: %s)",
 			       patches[i].path, patches[i].layer, src->kernel_version,
-			       src->deb_version, why, src->kernel_version, log);
+			       src->origin, why, src->kernel_version, log);
 			free(why);
 			free(log);
 			return -1;
@@ -340,14 +249,18 @@ static int write_manifest(const struct build_request *req, const struct source *
 	cJSON_AddStringToObject(m, "key", res->key);
 	cJSON_AddStringToObject(m, "board", req->board->name);
 	cJSON_AddStringToObject(m, "arch", req->board->arch);
-	cJSON_AddStringToObject(m, "series", req->series);
+	cJSON_AddStringToObject(m, "series", src->series);
 	cJSON_AddStringToObject(m, "strategy", req->strategy);
 	cJSON *s = cJSON_AddObjectToObject(m, "source");
-	cJSON_AddStringToObject(s, "package", "linux-source");
-	cJSON_AddStringToObject(s, "deb_version", src->deb_version);
+	cJSON_AddStringToObject(s, "kind", source_kind_name(src->kind));
+	cJSON_AddStringToObject(s, "origin", src->origin);
 	cJSON_AddStringToObject(s, "kernel_version", src->kernel_version);
-	cJSON_AddStringToObject(s, "tarball", src->tarball);
-	cJSON_AddStringToObject(s, "tarball_sha256", src->tarball_sha256);
+	cJSON_AddStringToObject(s, "identity", src->identity);
+	if (src->kind == SOURCE_DEBIAN) {
+		cJSON_AddStringToObject(s, "package", "linux-source");
+		cJSON_AddStringToObject(s, "deb_version", src->deb_version);
+		cJSON_AddStringToObject(s, "tarball_sha256", src->tarball_sha256);
+	}
 	cJSON_AddStringToObject(m, "toolchain", toolchain);
 	cJSON_AddStringToObject(m, "defconfig", req->board->defconfig);
 	cJSON *fr = cJSON_AddObjectToObject(m, "config_fragment");
@@ -394,12 +307,13 @@ static int read_manifest(struct build_result *res)
 	return ok && path_exists(res->image) && path_exists(res->dtb) ? 0 : -1;
 }
 
-static int gather_patches(const struct build_request *req, struct strategy *base,
-			  struct strategy *strat, struct layer_patch **out, size_t *n)
+static int gather_patches(const struct build_request *req, const char *series,
+			  struct strategy *base, struct strategy *strat, struct layer_patch **out,
+			  size_t *n)
 {
 	char err[2048];
-	if (strategy_load(req->series, "base", base, err, sizeof(err)) < 0 ||
-	    strategy_load(req->series, req->strategy, strat, err, sizeof(err)) < 0) {
+	if (strategy_load(series, "base", base, err, sizeof(err)) < 0 ||
+	    strategy_load(series, req->strategy, strat, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
 		return -1;
 	}
@@ -545,12 +459,19 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA;
 	double t0 = monotonic_s();
 
-	if (source_prepare(req->series, &src) < 0)
+	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
+	char err[1024];
+	if ((rc = source_prepare(&spec, &src)) != 0)
 		goto out;
-	if (gather_patches(req, &base, &strat, &patches, &npatches) < 0) {
-		rc = HB_EXIT_USAGE;
+	rc = HB_EXIT_USAGE;
+	if (board_series_check(b, src.series, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
 		goto out;
 	}
+	res->series = xstrdup(src.series);
+	if (gather_patches(req, src.series, &base, &strat, &patches, &npatches) < 0)
+		goto out;
+	rc = HB_EXIT_INFRA;
 	char *gcc = xasprintf("%sgcc", b->cross_compile);
 	char *ver[] = { gcc, "--version", NULL };
 	toolchain = proc_output(ver);
@@ -673,6 +594,7 @@ out:
 
 void build_result_free(struct build_result *res)
 {
+	free(res->series);
 	free(res->dir);
 	free(res->image);
 	free(res->dtb);
