@@ -41,6 +41,10 @@ struct build_request {
 	const char *series;		/* kernel series, e.g. "6.1"; NULL with
 					 * kernel_src = the tree's own */
 	const char *strategy;		/* driver-patches/<series>/<strategy> */
+	const char *objects_dir;	/* build only this directory's objects (and the
+					 * DTB, where the series has the board's DTS),
+					 * e.g. drivers/net/ethernet/stmicro/stmmac;
+					 * NULL = the image and the DTB */
 	struct strlist user_patches;	/* applied last, in order */
 	int from_scratch;		/* not from the nearest cached build */
 };
@@ -49,8 +53,8 @@ struct build_result {
 	char key[65];
 	char *series;		/* the series built: asked for, or the tree's */
 	char *dir;		/* kernels/<key> */
-	char *image;
-	char *dtb;
+	char *image;		/* with objects_dir: the directory of the objects */
+	char *dtb;		/* NULL when an objects build has no DTB */
 	char *manifest;		/* manifest.json path */
 	char *kernel_release;	/* uname -r of the built kernel */
 	char config_sha256[65];
