@@ -8,6 +8,10 @@
 #   make check-lava-local  one run through LAVA's lava-run (the lava-local backend)
 #   make check-lava-server a real LAVA server on loopback, one run over REST (not in
 #                   make check: 3-5 min cold; docs/lava.md)
+#   make check-cross every 6.1 strategy's stmmac objects (and DTB) for the real
+#                   boards' configs, through hilbench's build path
+#   make check-boards full kernels and boot files for the real boards (slow;
+#                   not part of make check; docs/boards.md)
 #   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
 #   make compare    the main job: compare strategies on the emulated board
 #   make bench      speed measurements (build, boot, run): numbers, not tests
@@ -48,7 +52,8 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
 
-.PHONY: all deps check check-unit check-lava check-lava-local check-lava-server check-integration valgrind fuzz fuzz-check \
+.PHONY: all deps check check-unit check-lava check-lava-local check-lava-server check-cross \
+	check-boards check-integration valgrind fuzz fuzz-check \
 	compare bench clean
 all: $(B)/hilbench $(AGENTS)
 
@@ -127,6 +132,12 @@ check-lava-local: all
 check-lava-server: all
 	bash tests/lava/server.sh
 
+check-cross: $(B)/hilbench
+	bash tests/boards/cross-build.sh $(B)/hilbench
+
+check-boards: all
+	bash tests/boards/images.sh $(B)/hilbench
+
 # faults.sh mounts a small tmpfs (a full disk) and so wants root, as QEMU's
 # network namespace does.
 check-integration: all
@@ -137,6 +148,7 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) fuzz-check
 	$(MAKE) check-lava
+	$(MAKE) check-cross
 	$(MAKE) valgrind
 	$(MAKE) check-integration
 	$(MAKE) check-lava-local
