@@ -632,6 +632,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		buildlock = hold_build_lock();
 		if (buildlock < 0)
 			goto out;
+		t0 = monotonic_s();	/* build_seconds: the build, not the wait for the lock */
 	}
 	unlink(log);
 	if ((rc = configure(req, srcdir, log)) != 0)
