@@ -71,8 +71,10 @@ for cell in "${cells[@]}"; do
 		if [[ $compatible ]]; then
 			if [[ ! -f $dtb ]]; then
 				fail "$board $s: no DTB ($dtb)"
+			elif ! dts=$(dtc -q -I dtb -O dts "$dtb"); then
+				fail "$board $s: dtc cannot read $dtb"
 			# dtc writes a string list as "a\0b": match the opening quote only
-			elif ! dtc -q -I dtb -O dts "$dtb" | grep -Fq "\"$compatible"; then
+			elif [[ $dts != *"\"$compatible"* ]]; then
 				fail "$board $s: $dtb has no $compatible node"
 			fi
 		elif [[ -f $dtb ]]; then
