@@ -372,12 +372,13 @@ static const char board_arm64_appended_dtb[] =
 	"  packages: [busybox-static, iperf3]\n"
 	"lava:\n"
 	"  device_type: tmp\n"
-	"  deploy_to: tftp\n"				/* 25 */
+	"  device: tmp-01\n"				/* 25 */
+	"  deploy_to: tftp\n"
 	"  kernel_type: image\n"
 	"  boot_method: u-boot\n"
 	"  boot_commands: ramdisk\n"
-	"  prompts: [\"/ #\"]\n"
-	"boot:\n"					/* 30 */
+	"  prompts: [\"/ #\"]\n"			/* 30 */
+	"boot:\n"
 	"  format: uimage-appended-dtb\n"
 	"  load_addr: \"0x80000\"\n";
 
@@ -458,7 +459,7 @@ static const struct variant variants[] = {
 	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
 	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
 	  "  backend: lava\n  boot_timeout_s: 120\nlava:\n  device_type: ipq806x-r7800\n"
-	  "  deploy_to: tftp\n  kernel_type: uimage\n  boot_method: u-boot\n"
+	  "  deploy_to: tftp\n  kernel_type: zimage\n  boot_method: u-boot\n"
 	  "  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: lab-r7800-01\n", 0, 0, NULL },
 	{ "lava backend without a lava device", 'b',
 	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
@@ -584,7 +585,7 @@ static const struct variant variants[] = {
 	{ "plain takes no address", 'b', "iperf3]\n",
 	  "iperf3]\nboot:\n  format: plain\n  load_addr: \"0x1000\"\n", 30, 14,
 	  "boot.format plain boots the image where the boot loader put it and takes no address" },
-	{ "appended dtb is 32-bit only", 'b', NULL, board_arm64_appended_dtb, 31, 11,
+	{ "appended dtb is 32-bit only", 'b', NULL, board_arm64_appended_dtb, 32, 11,
 	  "boot.format uimage-appended-dtb is for 32-bit arm (CONFIG_ARM_APPENDED_DTB); use fit or uimage for arm64" },
 	{ "series not MAJOR.MINOR", 'b', "[\"6.1\"]", "[\"6\"]", 6, 10,
 	  "series '6' is not a kernel series; write MAJOR.MINOR" },
