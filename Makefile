@@ -8,12 +8,18 @@
 #   make check-lava-local  one run through LAVA's lava-run (the lava-local backend)
 #   make check-lava-server a real LAVA server on loopback, one run over REST (not in
 #                   make check: 3-5 min cold; docs/lava.md)
+#   make check-cross every 6.1 strategy's stmmac objects (and DTB) for the real
+#                   boards' configs, through hilbench's build path
+#   make check-boards full kernels and boot files for the real boards (slow;
+#                   not part of make check; docs/boards.md)
 #   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
 #   make compare    the main job: compare strategies on the emulated board
 #   make bench      speed measurements (build, boot, run): numbers, not tests
 
 CC       ?= gcc
-AGENT_CC ?= arm-linux-gnueabihf-gcc
+# The DUT agent per Debian architecture of the boards (boards/*.yaml).
+AGENT_CC_armhf ?= arm-linux-gnueabihf-gcc
+AGENT_CC_arm64 ?= aarch64-linux-gnu-gcc
 B        := build
 PKGS     := libcjson yaml-0.1 sqlite3 libcrypto libpcap libnl-route-3.0 libcurl
 CFLAGS   ?= -O2 -g
@@ -32,7 +38,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=$(B)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 VG_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/unit-vg/%)
-AGENT    := $(B)/armhf/hb-agent
+AGENTS   := $(B)/armhf/hb-agent $(B)/arm64/hb-agent
 # libFuzzer needs clang (clang-14 is what make deps installs). The library
 # objects get the fuzzer's coverage instrumentation without its main();
 # only the targets link the fuzzer.
@@ -46,9 +52,10 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
 
-.PHONY: all deps check check-unit check-lava check-lava-local check-lava-server check-integration valgrind fuzz fuzz-check \
+.PHONY: all deps check check-unit check-lava check-lava-local check-lava-server check-cross \
+	check-boards check-integration valgrind fuzz fuzz-check \
 	compare bench clean
-all: $(B)/hilbench $(AGENT)
+all: $(B)/hilbench $(AGENTS)
 
 $(B)/hilbench: $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -62,9 +69,9 @@ $(B)/san/%.o: %.c
 	$(CC) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
 # The agent runs on the DUT: static, no host libraries.
-$(AGENT): $(wildcard harness/agent/*.c harness/agent/*.h)
+$(B)/%/hb-agent: $(wildcard harness/agent/*.c harness/agent/*.h)
 	@mkdir -p $(@D)
-	$(AGENT_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+	$(AGENT_CC_$*) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-o $@ $(filter %.c,$^)
 
 $(B)/unit/%: tests/unit/%.c $(SAN_OBJ)
@@ -125,6 +132,12 @@ check-lava-local: all
 check-lava-server: all
 	bash tests/lava/server.sh
 
+check-cross: $(B)/hilbench
+	bash tests/boards/cross-build.sh $(B)/hilbench
+
+check-boards: all
+	bash tests/boards/images.sh $(B)/hilbench
+
 # faults.sh mounts a small tmpfs (a full disk) and so wants root, as QEMU's
 # network namespace does.
 check-integration: all
@@ -136,6 +149,7 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) fuzz-check
 	$(MAKE) check-lava
+	$(MAKE) check-cross
 	$(MAKE) valgrind
 	$(MAKE) check-integration
 	$(MAKE) check-lava-local

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -854,12 +855,48 @@ static int net_setup(const struct agent_params *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* The device whose driver moves iface's frames: iface itself, or for a
+ * DSA switch port (the R7800's lan1) the conduit its iflink names: the
+ * stmmac GMAC behind the switch, the driver under test. Only a DSA conduit
+ * (it has a dsa/ directory) is followed: a veth's iflink is its peer's
+ * index in another namespace, which may name an unrelated device here. */
+static void frame_device(const char *iface, char *out, size_t outlen)
+{
+	char path[96];
+	uint64_t index, link;
+
+	snprintf(out, outlen, "%s", iface);
+	snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", iface);
+	if (read_u64(path, &index) < 0)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/iflink", iface);
+	if (read_u64(path, &link) < 0 || link == index)
+		return;
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		uint64_t i;
+		if (e->d_name[0] == '.' || strlen(e->d_name) > 32)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", e->d_name);
+		if (read_u64(path, &i) == 0 && i == link) {
+			snprintf(path, sizeof(path), "/sys/class/net/%s/dsa", e->d_name);
+			if (access(path, F_OK) == 0)
+				snprintf(out, outlen, "%s", e->d_name);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 static void emit_ready(const struct agent_params *p)
 {
-	char path[96], target[256], *speed;
+	char path[96], target[256], lower[40], *speed;
 	const char *driver = "none";
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", p->iface);
+	frame_device(p->iface, lower, sizeof(lower));
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", lower);
 	ssize_t n = readlink(path, target, sizeof(target) - 1);
 	if (n > 0) {
 		target[n] = '\0';

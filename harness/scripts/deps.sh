@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what hilbench needs on Debian 12: host build and test tools, the
-# cross toolchain, QEMU, Debian's kernel source, and the armhf architecture
-# whose packages make the DUT userland. Idempotent: a second run only checks.
+# cross toolchains, QEMU, Debian's kernel sources, and the armhf and arm64
+# architectures whose packages make the DUT userlands. Idempotent: a second run only checks.
 set -euo pipefail
 
 HOST_PKGS=(
@@ -15,11 +15,15 @@ HOST_PKGS=(
 	python3-jsonschema	# tests/kcidb: the KCIDB v5 export against its schema
 	qemu-system-arm
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross	# arm64 boards (agilex5-socdk) and their agent
+	u-boot-tools device-tree-compiler	# uImage/FIT (mkimage), external .dts (dtc): build/image.c
 	linux-source-6.1 ccache bc bison flex libelf-dev kmod
+	linux-source-6.12	# boards with kernel.min_series 6.12 (agilex5-socdk)
 	clang-14 libclang-rt-14-dev	# make fuzz-check: libFuzzer and its sanitizer runtimes
 )
-# Packages the DUT initramfs is made of (downloaded, never installed here).
-DUT_ARCH=armhf
+# Packages the DUT initramfs is made of (downloaded, never installed here),
+# for each Debian architecture a board uses.
+DUT_ARCHES=(armhf arm64)
 DUT_PKGS=(busybox-static iperf3 linux-perf)
 
 die() { echo "deps: $*" >&2; exit 1; }
@@ -32,17 +36,21 @@ for p in "${HOST_PKGS[@]}"; do
 		missing+=("$p")
 done
 need_update=0
-if ! dpkg --print-foreign-architectures | grep -qx "$DUT_ARCH"; then
-	echo "deps: adding the $DUT_ARCH architecture (DUT userland packages)"
-	dpkg --add-architecture "$DUT_ARCH"
-	need_update=1
-fi
+for arch in "${DUT_ARCHES[@]}"; do
+	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+		echo "deps: adding the $arch architecture (DUT userland packages)"
+		dpkg --add-architecture "$arch"
+		need_update=1
+	fi
+done
 has_candidates() {
-	local p policy
-	for p in "${DUT_PKGS[@]}"; do
-		# captured, not piped: grep -q closing early would fail the pipe
-		policy=$(apt-cache policy "$p:$DUT_ARCH" 2>/dev/null)
-		[[ $policy == *"Candidate: "[0-9]* ]] || return 1
+	local p policy arch
+	for arch in "${DUT_ARCHES[@]}"; do
+		for p in "${DUT_PKGS[@]}"; do
+			# captured, not piped: grep -q closing early would fail the pipe
+			policy=$(apt-cache policy "$p:$arch" 2>/dev/null)
+			[[ $policy == *"Candidate: "[0-9]* ]] || return 1
+		done
 	done
 }
 if [ ${#missing[@]} -gt 0 ] || ! has_candidates; then
@@ -59,6 +67,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "deps: installing ${missing[*]}"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-has_candidates || die "Debian's ${DUT_PKGS[*]} for $DUT_ARCH cannot be found; check /etc/apt/sources.list and run 'apt-get update'"
-[ -f /usr/src/linux-source-6.1.tar.xz ] || die "linux-source-6.1 did not install /usr/src/linux-source-6.1.tar.xz"
+has_candidates || die "Debian's ${DUT_PKGS[*]} for ${DUT_ARCHES[*]} cannot be found; check /etc/apt/sources.list and run 'apt-get update'"
+for series in 6.1 6.12; do
+	[ -f /usr/src/linux-source-$series.tar.xz ] ||
+		die "linux-source-$series did not install /usr/src/linux-source-$series.tar.xz"
+done
 echo "deps: ok"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # mkinitramfs.sh: build the DUT initramfs from Debian packages.
 #
-#   mkinitramfs.sh --arch armhf --agent build/armhf/hb-agent \
+#   mkinitramfs.sh --arch armhf|arm64 --agent build/<arch>/hb-agent \
 #                  --out FILE.cpio.gz --cache DIR PKG...
 #
 # The tree is the packages asked for plus their Depends/Pre-Depends closure,
@@ -57,19 +57,21 @@ for tool in apt-get apt-cache dpkg-deb cpio gzip sha256sum "$readelf"; do
 	command -v "$tool" >/dev/null || die "$tool not found; run 'make deps'"
 done
 [[ -f $agent && -x $agent ]] || die "agent $agent is not an executable file"
-mkdir -p "$cache/debs" "$cache/apt" "$(dirname "$out")"
+mkdir -p "$cache/debs" "$cache/apt/$arch" "$(dirname "$out")"
 cache=$(cd "$cache" && pwd)
 started=$SECONDS
 
 # apt sees an empty $arch system: unqualified names are $arch packages and
 # nothing installed on the host satisfies a dependency. The host's package
-# lists are only read; apt's caches for this view live in DIR/apt.
-: >"$cache/apt/status"
+# lists are only read; apt's caches for this view live in DIR/apt/$arch
+# (one per architecture: an armhf and an arm64 build may run at once).
+aptdir=$cache/apt/$arch
+: >"$aptdir/status"
 apt_opts=(
 	-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch"
-	-o "Dir::State::status=$cache/apt/status"
-	-o "Dir::Cache::pkgcache=$cache/apt/pkgcache.bin"
-	-o "Dir::Cache::srcpkgcache=$cache/apt/srcpkgcache.bin"
+	-o "Dir::State::status=$aptdir/status"
+	-o "Dir::Cache::pkgcache=$aptdir/pkgcache.bin"
+	-o "Dir::Cache::srcpkgcache=$aptdir/srcpkgcache.bin"
 )
 # Root's downloads into a root-owned cache would otherwise warn that the
 # _apt user cannot write there.

@@ -65,10 +65,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (plan_load(path, &p, err, sizeof(err)) == 0)
 		plan_free(&p);
 
-	struct strlist patches = { 0 };
+	struct strlist patches = { 0 }, upstream = { 0 };
 	char *description = NULL;
-	series_file_load(path, &patches, &description, err, sizeof(err));
+	series_file_load(path, &patches, &description, &upstream, err, sizeof(err));
 	strlist_free(&patches);
+	strlist_free(&upstream);
 	free(description);
 
 	unlink(path);

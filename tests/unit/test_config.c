@@ -127,6 +127,131 @@ static void test_shipped_board_values(void **state)
 	free(path);
 }
 
+static struct board load_shipped(const char *name)
+{
+	char *rel = xasprintf("boards/%s.yaml", name);
+	char *path = home_path(rel);
+	struct board b;
+	err[0] = '\0';
+	if (board_load(path, &b, err, sizeof err))
+		print_error("%s\n", err);
+	assert_string_equal(err, "");
+	free(rel);
+	free(path);
+	return b;
+}
+
+/* The real boards: what each boot loader takes, and what they declare. */
+static void test_shipped_real_boards(void **state)
+{
+	(void)state;
+	err[0] = '\0';
+	struct board r = load_shipped("ipq806x-r7800");
+	assert_string_equal(r.defconfig, "qcom_defconfig");
+	assert_int_equal(r.boot_format, BOOT_UIMAGE_APPENDED_DTB);
+	assert_string_equal(boot_format_name(r.boot_format), "uimage-appended-dtb");
+	assert_true(r.load_addr == 0x42208000u && r.entry_addr == 0x42208000u);
+	assert_null(r.external_dtb);
+	assert_string_equal(r.lava.device_type, "ipq806x-r7800");
+	assert_string_equal(r.dut_driver, "ipq806x-gmac-dwmac");
+	board_free(&r);
+
+	struct board c = load_shipped("cyclone5-socdk");
+	assert_string_equal(c.dtb, "socfpga_cyclone5_socdk.dtb");
+	assert_int_equal(c.boot_format, BOOT_PLAIN);
+	assert_true(c.load_addr == 0);
+	assert_string_equal(c.lava.device_type, "cyclone5-socdk");
+	assert_string_equal(c.dut_driver, "socfpga-dwmac");
+	board_free(&c);
+
+	struct board a = load_shipped("agilex5-socdk");
+	assert_string_equal(a.arch, "arm64");
+	assert_string_equal(a.debian_arch, "arm64");
+	assert_string_equal(a.min_series, "6.12");
+	assert_int_equal(a.boot_format, BOOT_FIT);
+	assert_string_equal(a.lava.device_type, "agilex5-socdk");
+	board_free(&a);
+}
+
+/* A board with kernel.min_series refuses older series, naming the line. */
+static void test_board_series_check(void **state)
+{
+	(void)state;
+	err[0] = '\0';
+	struct board a = load_shipped("agilex5-socdk");
+	assert_int_equal(board_series_check(&a, "6.12", err, sizeof err), 0);
+	assert_int_equal(board_series_check(&a, "6.18", err, sizeof err), 0);
+	assert_int_equal(board_series_check(&a, "7.0", err, sizeof err), 0);
+	assert_int_equal(board_series_check(&a, "6.1", err, sizeof err), -1);
+	char *at = xasprintf("%s:%d:%d: board agilex5-socdk needs kernel 6.12 or newer", a.path,
+			     a.min_series_line, a.min_series_col);
+	assert_true(a.min_series_line > 1);
+	assert_non_null(strstr(err, at));
+	assert_non_null(strstr(err, "intel/socfpga_agilex5_socdk.dtb is not in 6.1"));
+	assert_non_null(strstr(err, "--kernel-src DIR"));
+	free(at);
+	assert_int_equal(board_series_check(&a, "six", err, sizeof err), -1);
+	assert_non_null(strstr(err, "kernel series 'six' is not MAJOR.MINOR"));
+	board_free(&a);
+
+	struct board r = load_shipped("ipq806x-r7800");
+	assert_int_equal(board_series_check(&r, "6.1", err, sizeof err), 0);
+	board_free(&r);
+}
+
+static void test_series_compare(void **state)
+{
+	int cmp;
+	(void)state;
+	assert_int_equal(series_compare("6.1", "6.12", &cmp), 0);
+	assert_true(cmp < 0);
+	assert_int_equal(series_compare("6.12", "6.1", &cmp), 0);
+	assert_true(cmp > 0);
+	assert_int_equal(series_compare("6.12", "6.12", &cmp), 0);
+	assert_int_equal(cmp, 0);
+	assert_int_equal(series_compare("7.0", "6.19", &cmp), 0);
+	assert_true(cmp > 0);
+	assert_int_equal(series_compare("6", "6.1", &cmp), -1);
+	assert_int_equal(series_compare("6.1.2", "6.1", &cmp), -1);
+	assert_int_equal(series_compare("6.", "6.1", &cmp), -1);
+	assert_int_equal(series_compare("v6.1", "6.1", &cmp), -1);
+}
+
+/* Per-series strategy stacks: on 6.12 gating is upstream, and says so. */
+static void test_strategy_upstream(void **state)
+{
+	struct strategy st;
+	(void)state;
+	assert_int_equal(strategy_load("6.12", "gating", &st, err, sizeof err), 0);
+	assert_int_equal(st.patches.n, 0);
+	assert_int_equal(st.upstream.n, 1);
+	assert_non_null(strstr(st.upstream.v[0], "net: stmmac: improve TX timer arm logic"));
+	strategy_free(&st);
+	assert_int_equal(strategy_load("6.12", "hrtimer-active", &st, err, sizeof err), 0);
+	assert_int_equal(st.patches.n, 1);
+	assert_int_equal(st.upstream.n, 0);
+	strategy_free(&st);
+
+	char dir[] = "/tmp/hb-test-upstream.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *file = path_join(dir, "series");
+	const char *text = "# user series\nupstream: something\n";
+	assert_int_equal(write_file_atomic(file, text, strlen(text)), 0);
+	struct strlist patches = { 0 }, upstream = { 0 };
+	assert_int_equal(series_file_load(file, &patches, NULL, NULL, err, sizeof err), -1);
+	char *want = xasprintf("%s:2: 'upstream:' is only for strategies", file);
+	assert_non_null(strstr(err, want));
+	free(want);
+	text = "upstream:   \n";
+	assert_int_equal(write_file_atomic(file, text, strlen(text)), 0);
+	assert_int_equal(series_file_load(file, &patches, NULL, &upstream, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":1: 'upstream:' names nothing"));
+	strlist_free(&patches);
+	strlist_free(&upstream);
+	rm_rf(dir);
+	free(file);
+}
+
 static void test_shipped_workload_and_plan_values(void **state)
 {
 	char *wpath = home_path("workloads/udp64-dut-tx.yaml");
@@ -221,6 +346,42 @@ static const char board_base[] =
 	"userland:\n"
 	"  packages: [busybox-static, iperf3]\n";
 
+/* board_base on arm64 with a boot format only 32-bit arm has. */
+static const char board_arm64_appended_dtb[] =
+	"name: tmp-board\n"				/* 1 */
+	"description: test board\n"
+	"arch: arm64\n"
+	"cross_compile: aarch64-linux-gnu-\n"
+	"debian_arch: arm64\n"				/* 5 */
+	"series: [\"6.1\"]\n"
+	"kernel:\n"
+	"  defconfig: defconfig\n"
+	"  config_fragment: tmp-board.config\n"
+	"  image: Image\n"				/* 10 */
+	"  dtb: intel/socfpga_agilex_socdk.dtb\n"
+	"  cmdline: console=ttyS0,115200\n"
+	"dut:\n"
+	"  interface: eth0\n"
+	"  driver: socfpga-dwmac\n"			/* 15 */
+	"  host_addr: 198.18.0.1/24\n"
+	"  dut_addr: 198.18.0.2/24\n"
+	"deploy:\n"
+	"  backend: lava\n"
+	"  boot_timeout_s: 120\n"			/* 20 */
+	"userland:\n"
+	"  packages: [busybox-static, iperf3]\n"
+	"lava:\n"
+	"  device_type: tmp\n"
+	"  device: tmp-01\n"				/* 25 */
+	"  deploy_to: tftp\n"
+	"  kernel_type: image\n"
+	"  boot_method: u-boot\n"
+	"  boot_commands: ramdisk\n"
+	"  prompts: [\"/ #\"]\n"			/* 30 */
+	"boot:\n"
+	"  format: uimage-appended-dtb\n"
+	"  load_addr: \"0x80000\"\n";
+
 static const char workload_base[] =
 	"name: tmp-wl\n"				/* 1 */
 	"description: test workload\n"
@@ -274,6 +435,9 @@ static void run_variant(void **state)
 	char *frag = path_join(dir, "tmp-board.config");
 	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
 	assert_int_equal(write_file_atomic(frag, "CONFIG_STMMAC_ETH=y\n", 20), 0);
+	char *dts = path_join(dir, "tmp-board.dts");
+	assert_int_equal(write_file_atomic(dts, "/dts-v1/;\n/ { };\n", 17), 0);
+	free(dts);
 
 	int rc = load(v->kind, path);
 	int ok = v->line ? rc == -1 && error_is(path, v->line, v->col, v->phrase) : rc == 0;
@@ -295,7 +459,7 @@ static const struct variant variants[] = {
 	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
 	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
 	  "  backend: lava\n  boot_timeout_s: 120\nlava:\n  device_type: ipq806x-r7800\n"
-	  "  deploy_to: tftp\n  kernel_type: uimage\n  boot_method: u-boot\n"
+	  "  deploy_to: tftp\n  kernel_type: zimage\n  boot_method: u-boot\n"
 	  "  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: lab-r7800-01\n", 0, 0, NULL },
 	{ "lava backend without a lava device", 'b',
 	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
@@ -390,6 +554,57 @@ static const struct variant variants[] = {
 	  "is the same address as dut.host_addr" },
 	{ "config fragment missing", 'b', "config_fragment: tmp-board.config", "config_fragment: nope.config", 9, 20,
 	  "kernel.config_fragment 'nope.config' is not a file (looked for /tmp/hb-test-config." },
+
+	/* boot: and the kernel series (lines 28 on: appended to the base) */
+	{ "uimage with a load address", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: uimage\n  load_addr: \"0x42208000\"\n", 0, 0, NULL },
+	{ "fit with an entry point", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: fit\n  load_addr: \"0x86000000\"\n  entry_addr: \"0x86000000\"\n",
+	  0, 0, NULL },
+	{ "plain boot format", 'b', "iperf3]\n", "iperf3]\nboot:\n  format: plain\n", 0, 0, NULL },
+	{ "unknown boot format", 'b', "iperf3]\n", "iperf3]\nboot:\n  format: zboot\n", 29, 11,
+	  "'boot.format' must be one of plain, uimage, uimage-appended-dtb, fit, got 'zboot'" },
+	{ "uimage without load address", 'b', "iperf3]\n", "iperf3]\nboot:\n  format: uimage\n", 29, 11,
+	  "boot.format uimage needs boot.load_addr" },
+	{ "load address not hex", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: fit\n  load_addr: \"42208000\"\n", 30, 14,
+	  "boot.load_addr '42208000' is not a hex address; write it like \"0x42208000\"" },
+	{ "load address too long", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: fit\n  load_addr: \"0x100000000000000000\"\n", 30, 14,
+	  "is not a hex address" },
+	{ "load address above 4 GiB", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: uimage\n  load_addr: \"0x100000000\"\n", 30, 14,
+	  "boot.load_addr '0x100000000' is above 4 GiB" },
+	{ "lava uimage without a uimage format", 'b', "iperf3]\n",
+	  "iperf3]\nlava:\n  device_type: tmp\n  deploy_to: tftp\n  kernel_type: uimage\n"
+	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n", 31, 16,
+	  "lava.kernel_type uimage needs boot.format uimage or uimage-appended-dtb" },
+	{ "entry address not hex", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: fit\n  load_addr: \"0x1000\"\n  entry_addr: \"0xZ\"\n", 31, 15,
+	  "boot.entry_addr '0xZ' is not a hex address" },
+	{ "plain takes no address", 'b', "iperf3]\n",
+	  "iperf3]\nboot:\n  format: plain\n  load_addr: \"0x1000\"\n", 30, 14,
+	  "boot.format plain boots the image where the boot loader put it and takes no address" },
+	{ "appended dtb is 32-bit only", 'b', NULL, board_arm64_appended_dtb, 32, 11,
+	  "boot.format uimage-appended-dtb is for 32-bit arm (CONFIG_ARM_APPENDED_DTB); use fit or uimage for arm64" },
+	{ "series not MAJOR.MINOR", 'b', "[\"6.1\"]", "[\"6\"]", 6, 10,
+	  "series '6' is not a kernel series; write MAJOR.MINOR" },
+	{ "min_series met", 'b', "  cmdline: console=ttyS0,115200\n",
+	  "  cmdline: console=ttyS0,115200\n  min_series: \"6.1\"\n", 0, 0, NULL },
+	{ "series older than min_series", 'b', "  cmdline: console=ttyS0,115200\n",
+	  "  cmdline: console=ttyS0,115200\n  min_series: \"6.12\"\n", 6, 10,
+	  "series '6.1' is older than kernel.min_series '6.12' (line 13)" },
+	{ "min_series not a series", 'b', "  cmdline: console=ttyS0,115200\n",
+	  "  cmdline: console=ttyS0,115200\n  min_series: latest\n", 13, 15,
+	  "kernel.min_series 'latest' is not a kernel series" },
+	{ "external dtb found", 'b', "  cmdline: console=ttyS0,115200\n",
+	  "  cmdline: console=ttyS0,115200\n  external_dtb: tmp-board.dts\n", 0, 0, NULL },
+	{ "external dtb missing", 'b', "  cmdline: console=ttyS0,115200\n",
+	  "  cmdline: console=ttyS0,115200\n  external_dtb: nope.dtb\n", 13, 17,
+	  "kernel.external_dtb 'nope.dtb' is not a file (looked for /tmp/hb-test-config." },
+	{ "external dtb of another kind", 'b', "  cmdline: console=ttyS0,115200\n",
+	  "  cmdline: console=ttyS0,115200\n  external_dtb: tmp-board.config\n", 13, 17,
+	  "kernel.external_dtb 'tmp-board.config' must name a .dts" },
 
 	/* workload */
 	{ "bad direction", 'w', "direction: dut-rx", "direction: rx", 4, 12,
@@ -500,6 +715,10 @@ int main(void)
 		cmocka_unit_test(test_shipped_files_load),
 		cmocka_unit_test(test_shipped_board_values),
 		cmocka_unit_test(test_shipped_workload_and_plan_values),
+		cmocka_unit_test(test_shipped_real_boards),
+		cmocka_unit_test(test_board_series_check),
+		cmocka_unit_test(test_series_compare),
+		cmocka_unit_test(test_strategy_upstream),
 		cmocka_unit_test(test_enum_names),
 		cmocka_unit_test(test_missing_file),
 	};

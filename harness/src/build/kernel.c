@@ -9,102 +9,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "build/source.h"
 #include "config/strategy.h"
 #include "util/proc.h"
-
-struct source {
-	char *series;
-	char *tarball;
-	char *deb_version;
-	char *kernel_version;	/* from the tree's Makefile, e.g. 6.1.192 */
-	char *tarball_sha256;
-	char *tree;		/* pristine extracted tree */
-};
-
-static void source_free(struct source *s)
-{
-	free(s->series);
-	free(s->tarball);
-	free(s->deb_version);
-	free(s->kernel_version);
-	free(s->tarball_sha256);
-	free(s->tree);
-}
-
-static char *makefile_version(const char *tree)
-{
-	char *mk = path_join(tree, "Makefile");
-	char *text = read_file(mk, NULL);
-	free(mk);
-	if (!text)
-		return NULL;
-	long v[3] = { -1, -1, -1 };
-	static const char *const keys[] = { "VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = " };
-	for (int i = 0; i < 3; i++) {
-		char *p = strstr(text, keys[i]);
-		if (p)
-			v[i] = strtol(p + strlen(keys[i]), NULL, 10);
-	}
-	free(text);
-	if (v[0] < 0 || v[1] < 0 || v[2] < 0)
-		return NULL;
-	return xasprintf("%ld.%ld.%ld", v[0], v[1], v[2]);
-}
-
-/* Debian's linux-source-<series>, extracted once under the cache. */
-static int source_prepare(const char *series, struct source *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->series = xstrdup(series);
-	s->tarball = xasprintf("/usr/src/linux-source-%s.tar.xz", series);
-	char *pkg = xasprintf("linux-source-%s", series);
-	char *q[] = { "dpkg-query", "-W", "-f", "${Version}", pkg, NULL };
-	s->deb_version = proc_output(q);
-	if (!s->deb_version || !*s->deb_version || !path_exists(s->tarball)) {
-		hb_err("%s is not installed (%s missing); run `make deps` "
-		       "(installs Debian's %s)", pkg, s->tarball, pkg);
-		free(pkg);
-		return -1;
-	}
-	char *base = xasprintf("%s/src/%s", hb_cache_dir(), s->deb_version);
-	s->tree = xasprintf("%s/linux-source-%s", base, series);
-	char *info = path_join(base, "tarball.sha256");
-	int rc = -1;
-	if (!path_exists(info)) {
-		hb_info("extracting %s into %s (once)", s->tarball, base);
-		char *tmp = xasprintf("%s.tmp", base);
-		rm_rf(tmp);
-		char sha[65];
-		if (mkdir_p(tmp, 0755) < 0 || sha256_file_hex(s->tarball, sha) < 0) {
-			hb_err("cannot prepare %s: %s", tmp, strerror(errno));
-			free(tmp);
-			goto out;
-		}
-		char *tar[] = { "tar", "-xJf", s->tarball, "-C", tmp, NULL };
-		char *shafile = path_join(tmp, "tarball.sha256");
-		int ok = proc_run(tar, NULL) == 0 &&
-			 write_file_atomic(shafile, sha, strlen(sha)) == 0 &&
-			 rm_rf(base) == 0 && rename(tmp, base) == 0;
-		free(shafile);
-		free(tmp);
-		if (!ok) {
-			hb_err("extracting %s failed (disk full?); nothing was kept", s->tarball);
-			goto out;
-		}
-	}
-	s->tarball_sha256 = read_file(info, NULL);
-	s->kernel_version = makefile_version(s->tree);
-	if (!s->tarball_sha256 || !s->kernel_version) {
-		hb_err("%s is damaged; delete %s and run again", s->tree, base);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(info);
-	free(base);
-	free(pkg);
-	return rc;
-}
 
 struct layer_patch {
 	const char *layer;	/* base | strategy | user */
@@ -118,10 +25,17 @@ static void compute_key(const struct build_request *req, const struct source *sr
 			struct layer_patch *patches, size_t n, char key[65])
 {
 	const struct board *b = req->board;
-	char *text = xasprintf("hilbench-kernel-build 1\nsource %s %s %s\narch %s\n"
+	char *source = source_key_line(src);
+	char *text = xasprintf("hilbench-kernel-build 1\nsource %s\narch %s\n"
 			       "toolchain %s\ndefconfig %s\nfragment %s\nimage %s\ndtb %s\n",
-			       src->deb_version, src->kernel_version, src->tarball_sha256,
-			       b->arch, toolchain, b->defconfig, fragment_sha, b->image, b->dtb);
+			       source, b->arch, toolchain, b->defconfig, fragment_sha, b->image,
+			       b->dtb);
+	free(source);
+	if (req->objects_dir) {
+		char *more = xasprintf("%sobjects %s\n", text, req->objects_dir);
+		free(text);
+		text = more;
+	}
 	for (size_t i = 0; i < n; i++) {
 		char *more = xasprintf("%spatch %s %s\n", text, patches[i].layer, patches[i].sha256);
 		free(text);
@@ -174,10 +88,10 @@ static int apply_patches(const char *tree, const char *logdir, const struct sour
 		int st = proc_run(argv, &o);
 		if (st != 0) {
 			char *why = patch_failure(log);
-			hb_err("%s (%s layer) does not apply to linux-source %s (%s): %s; "
+			hb_err("%s (%s layer) does not apply to kernel %s (%s): %s; "
 			       "rebase it on %s, or drop it (full output: %s)",
 			       patches[i].path, patches[i].layer, src->kernel_version,
-			       src->deb_version, why, src->kernel_version, log);
+			       src->origin, why, src->kernel_version, log);
 			free(why);
 			free(log);
 			return -1;
@@ -326,9 +240,29 @@ static void add_file(cJSON *obj, const char *name, const char *path)
 	cJSON_AddStringToObject(f, "sha256", sha);
 }
 
+/* Every object of an objects-only build, with its SHA-256. */
+static void add_objects(cJSON *obj, const char *dir)
+{
+	struct strlist names = { 0 };
+	list_dir(dir, &names);
+	cJSON *a = cJSON_AddArrayToObject(obj, "objects");
+	for (size_t i = 0; i < names.n; i++) {
+		char *path = path_join(dir, names.v[i]);
+		char sha[65] = "";
+		sha256_file_hex(path, sha);
+		cJSON *f = cJSON_CreateObject();
+		cJSON_AddStringToObject(f, "path", path);
+		cJSON_AddStringToObject(f, "sha256", sha);
+		cJSON_AddItemToArray(a, f);
+		free(path);
+	}
+	strlist_free(&names);
+}
+
 static int write_manifest(const struct build_request *req, const struct source *src,
 			  const char *toolchain, const char *fragment_sha,
-			  const struct layer_patch *patches, size_t n, const char *from,
+			  const struct layer_patch *patches, size_t n,
+			  const struct strlist *upstream, const char *from,
 			  struct build_result *res, double seconds)
 {
 	char now[32];
@@ -340,14 +274,18 @@ static int write_manifest(const struct build_request *req, const struct source *
 	cJSON_AddStringToObject(m, "key", res->key);
 	cJSON_AddStringToObject(m, "board", req->board->name);
 	cJSON_AddStringToObject(m, "arch", req->board->arch);
-	cJSON_AddStringToObject(m, "series", req->series);
+	cJSON_AddStringToObject(m, "series", src->series);
 	cJSON_AddStringToObject(m, "strategy", req->strategy);
 	cJSON *s = cJSON_AddObjectToObject(m, "source");
-	cJSON_AddStringToObject(s, "package", "linux-source");
-	cJSON_AddStringToObject(s, "deb_version", src->deb_version);
+	cJSON_AddStringToObject(s, "kind", source_kind_name(src->kind));
+	cJSON_AddStringToObject(s, "origin", src->origin);
 	cJSON_AddStringToObject(s, "kernel_version", src->kernel_version);
-	cJSON_AddStringToObject(s, "tarball", src->tarball);
-	cJSON_AddStringToObject(s, "tarball_sha256", src->tarball_sha256);
+	cJSON_AddStringToObject(s, "identity", src->identity);
+	if (src->kind == SOURCE_DEBIAN) {
+		cJSON_AddStringToObject(s, "package", "linux-source");
+		cJSON_AddStringToObject(s, "deb_version", src->deb_version);
+		cJSON_AddStringToObject(s, "tarball_sha256", src->tarball_sha256);
+	}
 	cJSON_AddStringToObject(m, "toolchain", toolchain);
 	cJSON_AddStringToObject(m, "defconfig", req->board->defconfig);
 	cJSON *fr = cJSON_AddObjectToObject(m, "config_fragment");
@@ -362,12 +300,22 @@ static int write_manifest(const struct build_request *req, const struct source *
 		cJSON_AddStringToObject(p, "sha256", patches[i].sha256);
 		cJSON_AddItemToArray(pa, p);
 	}
+	/* What the strategy did not need to patch: the baseline has it. */
+	cJSON *up = cJSON_AddArrayToObject(m, "upstream");
+	for (size_t i = 0; i < upstream->n; i++)
+		cJSON_AddItemToArray(up, cJSON_CreateString(upstream->v[i]));
 	cJSON_AddStringToObject(m, "kernel_release", res->kernel_release);
 	if (*from)	/* objects reused from that build; the inputs above decide the key */
 		cJSON_AddStringToObject(m, "incremental_from", from);
 	cJSON *art = cJSON_AddObjectToObject(m, "artifacts");
-	add_file(art, "image", res->image);
-	add_file(art, "dtb", res->dtb);
+	if (req->objects_dir) {
+		cJSON_AddStringToObject(m, "objects_only", req->objects_dir);
+		add_objects(art, res->image);
+	} else {
+		add_file(art, "image", res->image);
+	}
+	if (res->dtb)
+		add_file(art, "dtb", res->dtb);
 	cJSON_AddNumberToObject(m, "build_seconds", seconds);
 	cJSON_AddStringToObject(m, "built_at", now);
 	cJSON_AddStringToObject(m, "host", host);
@@ -391,15 +339,29 @@ static int read_manifest(struct build_result *res)
 		snprintf(res->config_sha256, sizeof(res->config_sha256), "%s", cfg->valuestring);
 	}
 	cJSON_Delete(m);
-	return ok && path_exists(res->image) && path_exists(res->dtb) ? 0 : -1;
+	return ok && path_exists(res->image) && (!res->dtb || path_exists(res->dtb)) ? 0 : -1;
 }
 
-static int gather_patches(const struct build_request *req, struct strategy *base,
-			  struct strategy *strat, struct layer_patch **out, size_t *n)
+static int gather_patches(const struct build_request *req, const char *series,
+			  struct strategy *base, struct strategy *strat, struct layer_patch **out,
+			  size_t *n)
 {
 	char err[2048];
-	if (strategy_load(req->series, "base", base, err, sizeof(err)) < 0 ||
-	    strategy_load(req->series, req->strategy, strat, err, sizeof(err)) < 0) {
+	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), series);
+	int known = path_exists(dir);
+	free(dir);
+	if (!known && !strcmp(req->strategy, "baseline")) {
+		/* A user's tree of a series hilbench has no stacks for is
+		 * still worth measuring as it is. */
+		hb_info("no strategy stacks for kernel series %s (driver-patches/%s/): building "
+			"the tree as it is", series, series);
+	} else if (!known) {
+		hb_err("no strategy stacks for kernel series %s: driver-patches/%s/ does not "
+		       "exist; build --strategy baseline, or add driver-patches/%s/{base,%s}/series "
+		       "(docs/strategies.md)", series, series, series, req->strategy);
+		return -1;
+	} else if (strategy_load(series, "base", base, err, sizeof(err)) < 0 ||
+		   strategy_load(series, req->strategy, strat, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
 		return -1;
 	}
@@ -421,6 +383,34 @@ static int gather_patches(const struct build_request *req, struct strategy *base
 	}
 	*out = p;
 	return 0;
+}
+
+/* The objects make built in hb-out/<dir>/ (not in its subdirectories),
+ * copied into a new directory `to`. */
+static int copy_objects(const char *srcdir, const char *dir, const char *to)
+{
+	char *built = xasprintf("%s/hb-out/%s", srcdir, dir);
+	struct strlist names = { 0 };
+	int rc = list_dir(built, &names) < 0 ? -1 : 0;
+	rm_rf(to);
+	if (rc == 0)
+		rc = mkdir_p(to, 0755);
+	size_t copied = 0;
+	for (size_t i = 0; i < names.n && rc == 0; i++) {
+		size_t len = strlen(names.v[i]);
+		if (len < 3 || strcmp(names.v[i] + len - 2, ".o"))
+			continue;
+		char *from = path_join(built, names.v[i]);
+		char *dst = path_join(to, names.v[i]);
+		rc = copy_file(from, dst);
+		copied++;
+		free(from);
+		free(dst);
+	}
+	strlist_free(&names);
+	free(built);
+	/* No object means the fragment did not enable anything there. */
+	return rc == 0 && copied ? 0 : -1;
 }
 
 static int hold_build_lock(void)
@@ -545,12 +535,39 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA;
 	double t0 = monotonic_s();
 
-	if (source_prepare(req->series, &src) < 0)
+	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
+	char err[1024];
+	if ((rc = source_prepare(&spec, &src)) != 0)
 		goto out;
-	if (gather_patches(req, &base, &strat, &patches, &npatches) < 0) {
-		rc = HB_EXIT_USAGE;
-		goto out;
+	rc = HB_EXIT_USAGE;
+	/* min_series is where the board's DTS appeared: an objects-only build
+	 * of an older series is still a build of its driver, without the DTB. */
+	int with_dtb = 1;
+	if (board_series_check(b, src.series, err, sizeof(err)) < 0) {
+		if (!req->objects_dir) {
+			hb_err("%s", err);
+			goto out;
+		}
+		with_dtb = 0;
+		hb_info("kernel %s predates %s's DTS (kernel.min_series %s): objects only, no DTB",
+			src.kernel_version, b->name, b->min_series);
 	}
+	if (req->objects_dir) {
+		char *od = path_join(src.tree, req->objects_dir);
+		int ok = req->objects_dir[0] != '/' && !strstr(req->objects_dir, "..") &&
+			 path_exists(od);
+		free(od);
+		if (!ok) {
+			hb_err("--objects-only %s is not a directory of kernel %s; give one relative "
+			       "to the tree's top, like drivers/net/ethernet/stmicro/stmmac",
+			       req->objects_dir, src.kernel_version);
+			goto out;
+		}
+	}
+	res->series = xstrdup(src.series);
+	if (gather_patches(req, src.series, &base, &strat, &patches, &npatches) < 0)
+		goto out;
+	rc = HB_EXIT_INFRA;
 	char *gcc = xasprintf("%sgcc", b->cross_compile);
 	char *ver[] = { gcc, "--version", NULL };
 	toolchain = proc_output(ver);
@@ -568,9 +585,9 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	compute_key(req, &src, toolchain, fragment_sha, patches, npatches, res->key);
 
 	res->dir = xasprintf("%s/kernels/%s", hb_cache_dir(), res->key);
-	res->image = path_join(res->dir, b->image);
+	res->image = path_join(res->dir, req->objects_dir ? "objects" : b->image);
 	const char *dtb_base = strrchr(b->dtb, '/') ? strrchr(b->dtb, '/') + 1 : b->dtb;
-	res->dtb = path_join(res->dir, dtb_base);
+	res->dtb = with_dtb ? path_join(res->dir, dtb_base) : NULL;
 	res->manifest = path_join(res->dir, "manifest.json");
 	srcdir = path_join(res->dir, "src");
 	log = path_join(res->dir, "build.log");
@@ -615,12 +632,17 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		buildlock = hold_build_lock();
 		if (buildlock < 0)
 			goto out;
+		t0 = monotonic_s();	/* build_seconds: the build, not the wait for the lock */
 	}
 	unlink(log);
 	if ((rc = configure(req, srcdir, log)) != 0)
 		goto out;
 	rc = HB_EXIT_INFRA;
-	if (run_make(req, srcdir, log, b->image, b->dtb) != 0) {
+	char *objects_target = req->objects_dir ? xasprintf("%s/", req->objects_dir) : NULL;
+	int st = run_make(req, srcdir, log, objects_target ? objects_target : b->image,
+			  with_dtb ? b->dtb : NULL);
+	free(objects_target);
+	if (st != 0) {
 		hb_err("kernel build failed; the last lines of %s:", log);
 		char *tail[] = { "tail", "-n", "15", log, NULL };
 		proc_run(tail, NULL);
@@ -631,7 +653,9 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	char *built_cfg = xasprintf("%s/hb-out/.config", srcdir);
 	char *built_rel = xasprintf("%s/hb-out/include/config/kernel.release", srcdir);
 	char *cfg_copy = path_join(res->dir, "config");
-	int ok = copy_file(built_image, res->image) == 0 && copy_file(built_dtb, res->dtb) == 0 &&
+	int ok = (req->objects_dir ? copy_objects(srcdir, req->objects_dir, res->image)
+				   : copy_file(built_image, res->image)) == 0 &&
+		 (!res->dtb || copy_file(built_dtb, res->dtb) == 0) &&
 		 copy_file(built_cfg, cfg_copy) == 0 &&
 		 sha256_file_hex(cfg_copy, res->config_sha256) == 0 &&
 		 (res->kernel_release = read_file(built_rel, NULL)) != NULL;
@@ -646,7 +670,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	}
 	res->kernel_release[strcspn(res->kernel_release, "\n")] = '\0';
 	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches,
-			   from ? from : "", res,
+			   &strat.upstream, from ? from : "", res,
 			   monotonic_s() - t0) < 0) {
 		hb_err("cannot write %s: %s", res->manifest, strerror(errno));
 		goto out;
@@ -673,6 +697,7 @@ out:
 
 void build_result_free(struct build_result *res)
 {
+	free(res->series);
 	free(res->dir);
 	free(res->image);
 	free(res->dtb);

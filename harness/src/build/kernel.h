@@ -2,14 +2,16 @@
  * kernel: patched, cross-compiled, cached kernel builds.
  *
  * Layout under $HILBENCH_CACHE:
- *   src/<deb-version>/linux-source-<series>/   pristine, extracted once
+ *   src/...                                    pristine trees (build/source.h)
  *   kernels/<key>/src/                         hard-linked copy + patches
  *   kernels/<key>/src/hb-out/                  O= build dir (srctree is "..",
  *                                              so ccache hits across keys)
  *   kernels/<key>/{zImage,<dtb>,config,build.log,manifest.json}
  *   ccache/
- * <key> is a SHA-256 over (source version, arch, toolchain, defconfig,
- * config fragment, every patch of base + strategy + user, in order).
+ * <key> is a SHA-256 over (source version and identity, arch, toolchain,
+ * defconfig, config fragment, every patch of base + strategy + user, in
+ * order). The series is the source's; a board's kernel.min_series is
+ * checked against it before anything is built.
  * kernels/build.lock lets one full compile run at a time per cache
  * (incremental builds, below, do not wait for it).
  *
@@ -34,17 +36,25 @@
 
 struct build_request {
 	const struct board *board;
-	const char *series;		/* kernel series, e.g. "6.1" */
+	const char *kernel_src;		/* a user's tree or tarball; NULL = Debian's
+					 * linux-source-<series> (build/source.h) */
+	const char *series;		/* kernel series, e.g. "6.1"; NULL with
+					 * kernel_src = the tree's own */
 	const char *strategy;		/* driver-patches/<series>/<strategy> */
+	const char *objects_dir;	/* build only this directory's objects (and the
+					 * DTB, where the series has the board's DTS),
+					 * e.g. drivers/net/ethernet/stmicro/stmmac;
+					 * NULL = the image and the DTB */
 	struct strlist user_patches;	/* applied last, in order */
 	int from_scratch;		/* not from the nearest cached build */
 };
 
 struct build_result {
 	char key[65];
+	char *series;		/* the series built: asked for, or the tree's */
 	char *dir;		/* kernels/<key> */
-	char *image;
-	char *dtb;
+	char *image;		/* with objects_dir: the directory of the objects */
+	char *dtb;		/* NULL when an objects build has no DTB */
 	char *manifest;		/* manifest.json path */
 	char *kernel_release;	/* uname -r of the built kernel */
 	char config_sha256[65];

@@ -9,7 +9,7 @@
 static const char usage[] =
 	"usage: hilbench compare [PLAN] [--strategies a,b] [--workloads a,b] [--repeat N]\n"
 	"                        [--timing realtime|virtual] [--patch FILE]...\n"
-	"                        [--attempts N] [--resume SESSION|latest]\n"
+	"                        [--attempts N] [--resume SESSION|latest] [--kernel-src PATH]\n"
 	"The main job: runs PLAN (default: plans/default.yaml), prints the strategy\n"
 	"table for the runs it made and writes it as HTML to <store>/report.html.\n"
 	"Runs are stored like `hilbench run`'s.\n";

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/image.h"
 #include "cmd/builtin.h"
 #include "config/catalog.h"
 #include "config/strategy.h"
@@ -86,6 +87,20 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		if (rc)
 			return rc;
 		const char *paths[3] = { k.image, k.dtb, u.initramfs };
+		/* kernel_type uimage: the job deploys the uImage hilbench made
+		 * (with the DTB appended where the board's boot loader wants it). */
+		struct boot_images im = { 0 };
+		if (!strcmp(b->lava.kernel_type, "uimage")) {
+			char *cmdline = bench_cmdline(b);
+			rc = boot_images_build(b, &k, &u, cmdline, &im);
+			free(cmdline);
+			if (rc) {
+				build_result_free(&k);
+				userland_result_free(&u);
+				return rc;
+			}
+			paths[0] = im.kernel;
+		}
 		for (int i = 0; i < 3 && rc == 0; i++) {
 			if (!(urls[i] = lava_file_url(paths[i], err, sizeof(err)))) {
 				hb_err("%s", err);
@@ -99,6 +114,7 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		}
 		snprintf(key, 65, "%s", k.key);
 		spec->kernel_key = key;
+		boot_images_free(&im);
 		build_result_free(&k);
 		userland_result_free(&u);
 		if (rc)

@@ -63,13 +63,14 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		{ "kernel-series", required_argument, NULL, 'S' },
 		{ "resume", required_argument, NULL, 'R' },
 		{ "attempts", required_argument, NULL, 'A' },
+		{ "kernel-src", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	memset(o, 0, sizeof(*o));
 	const char *boards = NULL, *strategies = NULL, *workloads = NULL, *timing = NULL;
 	int repeat = 0, c;
-	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': boards = optarg; break;
 		case 's': strategies = optarg; break;
@@ -77,6 +78,7 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		case 't': timing = optarg; break;
 		case 'S': o->bench.series = optarg; break;
 		case 'R': o->bench.resume = optarg; break;
+		case 'K': o->bench.kernel_src = optarg; break;
 		case 'r':
 			if (parse_int_option("--repeat", optarg, 1, 100, &repeat) < 0)
 				return HB_EXIT_USAGE;

@@ -19,6 +19,9 @@ static const char *const lava_deploys[] = { "tftp", NULL };
 static const char *const lava_kernel_types[] = { "zimage", "image", "uimage", NULL };
 static const char *const lava_boots[] = { "u-boot", NULL };
 static const char *const lava_commands[] = { "ramdisk", NULL };
+/* Indexed by enum boot_format. */
+static const char *const boot_formats[] = { "plain", "uimage", "uimage-appended-dtb", "fit",
+					    NULL };
 
 static const struct yfield kernel_fields[] = {
 	{ .key = "defconfig", .type = YF_STRING, .required = 1, .off = B(defconfig) },
@@ -26,6 +29,18 @@ static const struct yfield kernel_fields[] = {
 	{ .key = "image", .type = YF_STRING, .required = 1, .off = B(image) },
 	{ .key = "dtb", .type = YF_STRING, .required = 1, .off = B(dtb) },
 	{ .key = "cmdline", .type = YF_STRING, .required = 1, .off = B(cmdline) },
+	{ .key = "external_dtb", .type = YF_STRING, .off = B(external_dtb) },
+	{ .key = "min_series", .type = YF_STRING, .off = B(min_series) },
+	{ 0 }
+};
+
+/* Addresses are hex strings ("0x42208000"): YAML's integers are decimal,
+ * and every boot loader manual writes them in hex. Parsed in check(). */
+static const struct yfield boot_fields[] = {
+	{ .key = "format", .type = YF_ENUM, .required = 1, .off = B(boot_format),
+	  .choices = boot_formats },
+	{ .key = "load_addr", .type = YF_STRING, .off = B(load_addr_text) },
+	{ .key = "entry_addr", .type = YF_STRING, .off = B(entry_addr_text) },
 	{ 0 }
 };
 
@@ -93,6 +108,7 @@ static const struct yfield board_fields[] = {
 	{ .key = "deploy", .type = YF_MAP, .required = 1, .sub = deploy_fields },
 	{ .key = "userland", .type = YF_MAP, .required = 1, .sub = userland_fields },
 	{ .key = "lava", .type = YF_MAP, .sub = lava_fields },
+	{ .key = "boot", .type = YF_MAP, .sub = boot_fields },
 	{ 0 }
 };
 
@@ -162,11 +178,112 @@ static int check_addrs(const struct ydoc *d, const struct board *b, char *err,
 	return 0;
 }
 
+/* "0x" and 1 to 16 hex digits. */
+static int parse_addr(const char *s, uint64_t *out)
+{
+	char *end;
+	if (strncmp(s, "0x", 2) || !s[2] || strlen(s) > 18 || strspn(s + 2, "0123456789abcdefABCDEF") != strlen(s + 2))
+		return -1;
+	*out = strtoull(s + 2, &end, 16);
+	return *end ? -1 : 0;
+}
+
+/* The file's path resolved against the board file's directory, if it is a
+ * regular file: NULL otherwise (with *tried set to what was looked at). */
+static char *board_relative_file(const struct ydoc *d, const char *rel, char **tried)
+{
+	struct stat st;
+	char *dir = path_dirname(d->path);
+	*tried = path_join(dir, rel);
+	free(dir);
+	char *abs = realpath(*tried, NULL);
+	if (abs && (stat(abs, &st) || !S_ISREG(st.st_mode))) {
+		free(abs);
+		abs = NULL;
+	}
+	return abs;
+}
+
+/* Boot format and its addresses; what a format does not use is an error,
+ * not silently ignored. */
+static int check_boot(const struct ydoc *d, struct board *b, char *err, size_t errlen)
+{
+	const struct ynode *boot = ynode_get(d->root, "boot");
+	const char *fmt = boot_formats[b->boot_format];
+	int needs_addr = b->boot_format != BOOT_PLAIN;
+
+	if (!boot)
+		return 0;
+	if (!needs_addr && (b->load_addr_text || b->entry_addr_text))
+		return ydoc_err(d, ynode_get(boot, b->load_addr_text ? "load_addr" : "entry_addr"),
+				err, errlen, "boot.format %s boots the image where the boot loader "
+				"put it and takes no address; remove this key or use uimage or fit",
+				fmt);
+	if (needs_addr && !b->load_addr_text)
+		return ydoc_err(d, ynode_get(boot, "format"), err, errlen,
+				"boot.format %s needs boot.load_addr (where U-Boot copies the "
+				"kernel, from the boot loader's manual), e.g. load_addr: \"0x42208000\"",
+				fmt);
+	if (b->load_addr_text && parse_addr(b->load_addr_text, &b->load_addr))
+		return ydoc_err(d, ynode_get(boot, "load_addr"), err, errlen,
+				"boot.load_addr '%s' is not a hex address; write it like \"0x42208000\"",
+				b->load_addr_text);
+	if (b->load_addr > UINT32_MAX)
+		return ydoc_err(d, ynode_get(boot, "load_addr"), err, errlen,
+				"boot.load_addr '%s' is above 4 GiB; uImage headers (and the FIT "
+				"hilbench writes) hold 32-bit addresses: use an address below it",
+				b->load_addr_text);
+	b->entry_addr = b->load_addr;
+	if (b->entry_addr_text && parse_addr(b->entry_addr_text, &b->entry_addr))
+		return ydoc_err(d, ynode_get(boot, "entry_addr"), err, errlen,
+				"boot.entry_addr '%s' is not a hex address; write it like \"0x42208000\"",
+				b->entry_addr_text);
+	if (b->entry_addr > UINT32_MAX)
+		return ydoc_err(d, ynode_get(boot, "entry_addr"), err, errlen,
+				"boot.entry_addr '%s' is above 4 GiB; use an address below it",
+				b->entry_addr_text);
+	if (b->boot_format == BOOT_UIMAGE_APPENDED_DTB && strcmp(b->arch, "arm"))
+		return ydoc_err(d, ynode_get(boot, "format"), err, errlen,
+				"boot.format uimage-appended-dtb is for 32-bit arm (CONFIG_ARM_APPENDED_DTB); "
+				"use fit or uimage for %s", b->arch);
+	return 0;
+}
+
+/* min_series is a series, and every series the board lists meets it. */
+static int check_series(const struct ydoc *d, struct board *b, char *err, size_t errlen)
+{
+	const struct ynode *kernel = ynode_get(d->root, "kernel");
+	const struct ynode *series = ynode_get(d->root, "series");
+	int cmp;
+
+	for (size_t i = 0; i < b->series.n; i++)
+		if (series_compare(b->series.v[i], b->series.v[i], &cmp))
+			return ydoc_err(d, series->kid[i], err, errlen,
+					"series '%s' is not a kernel series; write MAJOR.MINOR "
+					"in quotes, like \"6.1\"", b->series.v[i]);
+	if (!b->min_series)
+		return 0;
+	const struct ynode *at = ynode_get(kernel, "min_series");
+	b->min_series_line = at->line;
+	b->min_series_col = at->col;
+	if (series_compare(b->min_series, b->min_series, &cmp))
+		return ydoc_err(d, at, err, errlen, "kernel.min_series '%s' is not a kernel series; "
+				"write MAJOR.MINOR in quotes, like \"6.12\"", b->min_series);
+	for (size_t i = 0; i < b->series.n; i++) {
+		series_compare(b->series.v[i], b->min_series, &cmp);
+		if (cmp < 0)
+			return ydoc_err(d, series->kid[i], err, errlen,
+					"series '%s' is older than kernel.min_series '%s' (line %d); "
+					"list only series the board can be built from",
+					b->series.v[i], b->min_series, at->line);
+	}
+	return 0;
+}
+
 static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen)
 {
 	const struct ynode *kernel = ynode_get(d->root, "kernel");
 	const struct ynode *deploy = ynode_get(d->root, "deploy");
-	struct stat st;
 
 	if (ydoc_check_basename(d, b->name, err, errlen))
 		return -1;
@@ -186,27 +303,51 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 				"deploy.backend is lava but the lava: section names no "
 				"'device' (the device's hostname on the LAVA server); see "
 				"docs/lava.md");
-	if (check_addrs(d, b, err, errlen))
+	if (check_addrs(d, b, err, errlen) || check_series(d, b, err, errlen) ||
+	    check_boot(d, b, err, errlen))
 		return -1;
+	/* LAVA deploys the uImage hilbench makes: the board must make one. */
+	if (b->lava.kernel_type && !strcmp(b->lava.kernel_type, "uimage") &&
+	    b->boot_format != BOOT_UIMAGE && b->boot_format != BOOT_UIMAGE_APPENDED_DTB)
+		return ydoc_err(d, ynode_get(ynode_get(d->root, "lava"), "kernel_type"), err, errlen,
+				"lava.kernel_type uimage needs boot.format uimage or "
+				"uimage-appended-dtb (the job deploys the uImage hilbench makes); "
+				"add a boot: section or use kernel_type %s",
+				strcmp(b->arch, "arm64") ? "zimage" : "image");
 
 	/* realpath: the header promises an absolute path, whatever the
 	 * working directory was when the board file was named. */
-	char *dir = path_dirname(d->path);
-	char *rel = path_join(dir, b->config_fragment);
-	char *frag = realpath(rel, NULL);
-	free(dir);
-	if (!frag || stat(frag, &st) || !S_ISREG(st.st_mode)) {
+	char *rel;
+	char *frag = board_relative_file(d, b->config_fragment, &rel);
+	if (!frag) {
 		ydoc_err(d, ynode_get(kernel, "config_fragment"), err, errlen,
 			 "kernel.config_fragment '%s' is not a file (looked for %s); "
 			 "paths are relative to the board file's directory",
 			 b->config_fragment, rel);
 		free(rel);
-		free(frag);
 		return -1;
 	}
 	free(rel);
 	free(b->config_fragment);
 	b->config_fragment = frag;
+	if (!b->external_dtb)
+		return 0;
+	size_t n = strlen(b->external_dtb);
+	if (n < 4 || (strcmp(b->external_dtb + n - 4, ".dts") && strcmp(b->external_dtb + n - 4, ".dtb")))
+		return ydoc_err(d, ynode_get(kernel, "external_dtb"), err, errlen,
+				"kernel.external_dtb '%s' must name a .dts (compiled against the "
+				"kernel tree's includes) or a .dtb file", b->external_dtb);
+	char *dtb = board_relative_file(d, b->external_dtb, &rel);
+	if (!dtb) {
+		ydoc_err(d, ynode_get(kernel, "external_dtb"), err, errlen,
+			 "kernel.external_dtb '%s' is not a file (looked for %s); paths are "
+			 "relative to the board file's directory", b->external_dtb, rel);
+		free(rel);
+		return -1;
+	}
+	free(rel);
+	free(b->external_dtb);
+	b->external_dtb = dtb;
 	return 0;
 }
 
@@ -239,6 +380,7 @@ void board_free(struct board *b)
 		&b->qemu.machine, &b->qemu.cpu, &b->lava.device_type, &b->lava.deploy_to,
 		&b->lava.kernel_type, &b->lava.boot_method, &b->lava.boot_commands,
 		&b->lava.device, &b->lava.sd_bootloader, &b->lava.server,
+		&b->external_dtb, &b->min_series, &b->load_addr_text, &b->entry_addr_text,
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
@@ -252,4 +394,51 @@ void board_free(struct board *b)
 void board_ip(const char *cidr, char *out, size_t outlen)
 {
 	snprintf(out, outlen, "%.*s", (int)strcspn(cidr, "/"), cidr);
+}
+
+int series_compare(const char *a, const char *b, int *cmp)
+{
+	long v[2][2];
+	const char *s[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		char *end;
+		if (s[i][0] < '0' || s[i][0] > '9')
+			return -1;
+		v[i][0] = strtol(s[i], &end, 10);
+		if (*end != '.' || end[1] < '0' || end[1] > '9')
+			return -1;
+		v[i][1] = strtol(end + 1, &end, 10);
+		if (*end || v[i][0] > 1000 || v[i][1] > 1000)
+			return -1;
+	}
+	*cmp = v[0][0] != v[1][0] ? (v[0][0] > v[1][0] ? 1 : -1)
+				  : (v[0][1] > v[1][1]) - (v[0][1] < v[1][1]);
+	return 0;
+}
+
+int board_series_check(const struct board *b, const char *series, char *err, size_t errlen)
+{
+	int cmp;
+	if (!b->min_series)
+		return 0;
+	if (series_compare(series, b->min_series, &cmp)) {
+		snprintf(err, errlen, "kernel series '%s' is not MAJOR.MINOR (like 6.12); "
+			 "check --kernel-series or the tree's Makefile", series);
+		return -1;
+	}
+	if (cmp >= 0)
+		return 0;
+	snprintf(err, errlen, "%s:%d:%d: board %s needs kernel %s or newer (kernel.min_series; "
+		 "its %s is not in %s), but the kernel source is %s; build it from a newer "
+		 "tree: hilbench build --board %s --kernel-src DIR (a %s+ git checkout or "
+		 "tarball), or --kernel-series with a newer Debian linux-source",
+		 b->path, b->min_series_line, b->min_series_col, b->name, b->min_series,
+		 b->dtb, series, series, b->name, b->min_series);
+	return -1;
+}
+
+const char *boot_format_name(int format)
+{
+	return format >= 0 && format < (int)HB_ARRAY_SIZE(boot_formats) - 1 ? boot_formats[format]
+									  : "?";
 }

@@ -11,6 +11,7 @@
 #define HB_BOARD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/util.h"
 
@@ -40,6 +41,15 @@ struct board_lava {
 	char *sd_bootloader;
 };
 
+/* The form the board's boot loader takes the kernel in (build/image.h). */
+enum boot_format {
+	BOOT_PLAIN,		/* image + DTB as built: U-Boot bootz / booti */
+	BOOT_UIMAGE,		/* legacy uImage at load_addr, DTB apart: bootm */
+	BOOT_UIMAGE_APPENDED_DTB, /* uImage of zImage + DTB: boot loaders
+				 * that pass ATAGs, not a DTB */
+	BOOT_FIT,		/* one FIT: kernel + DTB + ramdisk: bootm */
+};
+
 struct board {
 	char *path;		/* file it was loaded from */
 	char *name;		/* must equal the file's basename without .yaml */
@@ -55,6 +65,18 @@ struct board {
 	char *image;		/* zImage | Image */
 	char *dtb;		/* relative to arch/<arch>/boot/dts/ */
 	char *cmdline;		/* kernel command line (hilbench appends hb.*) */
+	char *external_dtb;	/* absolute path of a .dts or .dtb from outside
+				 * the tree (e.g. OpenWrt's); NULL = dtb */
+	char *min_series;	/* oldest series with what the board needs;
+				 * NULL = any */
+	int min_series_line, min_series_col;	/* where min_series is written */
+
+	/* boot: (absent = plain) */
+	int boot_format;	/* enum boot_format */
+	char *load_addr_text;	/* as written, e.g. "0x42208000" */
+	char *entry_addr_text;
+	uint64_t load_addr;	/* uImage/FIT kernel load address */
+	uint64_t entry_addr;	/* its entry point; = load_addr unless given */
 
 	/* dut: */
 	char *dut_interface;	/* eth0 */
@@ -76,6 +98,14 @@ struct board {
 int board_load(const char *path, struct board *b, char *err, size_t errlen);
 /* The address of host_addr or dut_addr without its /prefix. */
 void board_ip(const char *cidr, char *out, size_t outlen);
+/* Compares kernel series "MAJOR.MINOR" (6.1 < 6.12) into *cmp (<0, 0, >0);
+ * -1 when either is not of that form. */
+int series_compare(const char *a, const char *b, int *cmp);
+/* 0 when the board can be built from a kernel of this series (e.g. "6.1"),
+ * else -1 with "FILE:LINE:COL: ...; what to do" naming kernel.min_series. */
+int board_series_check(const struct board *b, const char *series, char *err, size_t errlen);
+/* "zimage", "uimage", ...: the boot.format spelling. */
+const char *boot_format_name(int format);
 void board_free(struct board *b);
 
 #endif

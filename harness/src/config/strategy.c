@@ -21,7 +21,7 @@ static char *trim(char *s)
 }
 
 int series_file_load(const char *file, struct strlist *patches, char **description,
-		     char *err, size_t errlen)
+		     struct strlist *upstream, char *err, size_t errlen)
 {
 	FILE *f = fopen(file, "r");
 	if (!f) {
@@ -40,6 +40,21 @@ int series_file_load(const char *file, struct strlist *patches, char **descripti
 		}
 		if (!*t)
 			continue;
+		if (!strncmp(t, "upstream:", 9)) {
+			const char *what = trim(t + 9);
+			if (!upstream) {
+				snprintf(err, errlen, "%s:%d: 'upstream:' is only for strategies in "
+					 "driver-patches/<series>/; remove the line", file, lineno);
+				goto out;
+			}
+			if (!*what) {
+				snprintf(err, errlen, "%s:%d: 'upstream:' names nothing; write the "
+					 "upstream commit's subject (and tag) after it", file, lineno);
+				goto out;
+			}
+			strlist_push(upstream, what);
+			continue;
+		}
 		/* quilt allows "-pN" after the name; hilbench patches are all -p1 */
 		if (strpbrk(t, " \t")) {
 			snprintf(err, errlen, "%s:%d: '%s' has options after the patch name; "
@@ -86,7 +101,8 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 			 "known strategies: %s", file, name, series, list);
 		free(list);
 		strlist_free(&known);
-	} else if (series_file_load(file, &s->patches, &s->description, err, errlen) == 0) {
+	} else if (series_file_load(file, &s->patches, &s->description, &s->upstream, err,
+				    errlen) == 0) {
 		if (!s->description)
 			s->description = xstrdup("(no description: add a '# ...' first line to the series file)");
 		rc = 0;
@@ -104,6 +120,7 @@ void strategy_free(struct strategy *s)
 	free(s->dir);
 	free(s->description);
 	strlist_free(&s->patches);
+	strlist_free(&s->upstream);
 	memset(s, 0, sizeof(*s));
 }
 

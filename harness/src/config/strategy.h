@@ -22,6 +22,7 @@ struct strategy {
 	char *dir;		/* driver-patches/<series>/<name> */
 	char *description;	/* first comment line of the series file */
 	struct strlist patches;	/* absolute paths, in order */
+	struct strlist upstream; /* what the baseline already contains */
 };
 
 int strategy_load(const char *series, const char *name, struct strategy *s,
@@ -29,9 +30,11 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 void strategy_free(struct strategy *s);
 /* Appends the patches a quilt series file lists (paths relative to its
  * directory) to patches; the first comment line goes to *description if
- * that is non-NULL and still NULL. -1 with "FILE:LINE: ..." in err. */
+ * that is non-NULL and still NULL; "upstream:" lines go to *upstream, and
+ * are an error where upstream is NULL (a user's series has nothing to
+ * declare). -1 with "FILE:LINE: ..." in err. */
 int series_file_load(const char *file, struct strlist *patches, char **description,
-		     char *err, size_t errlen);
+		     struct strlist *upstream, char *err, size_t errlen);
 /* Names of the strategies of a series (sorted, without `base`). */
 int strategy_list(const char *series, struct strlist *names);
 

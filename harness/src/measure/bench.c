@@ -32,9 +32,14 @@ int bench_check_series(const struct board *b, const char *series)
 int bench_prepare(const struct board *b, const char *series, const char *strategy,
 		  const struct bench_opts *o, struct build_result *k, struct userland_result *u)
 {
-	if (bench_check_series(b, series) < 0)
+	/* A user's tree has a series of its own: the callers' default (the
+	 * board's first) does not apply, only an explicit --kernel-series;
+	 * the board's kernel.min_series is checked against the tree's. */
+	if (!o->kernel_src && bench_check_series(b, series) < 0)
 		return HB_EXIT_USAGE;
-	struct build_request req = { .board = b, .series = series, .strategy = strategy };
+	struct build_request req = { .board = b, .strategy = strategy,
+				     .kernel_src = o->kernel_src,
+				     .series = o->kernel_src ? o->series : series };
 	req.user_patches = o->user_patches;
 	req.from_scratch = o->from_scratch;
 	int rc = kernel_build(&req, k);

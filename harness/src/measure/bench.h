@@ -30,7 +30,9 @@
 
 struct bench_opts {
 	struct strlist user_patches;	/* --patch, applied on every strategy */
-	const char *series;		/* kernel series; NULL = the board's first */
+	const char *series;		/* kernel series; NULL = the board's first,
+					 * or with kernel_src the tree's own */
+	const char *kernel_src;		/* --kernel-src: a user's tree or tarball */
 	int from_scratch;		/* build_request.from_scratch */
 	int attempts;			/* --attempts; 0 = BENCH_ATTEMPTS */
 	const char *resume;		/* --resume: a session id or "latest"; NULL = new */
