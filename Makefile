@@ -149,7 +149,7 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) fuzz-check
 	$(MAKE) check-lava
-	$(MAKE) check-cross
+	$(MAKE) check-cross STRATEGIES="baseline hrtimer-active"
 	$(MAKE) valgrind
 	$(MAKE) check-integration
 	$(MAKE) check-lava-local
