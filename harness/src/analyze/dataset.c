@@ -139,6 +139,7 @@ int dataset_load(struct store *st, const struct selection *sel, struct dataset *
 	struct selection all = *sel;
 	struct strlist shown = { 0 };
 	all.all_classes = 1;
+	all.no_provenance = 1;
 	if (!all.metrics) {
 		for (size_t k = 0; k < n_shown_metrics; k++)
 			strlist_push(&shown, shown_metrics[k].name);

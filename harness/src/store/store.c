@@ -137,9 +137,7 @@ struct store *store_open(const char *dir)
 	}
 	if (ok) {
 		sqlite3_busy_timeout(s->db, s->timeout_s * 1000);
-		/* reports stream the whole store: read it mapped, not through pread */
-		ok = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
-			      " PRAGMA mmap_size=1073741824;") == 0 &&
+		ok = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;") == 0 &&
 		     ensure_schema(s) == 0;
 	}
 	free(runs);
@@ -313,9 +311,7 @@ int store_foreach(struct store *s, const struct selection *sel,
 {
 	static const char query[] =
 		"SELECT r.id, r.session, r.board, r.strategy, r.workload, r.class, r.reason,"
-		" r.timing, r.repetition, m.name, m.unit, m.source, m.value,"
-		" r.plan, r.started, r.kernel_version, r.kernel_release, r.build_key,"
-		" r.ended, r.patches"
+		" r.timing, r.repetition, m.name, m.unit, m.source, m.value, %s"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
 		" WHERE (?1 IS NULL OR r.session = ?1) AND (?2 IS NULL OR r.plan = ?2)"
 		" AND (?3 IS NULL OR r.board = ?3) AND (?4 IS NULL OR r.strategy = ?4)"
@@ -330,7 +326,11 @@ int store_foreach(struct store *s, const struct selection *sel,
 	char *filter = xasprintf("%s%s%s%s%s", nmetrics ? " AND (m.name IS NULL OR m.name IN (" : "",
 				 metrics, nmetrics ? "))" : "", nruns ? " AND r.id IN (" : "",
 				 nruns ? runs : "");
-	char *sql = xasprintf(query, filter, nruns ? ")" : "");
+	const char *provenance = sel->no_provenance
+		? "NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+		: "r.plan, r.started, r.kernel_version, r.kernel_release, r.build_key, r.ended,"
+		  " r.patches";
+	char *sql = xasprintf(query, provenance, filter, nruns ? ")" : "");
 	free(metrics);
 	free(runs);
 	free(filter);
