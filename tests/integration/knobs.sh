@@ -35,15 +35,20 @@ check "one cell per strategy and sweep point: 10 runs" [ "$(sql "SELECT count(*)
 check "one boot per strategy and per sweep: 4 boots" [ "$(sql "SELECT count(DISTINCT boot_id) FROM runs")" = 4 ]
 check "the sweep points are labelled cells" [ "$(sql "SELECT count(*) FROM runs WHERE strategy IN
 	('baseline@tx-usecs=0','baseline@tx-usecs=1000','baseline@tx-usecs=40000',
-	 'baseline@napi_defer_hard_irqs=0','baseline@napi_defer_hard_irqs=2',
-	 'baseline@napi_defer_hard_irqs=20','baseline@napi_defer_hard_irqs=200') AND class='pass'")" = 7 ]
+	 'knob-irq-coalescing@napi_defer_hard_irqs=0','knob-irq-coalescing@napi_defer_hard_irqs=2',
+	 'knob-irq-coalescing@napi_defer_hard_irqs=20','knob-irq-coalescing@napi_defer_hard_irqs=200')
+	 AND class='pass'")" = 7 ]
 check "settings-only strategies run the baseline kernel (same build key)" [ "$(sql "SELECT count(DISTINCT build_key) FROM runs")" = 1 ]
 
 # every passing run's settings read back as the plan asked
 readback() { sql "SELECT json_extract(settings, '\$[$2].read_back') FROM runs WHERE strategy='$1'"; }
 all_match=1
 for v in 0 1000 40000; do [ "$(readback "baseline@tx-usecs=$v" 0)" = "$v" ] || all_match=0; done
-for v in 0 2 20 200; do [ "$(readback "baseline@napi_defer_hard_irqs=$v" 0)" = "$v" ] || all_match=0; done
+for v in 0 2 20 200; do
+	[ "$(readback "knob-irq-coalescing@napi_defer_hard_irqs=$v" 0)" = "$v" ] || all_match=0
+	# the strategy's own setting comes along with the swept one
+	[ "$(readback "knob-irq-coalescing@napi_defer_hard_irqs=$v" 1)" = 20000 ] || all_match=0
+done
 check "every sweep point's setting reads back as planned" [ $all_match = 1 ]
 check "knob-tx-usecs-5000 reads back tx-usecs 5000" [ "$(readback knob-tx-usecs-5000 0)" = 5000 ]
 check "knob-irq-coalescing reads back both settings" eval \
@@ -85,7 +90,7 @@ dom=$(timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic 
 check "Chromium renders the report with a sweep curve per metric and setting" eval \
 	'[ "$(grep -o "<svg class=\"plot sweep\"" <<<"$dom" | wc -l)" -ge 4 ]'
 check "... each with the baseline's line and points" eval \
-	'grep -q "<title>baseline@tx-usecs=40000: mean" <<<"$dom" && grep -q "<title>baseline@napi_defer_hard_irqs=200: mean" <<<"$dom"'
+	'grep -q "<title>baseline@tx-usecs=40000: mean" <<<"$dom" && grep -q "<title>knob-irq-coalescing@napi_defer_hard_irqs=200: mean" <<<"$dom"'
 
 echo "knobs: $((SECONDS - t0)) s"
 echo "$pass passed, $fail failed"
