@@ -12,12 +12,14 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "analyze/sweep.h"
 #include "config/catalog.h"
 #include "config/plan.h"
 #include "config/setting.h"
 #include "config/strategy.h"
+#include "store/store.h"
 #include "util/util.h"
 
 static char err[2048];
@@ -379,6 +381,76 @@ static void test_svg_escapes(void **state)
 	dataset_free(&d);
 }
 
+/* ---- the store: schema 1 stores get runs.settings ---- */
+
+static int count_rows(const struct run_row *r, void *ctx)
+{
+	(void)r;
+	++*(int *)ctx;
+	return 0;
+}
+
+static void test_store_migration(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/hb-test-knobs.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *db = path_join(dir, "hilbench.db");
+	sqlite3 *h;
+	/* the schema hilbench wrote before settings existed, with one run */
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h,
+		"CREATE TABLE runs(id TEXT PRIMARY KEY, session TEXT, plan TEXT,"
+		" board TEXT NOT NULL, strategy TEXT NOT NULL, workload TEXT NOT NULL,"
+		" repetition INTEGER NOT NULL, boot_id TEXT,"
+		" class TEXT NOT NULL CHECK (class IN ('pass','fail','error','miss')), reason TEXT,"
+		" timing TEXT NOT NULL, started TEXT NOT NULL, ended TEXT NOT NULL,"
+		" kernel_version TEXT, kernel_release TEXT, build_key TEXT, config_sha256 TEXT,"
+		" build_manifest TEXT, patches TEXT, initramfs_sha256 TEXT, emulator TEXT,"
+		" hilbench_commit TEXT, host TEXT, artifacts TEXT);"
+		"CREATE TABLE metrics(run_id TEXT NOT NULL REFERENCES runs(id), name TEXT NOT NULL,"
+		" value REAL NOT NULL, unit TEXT NOT NULL, source TEXT NOT NULL,"
+		" PRIMARY KEY (run_id, name));"
+		"INSERT INTO runs(id, board, strategy, workload, repetition, class, timing, started,"
+		" ended) VALUES ('old', 'b', 'baseline', 'w', 1, 'pass', 'virtual', 'a', 'b');"
+		"INSERT INTO metrics VALUES ('old', 'pps', 1.0, 'packets/s', 'test');"
+		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+
+	struct store *st = store_open(dir);
+	assert_non_null(st);
+	struct run_record r = { .session = "s", .board = "b", .strategy = "baseline@tx-usecs=0",
+				.workload = "w", .repetition = 1, .cls = RUN_FAIL,
+				.reason = "refused", .timing = "virtual", .started = "c",
+				.ended = "d", .settings = "[{\"name\":\"tx-usecs\"}]" };
+	strcpy(r.id, "new");
+	assert_int_equal(store_add_run(st, &r), 0);
+	int rows = 0;
+	struct selection sel = { .all_classes = 1 };
+	assert_int_equal(store_foreach(st, &sel, count_rows, &rows), 0);
+	assert_int_equal(rows, 2);	/* the old run's metric and the new failed run */
+	store_close(st);
+	/* opening again changes nothing */
+	st = store_open(dir);
+	assert_non_null(st);
+	store_close(st);
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT (SELECT user_version FROM pragma_user_version),"
+					    " (SELECT settings FROM runs WHERE id='old'),"
+					    " (SELECT settings FROM runs WHERE id='new')", -1, &q, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(q, 0), 2);
+	assert_int_equal(sqlite3_column_type(q, 1), SQLITE_NULL);
+	assert_string_equal((const char *)sqlite3_column_text(q, 2), "[{\"name\":\"tx-usecs\"}]");
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	rm_rf(dir);
+	free(db);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -390,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_label_parse),
 		cmocka_unit_test(test_collect_curves),
 		cmocka_unit_test(test_svg_escapes),
+		cmocka_unit_test(test_store_migration),
 	};
 	enum { NF = HB_ARRAY_SIZE(fixed), NS = HB_ARRAY_SIZE(series_cases),
 	       NW = HB_ARRAY_SIZE(sweep_cases) };
