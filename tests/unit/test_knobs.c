@@ -381,6 +381,34 @@ static void test_svg_escapes(void **state)
 	dataset_free(&d);
 }
 
+/* A knob switched off (0) among values spanning decades: still a log axis,
+ * 0 at its left edge. */
+static void test_svg_log_axis_with_zero(void **state)
+{
+	(void)state;
+	struct dataset d;
+	memset(&d, 0, sizeof(d));
+	strlist_push(&d.workloads, "wl");
+	add_series(&d, "b@tx-usecs=0", "pps", 1, 2);
+	add_series(&d, "b@tx-usecs=250", "pps", 1, 2);
+	add_series(&d, "b@tx-usecs=40000", "pps", 3, 4);
+	struct sweep_set ss;
+	sweep_collect(&d, &ss);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int plot_id = 0;
+	sweep_write_svg(&ss, out, &plot_id);
+	fclose(out);
+	assert_non_null(strstr(text, "log scale"));
+	/* 0 and the smallest value: distinct ticks, 0 on the axis (x = 70) */
+	assert_non_null(strstr(text, "<text x=\"70.0\" y=\"234\" text-anchor=\"middle\">0</text>"));
+	assert_non_null(strstr(text, ">250</text>"));
+	free(text);
+	sweep_set_free(&ss);
+	dataset_free(&d);
+}
+
 /* ---- the store: schema 1 stores get runs.settings ---- */
 
 static int count_rows(const struct run_row *r, void *ctx)
@@ -462,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_label_parse),
 		cmocka_unit_test(test_collect_curves),
 		cmocka_unit_test(test_svg_escapes),
+		cmocka_unit_test(test_svg_log_axis_with_zero),
 		cmocka_unit_test(test_store_migration),
 	};
 	enum { NF = HB_ARRAY_SIZE(fixed), NS = HB_ARRAY_SIZE(series_cases),

@@ -22,6 +22,8 @@ struct frame {
 
 static double px(const struct frame *f, double x)
 {
+	if (f->logx && x < f->xlo)	/* 0 (off) sits at the left edge */
+		x = f->xlo;
 	double a = f->logx ? log10(x) : x, lo = f->logx ? log10(f->xlo) : f->xlo,
 	       hi = f->logx ? log10(f->xhi) : f->xhi;
 	double span = hi > lo ? hi - lo : 1;
@@ -39,10 +41,12 @@ static double half_ci(const struct summary *s)
 }
 
 /* The value range of the plot: x over the points, y over mean +- CI. A log
- * x axis when the values span more than a factor of 20 (a timer swept
- * 250..40000 us would crowd its low end on a linear one). */
+ * x axis when the positive values span more than a factor of 20 (a timer
+ * swept 250..40000 us would crowd its low end on a linear one); a 0 among
+ * them (a knob switched off) then sits a decade below the smallest. */
 static void fit(const struct sweep_plot *p, struct frame *f)
 {
+	double minpos = INFINITY;
 	f->xlo = f->ylo = INFINITY;
 	f->xhi = f->yhi = -INFINITY;
 	for (size_t k = 0; k < p->n; k++)
@@ -50,10 +54,14 @@ static void fit(const struct sweep_plot *p, struct frame *f)
 			const struct sweep_point *pt = &p->c[k].p[j];
 			f->xlo = fmin(f->xlo, pt->x);
 			f->xhi = fmax(f->xhi, pt->x);
+			if (pt->x > 0)
+				minpos = fmin(minpos, pt->x);
 			f->ylo = fmin(f->ylo, pt->sum.mean - half_ci(&pt->sum));
 			f->yhi = fmax(f->yhi, pt->sum.mean + half_ci(&pt->sum));
 		}
-	f->logx = f->xlo > 0 && f->xhi / f->xlo > 20;
+	f->logx = f->xlo >= 0 && isfinite(minpos) && f->xhi / minpos > 20;
+	if (f->logx)
+		f->xlo = f->xlo > 0 ? minpos : minpos / 10;
 	double pad = f->yhi > f->ylo ? (f->yhi - f->ylo) * 0.1 : fmax(fabs(f->yhi) * 0.01, 1e-9);
 	f->ylo -= pad;
 	f->yhi += pad;
