@@ -144,6 +144,7 @@ check-integration: all
 	bash tests/integration/run.sh
 	bash tests/integration/faults.sh
 	bash tests/integration/bisect.sh
+	bash tests/integration/knobs.sh
 
 check: deps
 	$(MAKE) check-unit

@@ -599,3 +599,147 @@ uint32_t crc32_update(uint32_t crc, const void *buf, size_t len)
 	}
 	return ~crc;
 }
+
+static const char *const set_method_names[] = {
+	[SET_ETHTOOL_COALESCE] = "ethtool-coalesce", [SET_SYSFS_NET] = "sysfs-net",
+	[SET_IRQ_AFFINITY] = "irq-affinity",
+};
+
+/* A sysfs path below the interface's directory or an ethtool word: no
+ * "..", no leading or doubled '/', so it never leaves /sys/class/net/<if>/. */
+static int is_safe_key(const char *k, int slashes)
+{
+	size_t n = strlen(k);
+
+	if (n == 0 || n >= SET_TOKEN_MAX || k[0] == '/' || k[n - 1] == '/' ||
+	    strstr(k, "//") || strstr(k, ".."))
+		return 0;
+	for (; *k; k++)
+		if (!((*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') || *k == '_' ||
+		      *k == '-' || (slashes && *k == '/')))
+			return 0;
+	return 1;
+}
+
+static int is_safe_value(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n >= SET_TOKEN_MAX)
+		return 0;
+	for (; *v; v++)
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
+		      (*v >= '0' && *v <= '9') || *v == ',' || *v == '.' || *v == '_' ||
+		      *v == '-'))
+			return 0;
+	return 1;
+}
+
+int set_command_parse(const char *line, struct set_spec *ss, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "id", "method", "key", "value" };
+	char val[4][SET_TOKEN_MAX + 1];
+	int seen[4] = { 0 };
+	const char *s = line, *tok;
+	size_t n;
+
+	memset(ss, 0, sizeof(*ss));
+	strcpy(ss->id, "?");
+	n = next_token(&s, &tok);
+	if (n != 5 || strncmp(tok, "hbcmd", 5) != 0)
+		return 0;
+	n = next_token(&s, &tok);
+	if (n != 3 || strncmp(tok, "set", 3) != 0)
+		return 0;
+	while ((n = next_token(&s, &tok)) > 0) {
+		const char *eq = memchr(tok, '=', n);
+		size_t k;
+
+		if (!eq)
+			return fail(err, errlen, "'%.*s' is not key=value", (int)n, tok);
+		for (k = 0; k < 4; k++)
+			if (strlen(keys[k]) == (size_t)(eq - tok) &&
+			    strncmp(tok, keys[k], (size_t)(eq - tok)) == 0)
+				break;
+		if (k == 4)
+			return fail(err, errlen, "unknown key in '%.*s'", (int)n, tok);
+		if (seen[k]++)
+			return fail(err, errlen, "%s= given twice", keys[k]);
+		size_t vlen = n - (size_t)(eq + 1 - tok);
+		if (vlen > SET_TOKEN_MAX)
+			return fail(err, errlen, "%s= is longer than %d characters", keys[k],
+				    SET_TOKEN_MAX - 1);
+		memcpy(val[k], eq + 1, vlen);
+		val[k][vlen] = '\0';
+	}
+	for (int k = 0; k < 4; k++)
+		if (!seen[k])
+			return fail(err, errlen, "missing %s=", keys[k]);
+	if (!is_safe_name(val[0], RUN_ID_MAX - 1))
+		return fail(err, errlen, "id=%s: use 1-%d of [A-Za-z0-9._-], not starting with '.'",
+			    val[0], RUN_ID_MAX - 1);
+	strcpy(ss->id, val[0]);
+	size_t m;
+	for (m = 0; m < sizeof(set_method_names) / sizeof(set_method_names[0]); m++)
+		if (strcmp(val[1], set_method_names[m]) == 0)
+			break;
+	if (m == sizeof(set_method_names) / sizeof(set_method_names[0]))
+		return fail(err, errlen, "method=%s: use ethtool-coalesce, sysfs-net or irq-affinity",
+			    val[1]);
+	ss->method = (enum set_method)m;
+	if (!is_safe_key(val[2], ss->method == SET_SYSFS_NET))
+		return fail(err, errlen, "key=%s: use [a-z0-9_-] words%s", val[2],
+			    ss->method == SET_SYSFS_NET ? " joined by '/', no '..'" : "");
+	if (!is_safe_value(val[3]))
+		return fail(err, errlen, "value=%s: use 1-%d of [A-Za-z0-9,._-]", val[3],
+			    SET_TOKEN_MAX - 1);
+	strcpy(ss->key, val[2]);
+	strcpy(ss->value, val[3]);
+	return 1;
+}
+
+int ethtool_coalesce_value(const char *text, const char *key, char *out, size_t outlen)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		if (strncmp(line, key, klen) != 0 || line[klen] != ':') {
+			line = nl ? nl + 1 : NULL;
+			continue;
+		}
+		const char *v = line + klen + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		size_t n = strcspn(v, " \t\r\n");
+		if (n == 0 || n >= outlen)
+			return -1;
+		memcpy(out, v, n);
+		out[n] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+int iface_irq_parse(const char *proc_interrupts, const char *iface, unsigned *irq)
+{
+	size_t ilen = strlen(iface);
+
+	for (const char *line = proc_interrupts; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		while (len && (line[len - 1] == ' ' || line[len - 1] == '\r'))
+			len--;
+		unsigned n;
+		char colon;
+		/* the last field is the name, preceded by a space */
+		if (len > ilen && line[len - ilen - 1] == ' ' &&
+		    strncmp(line + len - ilen, iface, ilen) == 0 &&
+		    sscanf(line, " %u%c", &n, &colon) == 2 && colon == ':') {
+			*irq = n;
+			return 0;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -1;
+}

@@ -88,6 +88,33 @@ enum agent_cmd command_parse(const char *line, struct run_spec *rs,
 			     char *err, size_t errlen);
 
 /*
+ * `hbcmd set id=<id> method=<m> key=<k> value=<v>`: apply one runtime
+ * setting and read it back (docs/knobs.md). Kept out of command_parse() so
+ * the run command's parser stays as it is.
+ */
+enum set_method { SET_ETHTOOL_COALESCE, SET_SYSFS_NET, SET_IRQ_AFFINITY };
+#define SET_TOKEN_MAX 64
+
+struct set_spec {
+	char id[RUN_ID_MAX];
+	enum set_method method;
+	char key[SET_TOKEN_MAX];	/* ethtool -C word, or path under /sys/class/net/<if>/ */
+	char value[SET_TOKEN_MAX];	/* [A-Za-z0-9,._-] */
+};
+
+/* 0 if line is not an `hbcmd set` line; 1 with *ss filled; -1 with err for
+ * an `hbcmd set` line that is invalid (ss->id is then "?" or the id). */
+int set_command_parse(const char *line, struct set_spec *ss, char *err, size_t errlen);
+
+/* The value of `key:` in `ethtool -c` output ("tx-usecs:\t1000"), 0 if
+ * found; "n/a" counts as found. */
+int ethtool_coalesce_value(const char *text, const char *key, char *out, size_t outlen);
+
+/* The IRQ of iface in /proc/interrupts text: the line whose last field is
+ * iface (drivers request their IRQ with the netdev's name). 0 if found. */
+int iface_irq_parse(const char *proc_interrupts, const char *iface, unsigned *irq);
+
+/*
  * One bucket line of a tracefs hist file keyed by a .sym field:
  *   { function: [c0a1b2c4] stmmac_tx_timer      } hitcount:       1234
  * The caller is the symbol without a " [module]" suffix. Header, blank and

@@ -40,6 +40,9 @@
 #define BUSYBOX		"/bin/busybox"
 #define TRACEFS		"/sys/kernel/tracing"
 #define BY_CALLBACK	"hist:keys=function.sym:vals=hitcount"
+#define ETHTOOL		"/sbin/ethtool"	/* Debian 12 ships it there */
+/* ethtool answers at once; a hung one must not hang the agent. */
+#define SETTING_TIMEOUT_MS 10000
 
 /* Counted per key over the run with tracefs hist triggers: timer starts and
  * expiries by callback, for hrtimers (the TX coalescing timer since 2020)
@@ -783,6 +786,125 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	return end_run(rs->id, msg);
 }
 
+/* --- hbcmd set: one runtime setting, applied and read back ---------------- */
+
+/* Runs argv with stdout/stderr in files, within SETTING_TIMEOUT_MS. 0 if it
+ * exited 0; otherwise why, from its stderr, in msg. */
+static int run_captured(const char *const argv[], const char *out_path, const char *err_path,
+			char *msg, size_t msglen)
+{
+	char detail[200];
+	int status = 0;
+	pid_t pid = spawn(argv, out_path, err_path);
+
+	if (pid < 0) {
+		snprintf(msg, msglen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (wait_exit(pid, now_ms() + SETTING_TIMEOUT_MS, &status)) {
+		snprintf(msg, msglen, "%s did not finish within %d s", argv[0],
+			 SETTING_TIMEOUT_MS / 1000);
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	first_line(err_path, detail, sizeof(detail));
+	snprintf(msg, msglen, "%s exited with status %d%s%s", argv[0],
+		 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+		 detail[0] ? ": " : "", detail);
+	return -1;
+}
+
+/* The current value of an ethtool coalescing parameter, from ethtool -c. */
+static int coalesce_read(const char *iface, const char *key, char *out, size_t outlen,
+			 char *msg, size_t msglen)
+{
+	const char *argv[] = { ETHTOOL, "-c", iface, NULL };
+	if (access(ETHTOOL, X_OK) != 0) {
+		snprintf(msg, msglen, "no %s on the DUT: add ethtool to the board's "
+			 "userland packages", ETHTOOL);
+		return -1;
+	}
+	int rc = run_captured(argv, "/tmp/hb-set.out", "/tmp/hb-set.err", msg, msglen);
+	char *text = rc == 0 ? read_all("/tmp/hb-set.out", NULL) : NULL;
+
+	if (rc == 0 && (!text || ethtool_coalesce_value(text, key, out, outlen) < 0)) {
+		snprintf(msg, msglen, "ethtool -c %s shows no %s", iface, key);
+		rc = -1;
+	}
+	free(text);
+	return rc;
+}
+
+static int coalesce_set(const char *iface, const struct set_spec *ss, char *out,
+			size_t outlen, char *msg, size_t msglen)
+{
+	const char *argv[] = { ETHTOOL, "-C", iface, ss->key, ss->value, NULL };
+
+	if (coalesce_read(iface, ss->key, out, outlen, msg, msglen) < 0)
+		return -1;
+	/* ethtool's ioctl path refuses a request that changes nothing
+	 * ("no coalesce parameters changed"): skip it. */
+	if (strcmp(out, ss->value) != 0 &&
+	    run_captured(argv, "/tmp/hb-set.out", "/tmp/hb-set.err", msg, msglen) < 0)
+		return -1;
+	return coalesce_read(iface, ss->key, out, outlen, msg, msglen);
+}
+
+/* Writes value to a sysfs/procfs file and reads it back; the kernel's
+ * refusal is the write's errno. */
+static int file_set(const char *path, const char *value, char *out, size_t outlen,
+		    char *msg, size_t msglen)
+{
+	if (write_text(path, value) < 0) {
+		snprintf(msg, msglen, "writing %s to %s: %s", value, path, strerror(errno));
+		return -1;
+	}
+	char *text = read_all(path, NULL);
+	if (!text) {
+		snprintf(msg, msglen, "reading %s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t n = strcspn(text, "\r\n");
+	snprintf(out, outlen, "%.*s", (int)n, text);
+	free(text);
+	return 0;
+}
+
+static int apply_setting(const struct agent_params *p, const struct set_spec *ss)
+{
+	char path[192], got[SET_TOKEN_MAX] = "", msg[400] = "";
+	int rc = -1;
+
+	switch (ss->method) {
+	case SET_ETHTOOL_COALESCE:
+		rc = coalesce_set(p->iface, ss, got, sizeof(got), msg, sizeof(msg));
+		break;
+	case SET_SYSFS_NET:
+		snprintf(path, sizeof(path), "/sys/class/net/%s/%s", p->iface, ss->key);
+		rc = file_set(path, ss->value, got, sizeof(got), msg, sizeof(msg));
+		break;
+	case SET_IRQ_AFFINITY: {
+		char *irqs = read_all("/proc/interrupts", NULL);
+		unsigned irq;
+
+		if (!irqs || iface_irq_parse(irqs, p->iface, &irq) < 0) {
+			snprintf(msg, sizeof(msg), "no IRQ named %s in /proc/interrupts", p->iface);
+		} else {
+			snprintf(path, sizeof(path), "/proc/irq/%u/%s", irq, ss->key);
+			rc = file_set(path, ss->value, got, sizeof(got), msg, sizeof(msg));
+		}
+		free(irqs);
+		break;
+	}
+	}
+	unlink("/tmp/hb-set.out");
+	unlink("/tmp/hb-set.err");
+	if (rc == 0)
+		emit("HB SETTING id=%s key=%s value=%s", ss->id, ss->key, got);
+	return end_run(ss->id, rc == 0 ? "" : msg);
+}
+
 static void console_setup(void)
 {
 	struct termios t;
@@ -929,6 +1051,15 @@ static void serve(const struct agent_params *p, const char *param_err)
 
 		if (line[strspn(line, " \t\r\n")] == '\0')
 			continue;
+		struct set_spec ss;
+		int set = set_command_parse(line, &ss, err, sizeof(err));
+		if (set != 0) {
+			if (set < 0 || !p)
+				emit("HB END id=%s status=error msg=%s", ss.id, set < 0 ? err : param_err);
+			else
+				apply_setting(p, &ss);
+			continue;
+		}
 		switch (command_parse(line, &rs, err, sizeof(err))) {
 		case CMD_RUN:
 			if (p)

@@ -16,6 +16,7 @@
 
 #include "config/board.h"
 #include "config/plan.h"
+#include "config/setting.h"
 #include "config/strategy.h"
 #include "config/workload.h"
 #include "fuzz.h"
@@ -64,12 +65,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct plan p;
 	if (plan_load(path, &p, err, sizeof(err)) == 0)
 		plan_free(&p);
+	struct setting_def sd;
+	if (setting_load(path, &sd, err, sizeof(err)) == 0)
+		setting_free(&sd);
 
-	struct strlist patches = { 0 }, upstream = { 0 };
+	struct strlist patches = { 0 }, upstream = { 0 }, settings = { 0 };
 	char *description = NULL;
-	series_file_load(path, &patches, &description, &upstream, err, sizeof(err));
+	series_file_load(path, &patches, &description, &upstream, &settings, err, sizeof(err));
 	strlist_free(&patches);
 	strlist_free(&upstream);
+	strlist_free(&settings);
 	free(description);
 
 	unlink(path);

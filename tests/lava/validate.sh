@@ -61,9 +61,19 @@ for f in boards/*.yaml; do
 	grep -q '^lava:' "$f" && boards+=("$(basename "$f" .yaml)")
 done
 ((${#boards[@]})) || fail "no board file has a lava: section"
-jobs=0
+jobs=0 refused=0
 for b in "${boards[@]}"; do
 	for s in "${strategies[@]}"; do
+		# runtime settings are not applied by a LAVA job's test shell:
+		# hilbench must refuse such a strategy, not render the baseline
+		if grep -q '^setting:' "driver-patches/6.1/$s/series"; then
+			out=$(render "$b" "$s" "${workloads[0]}" "$work/refused.yaml" 2>&1) &&
+				fail "hilbench lava job rendered $s, which sets runtime settings"
+			grep -q "sets runtime settings" <<<"$out" ||
+				fail "hilbench lava job --strategy $s: no reason given: $out"
+			refused=$((refused + 1))
+			continue
+		fi
 		for w in "${workloads[@]}"; do
 			job=$work/$b-$s-$w.yaml
 			if ! render "$b" "$s" "$w" "$job"; then
@@ -76,7 +86,7 @@ for b in "${boards[@]}"; do
 		done
 	done
 done
-echo "check-lava: $jobs jobs (${#boards[@]} board(s) x ${#strategies[@]} strategies x ${#workloads[@]} workloads) checked against LAVA's schema"
+echo "check-lava: $jobs jobs (${#boards[@]} board(s) x ${#strategies[@]} strategies x ${#workloads[@]} workloads) checked against LAVA's schema; $refused refused (runtime settings)"
 
 # --- 2. the schema check is live ---------------------------------------------
 job=$work/${boards[0]}-${strategies[0]}-${workloads[0]}.yaml

@@ -122,7 +122,8 @@ static void test_shipped_board_values(void **state)
 	assert_int_equal(b.qemu.memory_mb, 0);
 	assert_int_equal(b.qemu.extra_args.n, 5);
 	assert_string_equal(b.qemu.extra_args.v[4], "-no-reboot");
-	assert_int_equal(b.packages.n, 3);
+	assert_int_equal(b.packages.n, 4);
+	assert_string_equal(b.packages.v[3], "ethtool");	/* runtime settings */
 	board_free(&b);
 	free(path);
 }
@@ -238,13 +239,13 @@ static void test_strategy_upstream(void **state)
 	const char *text = "# user series\nupstream: something\n";
 	assert_int_equal(write_file_atomic(file, text, strlen(text)), 0);
 	struct strlist patches = { 0 }, upstream = { 0 };
-	assert_int_equal(series_file_load(file, &patches, NULL, NULL, err, sizeof err), -1);
+	assert_int_equal(series_file_load(file, &patches, NULL, NULL, NULL, err, sizeof err), -1);
 	char *want = xasprintf("%s:2: 'upstream:' is only for strategies", file);
 	assert_non_null(strstr(err, want));
 	free(want);
 	text = "upstream:   \n";
 	assert_int_equal(write_file_atomic(file, text, strlen(text)), 0);
-	assert_int_equal(series_file_load(file, &patches, NULL, &upstream, err, sizeof err), -1);
+	assert_int_equal(series_file_load(file, &patches, NULL, &upstream, NULL, err, sizeof err), -1);
 	assert_non_null(strstr(err, ":1: 'upstream:' names nothing"));
 	strlist_free(&patches);
 	strlist_free(&upstream);

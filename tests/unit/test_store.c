@@ -77,7 +77,7 @@ static void a_version_1_store_is_upgraded(void **state)
 
 	struct store *s = store_open(dir);
 	assert_non_null(s);
-	assert_int_equal(scalar("PRAGMA user_version"), 2);
+	assert_int_equal(scalar("PRAGMA user_version"), 3);	/* 2: attempt, 3: settings */
 	assert_int_equal(scalar("SELECT attempt FROM runs WHERE id = 'old'"), 1);
 	assert_int_equal(add(s, "S1", 1, RUN_ERROR, 1), 0);
 	assert_int_equal(add(s, "S1", 1, RUN_PASS, 2), 0);

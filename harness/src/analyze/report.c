@@ -1,4 +1,5 @@
 #include "analyze/report.h"
+#include "analyze/sweep.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -252,6 +253,10 @@ static int write_json(const struct dataset *d, FILE *out)
 	struct json_ctx j = { .workloads = cJSON_AddArrayToObject(root, "workloads") };
 	struct report_visitor v = { json_workload, json_metric, json_row, NULL, &j };
 	report_visit(d, &v);
+	struct sweep_set sweeps;
+	sweep_collect(d, &sweeps);
+	sweep_add_json(&sweeps, root);
+	sweep_set_free(&sweeps);
 	cJSON *problems = cJSON_AddArrayToObject(root, "not_measured");
 	for (size_t i = 0; i < d->problems.n; i++)
 		cJSON_AddItemToArray(problems, cJSON_CreateString(d->problems.v[i]));
@@ -435,6 +440,10 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		if (md)
 			fprintf(out, "# hilbench report\n\n%zu runs, %s time\n", d.runs, d.timing);
 		report_visit(&d, &v);
+		struct sweep_set sweeps;
+		sweep_collect(&d, &sweeps);
+		sweep_write_text(&sweeps, out, md);
+		sweep_set_free(&sweeps);
 		list_problems(&d, out, md ? "- " : "  ");
 	}
 	dataset_free(&d);

@@ -9,6 +9,7 @@
 #include "analyze/history.h"
 #include "analyze/intervals.h"
 #include "analyze/report.h"
+#include "analyze/sweep.h"
 #include "analyze/trend_svg.h"
 #include "util/util.h"
 
@@ -283,6 +284,10 @@ int report_write_html(const struct dataset *d, struct store *st, const struct se
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
 	throughput_over_time(d, store_dir(st), out, &h.plot_id);
+	struct sweep_set sweeps;
+	sweep_collect(d, &sweeps);
+	sweep_write_svg(&sweeps, out, &h.plot_id);
+	sweep_set_free(&sweeps);
 	if (d->sessions.n >= TREND_MIN_SESSIONS)
 		trends(st, sel, out);
 	if (d->mixed_timing)

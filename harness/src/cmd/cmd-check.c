@@ -5,13 +5,15 @@
 
 #include "cmd/builtin.h"
 #include "config/catalog.h"
+#include "config/setting.h"
 #include "config/strategy.h"
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench check [--kind board|workload|plan] FILE...\n"
+	"usage: hilbench check [--kind board|workload|plan|setting] FILE...\n"
 	"Validates config files; errors are printed as FILE:LINE:COL: problem; fix.\n"
-	"The kind is taken from the directory (boards/, workloads/, plans/) unless\n"
+	"The kind is taken from the directory (boards/, workloads/, plans/,\n"
+	"settings/) unless\n"
 	"given. A strategy's series file (driver-patches/<series>/<name>/series) is\n"
 	"checked too. Exit 0 when all are valid, 2 otherwise.\n";
 
@@ -20,6 +22,7 @@ static const char *kind_of(const char *path)
 {
 	static const char *const dirs[][2] = {
 		{ "boards/", "board" }, { "workloads/", "workload" }, { "plans/", "plan" },
+		{ "settings/", "setting" },
 	};
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if (!strcmp(base, "series"))
@@ -94,7 +97,7 @@ int cmd_check(int argc, char **argv)
 		int rc = -1;
 		if (!kind) {
 			snprintf(err, sizeof(err), "%s: cannot tell what kind of file this is; "
-				 "use --kind board|workload|plan", path);
+				 "use --kind board|workload|plan|setting", path);
 		} else if (!strcmp(kind, "board")) {
 			struct board b;
 			if ((rc = board_load(path, &b, err, sizeof(err))) == 0)
@@ -107,10 +110,14 @@ int cmd_check(int argc, char **argv)
 			struct plan p;
 			if ((rc = plan_load(path, &p, err, sizeof(err))) == 0)
 				plan_free(&p);
+		} else if (!strcmp(kind, "setting")) {
+			struct setting_def sd;
+			if ((rc = setting_load(path, &sd, err, sizeof(err))) == 0)
+				setting_free(&sd);
 		} else if (!strcmp(kind, "series")) {
 			rc = check_series(path, err, sizeof(err));
 		} else {
-			snprintf(err, sizeof(err), "--kind %s: choose board, workload or plan", kind);
+			snprintf(err, sizeof(err), "--kind %s: choose board, workload, plan or setting", kind);
 		}
 		if (rc == 0)
 			printf("%s: ok (%s)\n", path, kind);

@@ -67,15 +67,23 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 	struct lava_artifact *a[3] = { &spec->kernel, &spec->dtb, &spec->ramdisk };
 	char err[512];
 
+	/* A job for a strategy that does not exist is a mistake even with
+	 * prebuilt files. The job's test shell runs `hb-agent run`, which
+	 * applies no runtime settings: a job for a strategy that has some would
+	 * measure another thing than its name says. */
+	struct strategy st;
+	if (strategy_load(series, o->strategy, &st, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return HB_EXIT_USAGE;
+	}
+	int has_settings = st.settings.n > 0;
+	strategy_free(&st);
+	if (has_settings) {
+		hb_err("strategy %s sets runtime settings, which LAVA jobs do not apply yet "
+		       "(docs/knobs.md); use the qemu backend for it", o->strategy);
+		return HB_EXIT_USAGE;
+	}
 	if (o->files[0]) {
-		/* Nothing to build, but a job for a strategy that does not
-		 * exist is still a mistake. */
-		struct strategy st;
-		if (strategy_load(series, o->strategy, &st, err, sizeof(err)) < 0) {
-			hb_err("%s", err);
-			return HB_EXIT_USAGE;
-		}
-		strategy_free(&st);
 		for (int i = 0; i < 3; i++)
 			if (!(urls[i] = artifact_url(o->files[i])))
 				return HB_EXIT_USAGE;

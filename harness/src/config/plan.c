@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/setting.h"
 #include "config/yamldoc.h"
 
 #define P(f) offsetof(struct plan, f)
@@ -59,6 +60,24 @@ static const struct yfield gate_fields[] = {
 };
 _Static_assert(sizeof(enum boot_policy) == sizeof(int), "YF_ENUM stores an int");
 
+#define SW(f) offsetof(struct sweep, f)
+
+static const struct yfield range_fields[] = {
+	{ .key = "from", .type = YF_DOUBLE, .required = 1, .off = SW(from), .fmin = 0, .fmax = 1e12 },
+	{ .key = "to", .type = YF_DOUBLE, .required = 1, .off = SW(to), .fmin = 0, .fmax = 1e12 },
+	{ .key = "step", .type = YF_DOUBLE, .off = SW(step), .fmin = 1, .fmax = 1e12 },
+	{ .key = "factor", .type = YF_DOUBLE, .off = SW(factor), .fmin = 1.01, .fmax = 1000 },
+	{ 0 }
+};
+
+static const struct yfield sweep_fields[] = {
+	{ .key = "setting", .type = YF_STRING, .required = 1, .off = SW(setting), .is_name = 1 },
+	{ .key = "values", .type = YF_STRLIST, .off = SW(values), .min = 1 },
+	{ .key = "range", .type = YF_MAP, .sub = range_fields },
+	{ .key = "strategies", .type = YF_STRLIST, .off = SW(strategies), .min = 1, .is_name = 1 },
+	{ 0 }
+};
+
 static const struct yfield plan_fields[] = {
 	{ .key = "name", .type = YF_STRING, .required = 1, .off = P(name), .is_name = 1 },
 	{ .key = "description", .type = YF_STRING, .required = 1, .off = P(description) },
@@ -74,6 +93,8 @@ static const struct yfield plan_fields[] = {
 	  .choices = timings },
 	{ .key = "boots", .type = YF_ENUM, .off = P(boots), .choices = boot_policies },
 	{ .key = "gate", .type = YF_MAP, .sub = gate_fields },
+	{ .key = "sweeps", .type = YF_TABLE, .off = P(sweeps), .sub = sweep_fields,
+	  .elem_size = sizeof(struct sweep) },
 	{ 0 }
 };
 
@@ -95,6 +116,75 @@ static int check_gate(const struct ydoc *d, const struct ynode *at, struct gate_
 	return 0;
 }
 
+/* range -> values: from, from+step (or *factor), ... up to to, rounded to
+ * integers (every swept setting is an integer; masks are not swept). */
+static int expand_range(const struct ydoc *d, const struct ynode *range, struct sweep *sw,
+			char *err, size_t errlen)
+{
+	int by_step = ynode_get(range, "step") != NULL, by_factor = ynode_get(range, "factor") != NULL;
+	if (by_step == by_factor)
+		return ydoc_err(d, range, err, errlen, "a range needs exactly one of 'step' "
+				"(from, from+step, ...) or 'factor' (from, from*factor, ...)");
+	if (sw->to < sw->from)
+		return ydoc_err(d, ynode_get(range, "to"), err, errlen, "'to' (%g) is below "
+				"'from' (%g); swap them", sw->to, sw->from);
+	if (by_factor && sw->from <= 0)
+		return ydoc_err(d, ynode_get(range, "from"), err, errlen, "a range by 'factor' "
+				"must start above 0; use values: [0, ...] to include 0");
+	long long last = -1;
+	for (double v = sw->from; v <= sw->to * (1 + 1e-9);
+	     v = by_step ? v + sw->step : v * sw->factor) {
+		long long r = (long long)(v + 0.5);
+		if (r == last)
+			continue;
+		if (sw->values.n == SWEEP_MAX_POINTS)
+			return ydoc_err(d, range, err, errlen, "the range has more than %d points; "
+					"use a larger step or factor", SWEEP_MAX_POINTS);
+		strlist_pushf(&sw->values, "%lld", r);
+		last = r;
+	}
+	return 0;
+}
+
+static int check_sweeps(const struct ydoc *d, const struct ynode *at, struct plan *p,
+			char *err, size_t errlen)
+{
+	struct sweep *sw = p->sweeps.v;
+	for (size_t i = 0; i < p->sweeps.n; i++) {
+		const struct ynode *n = at->kid[i], *range = ynode_get(n, "range");
+		const struct ynode *values = ynode_get(n, "values");
+		char why[1024];
+		struct setting_def def;
+		if (setting_find(sw[i].setting, &def, why, sizeof(why)) < 0)
+			return ydoc_err(d, ynode_get(n, "setting"), err, errlen, "%s", why);
+		int rc = 0;
+		if (!values == !range)
+			rc = ydoc_err(d, n, err, errlen, "a sweep needs exactly one of 'values' "
+				      "(a list) or 'range' (from, to, step or factor)");
+		else if (range && def.read_back != SR_INTEGER)
+			rc = ydoc_err(d, range, err, errlen, "%s is a mask; list its 'values'",
+				      def.name);
+		else if (range)
+			rc = expand_range(d, range, &sw[i], err, errlen);
+		else if (sw[i].values.n > SWEEP_MAX_POINTS)
+			rc = ydoc_err(d, values, err, errlen, "more than %d values; sweep fewer",
+				      SWEEP_MAX_POINTS);
+		for (size_t v = 0; !rc && v < sw[i].values.n; v++) {
+			const struct ynode *vn = values ? values->kid[v] : range;
+			if (setting_check_value(&def, sw[i].values.v[v], why, sizeof(why)) < 0)
+				rc = ydoc_err(d, vn, err, errlen, "%s", why);
+			for (size_t w = 0; !rc && w < v; w++)
+				if (!strcmp(sw[i].values.v[w], sw[i].values.v[v]))
+					rc = ydoc_err(d, vn, err, errlen, "%s is listed twice",
+						      sw[i].values.v[v]);
+		}
+		setting_free(&def);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
 {
 	struct ydoc *d = ydoc_load(path, err, errlen);
@@ -108,6 +198,9 @@ int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
 	const struct ynode *gate = ynode_get(d->root, "gate");
 	if (!rc && gate)
 		rc = check_gate(d, gate, &p->gate, p->repetitions, err, errlen);
+	const struct ynode *sweeps = ynode_get(d->root, "sweeps");
+	if (!rc && sweeps)
+		rc = check_sweeps(d, sweeps, p, err, errlen);
 	ydoc_free(d);
 	if (rc) {
 		plan_free(p);
@@ -129,6 +222,13 @@ void plan_free(struct plan *p)
 	for (size_t i = 0; i < p->gate.metrics.n; i++)
 		free(m[i].metric);
 	free(m);
+	struct sweep *sw = p->sweeps.v;
+	for (size_t i = 0; i < p->sweeps.n; i++) {
+		free(sw[i].setting);
+		strlist_free(&sw[i].values);
+		strlist_free(&sw[i].strategies);
+	}
+	free(sw);
 	memset(p, 0, sizeof *p);
 }
 

@@ -41,6 +41,20 @@ struct gate_policy {
 	struct ytable metrics;	/* of struct gate_metric */
 };
 
+/*
+ * A sweep (docs/knobs.md): one runtime setting over a list of values, or a
+ * range from..to by a step or a factor, crossed with strategies (the
+ * plan's, or its own list). Each point is a labelled cell,
+ * "<strategy>@<setting>=<value>"; the points of one strategy share a boot.
+ */
+#define SWEEP_MAX_POINTS 64
+struct sweep {
+	char *setting;
+	struct strlist values;		/* as written, or expanded from range */
+	struct strlist strategies;	/* empty: the plan's */
+	double from, to, step, factor;	/* range, when given */
+};
+
 struct plan {
 	char *path;
 	char *name;
@@ -52,6 +66,7 @@ struct plan {
 	enum timing_mode timing;
 	enum boot_policy boots;	/* optional key, default per-cell */
 	struct gate_policy gate;	/* optional section */
+	struct ytable sweeps;		/* of struct sweep; optional */
 };
 
 int plan_load(const char *path, struct plan *p, char *err, size_t errlen);

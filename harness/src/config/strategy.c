@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/setting.h"
+
 static char *series_dir(const char *series, const char *name)
 {
 	return xasprintf("%s/driver-patches/%s/%s", hb_home(), series, name);
@@ -20,8 +22,48 @@ static char *trim(char *s)
 	return s;
 }
 
+/* "setting: <name> <value>": a known setting, a value it accepts, once. */
+static int setting_line(const char *file, int lineno, const char *what,
+			struct strlist *settings, char *err, size_t errlen)
+{
+	char name[128], value[128], extra[2];
+	if (!settings) {
+		snprintf(err, errlen, "%s:%d: 'setting:' is only for strategies in "
+			 "driver-patches/<series>/; put runtime settings in a strategy", file, lineno);
+		return -1;
+	}
+	if (sscanf(what, "%127s %127s %1s", name, value, extra) != 2) {
+		snprintf(err, errlen, "%s:%d: write 'setting: <name> <value>', e.g. "
+			 "'setting: tx-usecs 5000'", file, lineno);
+		return -1;
+	}
+	struct setting_def def;
+	char why[1024];
+	if (setting_find(name, &def, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s:%d: %s", file, lineno, why);
+		return -1;
+	}
+	int rc = setting_check_value(&def, value, why, sizeof(why));
+	setting_free(&def);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s:%d: %s", file, lineno, why);
+		return -1;
+	}
+	size_t n = strlen(name);
+	for (size_t i = 0; i < settings->n; i++) {
+		if (!strncmp(settings->v[i], name, n) && settings->v[i][n] == '=') {
+			snprintf(err, errlen, "%s:%d: %s is set twice; keep one line", file,
+				 lineno, name);
+			return -1;
+		}
+	}
+	strlist_pushf(settings, "%s=%s", name, value);
+	return 0;
+}
+
 int series_file_load(const char *file, struct strlist *patches, char **description,
-		     struct strlist *upstream, char *err, size_t errlen)
+		     struct strlist *upstream, struct strlist *settings, char *err,
+		     size_t errlen)
 {
 	FILE *f = fopen(file, "r");
 	if (!f) {
@@ -53,6 +95,11 @@ int series_file_load(const char *file, struct strlist *patches, char **descripti
 				goto out;
 			}
 			strlist_push(upstream, what);
+			continue;
+		}
+		if (!strncmp(t, "setting:", 8)) {
+			if (setting_line(file, lineno, trim(t + 8), settings, err, errlen) < 0)
+				goto out;
 			continue;
 		}
 		/* quilt allows "-pN" after the name; hilbench patches are all -p1 */
@@ -101,8 +148,8 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 			 "known strategies: %s", file, name, series, list);
 		free(list);
 		strlist_free(&known);
-	} else if (series_file_load(file, &s->patches, &s->description, &s->upstream, err,
-				    errlen) == 0) {
+	} else if (series_file_load(file, &s->patches, &s->description, &s->upstream,
+				    &s->settings, err, errlen) == 0) {
 		if (!s->description)
 			s->description = xstrdup("(no description: add a '# ...' first line to the series file)");
 		rc = 0;
@@ -121,6 +168,7 @@ void strategy_free(struct strategy *s)
 	free(s->description);
 	strlist_free(&s->patches);
 	strlist_free(&s->upstream);
+	strlist_free(&s->settings);
 	memset(s, 0, sizeof(*s));
 }
 

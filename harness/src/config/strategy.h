@@ -4,7 +4,9 @@
  * The series file lists patch files (relative to its directory), one a line;
  * '#' starts a comment, and the first comment line is the strategy's one-line
  * description. Every kernel series has a `base` layer applied under every
- * strategy (prerequisite fixes).
+ * strategy (prerequisite fixes). `setting: <name> <value>` lines are runtime
+ * settings (config/setting.h) the DUT gets before every workload; a
+ * strategy with settings and no patches runs the baseline kernel.
  *
  * Contract: strategy_load() returns 0 with every listed patch present, or -1
  * with "FILE:LINE: what is wrong; what to do" in err.
@@ -23,6 +25,7 @@ struct strategy {
 	char *description;	/* first comment line of the series file */
 	struct strlist patches;	/* absolute paths, in order */
 	struct strlist upstream; /* what the baseline already contains */
+	struct strlist settings; /* "name=value", in file order */
 };
 
 int strategy_load(const char *series, const char *name, struct strategy *s,
@@ -30,11 +33,13 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 void strategy_free(struct strategy *s);
 /* Appends the patches a quilt series file lists (paths relative to its
  * directory) to patches; the first comment line goes to *description if
- * that is non-NULL and still NULL; "upstream:" lines go to *upstream, and
- * are an error where upstream is NULL (a user's series has nothing to
- * declare). -1 with "FILE:LINE: ..." in err. */
+ * that is non-NULL and still NULL; "upstream:" lines go to *upstream and
+ * "setting:" lines (checked against settings/) to *settings; either is an
+ * error where its list is NULL (a user's series has nothing to declare and
+ * sets nothing). -1 with "FILE:LINE: ..." in err. */
 int series_file_load(const char *file, struct strlist *patches, char **description,
-		     struct strlist *upstream, char *err, size_t errlen);
+		     struct strlist *upstream, struct strlist *settings, char *err,
+		     size_t errlen);
 /* Names of the strategies of a series (sorted, without `base`). */
 int strategy_list(const char *series, struct strlist *names);
 

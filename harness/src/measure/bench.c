@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include "config/catalog.h"
+#include "config/setting.h"
 #include "config/strategy.h"
 #include "deploy/dut.h"
 #include "measure/runner.h"
+#include "measure/settings_apply.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -79,11 +81,20 @@ struct plan_state {
 	double t0;
 };
 
-/* What one (board, strategy) cell adds to it. */
+/* One labelled cell of a boot: the strategy's own, or a sweep point. */
+struct point {
+	char *label;		/* strategy, or strategy@setting=value */
+	struct strlist settings;	/* "name=value", applied before every run */
+};
+
+/* What one (board, kernel) boot schedule adds to it: a strategy's kernel
+ * and its points (one, or a sweep's). */
 struct cell {
 	struct plan_state *ps;
 	const struct board *board;
 	const char *strategy;
+	struct point *points;
+	size_t npoints;
 	const char *series;
 	struct build_result k;
 	struct userland_result u;
@@ -94,10 +105,11 @@ struct cell {
 	char emulator[128];
 };
 
-/* One run a cell still owes: a repetition of a workload. */
+/* One run a cell still owes: a repetition of a workload at a point. */
 struct todo {
 	int rep;
 	size_t wl;
+	size_t pt;
 };
 
 static void fill_provenance(struct plan_state *ps)
@@ -134,6 +146,39 @@ static void cell_free(struct cell *c)
 	}
 	free(c->patches);
 	free(c->kernel_version);
+	for (size_t i = 0; i < c->npoints; i++) {
+		free(c->points[i].label);
+		strlist_free(&c->points[i].settings);
+	}
+	free(c->points);
+}
+
+/* The points of a cell, labelled; then their settings: the strategy's own
+ * (its series file), then the sweep's value. -1 (labels set) when the
+ * strategy cannot be loaded. */
+static int cell_points(struct cell *c, const char *series, const struct sweep *sw)
+{
+	c->npoints = sw ? sw->values.n : 1;
+	c->points = xcalloc(c->npoints, sizeof(*c->points));
+	for (size_t i = 0; i < c->npoints; i++)
+		c->points[i].label = sw ? xasprintf("%s@%s=%s", c->strategy, sw->setting,
+						    sw->values.v[i])
+					: xstrdup(c->strategy);
+	struct strategy st;
+	char err[2048];
+	if (strategy_load(series, c->strategy, &st, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return -1;
+	}
+	for (size_t i = 0; i < c->npoints; i++) {
+		struct point *pt = &c->points[i];
+		for (size_t k = 0; k < st.settings.n; k++)
+			strlist_push(&pt->settings, st.settings.v[k]);
+		if (sw)
+			setting_put(&pt->settings, sw->setting, sw->values.v[i]);
+	}
+	strategy_free(&st);
+	return 0;
 }
 
 /* Stops the plan: the store cannot take what comes next. */
@@ -185,9 +230,9 @@ static int store_has_room(struct plan_state *ps)
 /* Store one run. Its artifacts directory is renamed into place first, so a
  * stored run always has its files and a crash leaves no half-run row. A
  * retried attempt is stored too, but the run is not done yet. */
-static void record(struct cell *c, const char *workload, int rep, int attempt, int retried,
-		   const char *id, const char *tmpdir, const struct run_result *res,
-		   const char *started)
+static void record(struct cell *c, const struct todo *t, const char *workload, int attempt,
+		   int retried, const char *id, const char *tmpdir, const struct run_result *res,
+		   const char *started, const char *settings)
 {
 	struct plan_state *ps = c->ps;
 	if (ps->stopped)
@@ -201,7 +246,7 @@ static void record(struct cell *c, const char *workload, int rep, int attempt, i
 		hb_err("cannot move %s to %s: %s", tmpdir, final, strerror(errno));
 	struct run_record r = {
 		.session = ps->session, .plan = ps->plan->name, .board = c->board->name,
-		.strategy = c->strategy, .workload = workload, .repetition = rep,
+		.strategy = c->points[t->pt].label, .workload = workload, .repetition = t->rep,
 		.boot_id = c->boot_id[0] ? c->boot_id : NULL, .cls = res->cls,
 		.reason = res->cls == RUN_PASS ? NULL : res->reason,
 		.timing = timing_mode_name(ps->plan->timing), .started = started, .ended = ended,
@@ -214,6 +259,7 @@ static void record(struct cell *c, const char *workload, int rep, int attempt, i
 		.emulator = c->emulator[0] ? c->emulator : NULL, .hilbench_commit = ps->commit,
 		.host = ps->host, .artifacts = have_artifacts ? rel : NULL,
 		.metrics = res->metrics, .n_metrics = res->n_metrics, .attempt = attempt,
+		.settings = settings,
 	};
 	snprintf(r.id, sizeof(r.id), "%s", id);
 	if (store_add_run(ps->store, &r) < 0) {
@@ -245,7 +291,7 @@ static void record_unrun(struct cell *c, const struct workload *wls, const struc
 	for (size_t i = 0; i < n; i++) {
 		char id[40];
 		store_new_id(id);
-		record(c, wls[t[i].wl].name, t[i].rep, attempt, 0, id, NULL, &res, now);
+		record(c, &t[i], wls[t[i].wl].name, attempt, 0, id, NULL, &res, now, NULL);
 	}
 }
 
@@ -272,6 +318,24 @@ static int will_retry(const struct plan_state *ps, int attempt, char *reason, si
 		 ps->attempts);
 	hb_info("  retrying: attempt %d of %d", attempt + 1, ps->attempts);
 	return 1;
+}
+
+/* The point's settings on the DUT, into the run's settings.log. RUN_PASS
+ * when there are none. */
+static enum run_class apply_point(struct dut *d, const struct point *pt, const char *id,
+				  const char *tmp, char **settings, struct run_result *res)
+{
+	*settings = NULL;
+	if (!pt->settings.n)
+		return RUN_PASS;
+	char *log = path_join(tmp, "settings.log");
+	FILE *trace = fopen(log, "w");
+	enum run_class cls = settings_apply(d, &pt->settings, id, trace, settings, res->reason,
+					    sizeof(res->reason));
+	if (trace)
+		fclose(trace);
+	free(log);
+	return cls;
 }
 
 /* One boot for the runs t[0..n-1] (interleaved repetitions x workloads, so a
@@ -326,7 +390,7 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 			char id[40], now[32];
 			store_new_id(id);
 			utc_now(now);
-			record(c, wls[t[0].wl].name, t[0].rep, attempt, 1, id, NULL, &res, now);
+			record(c, &t[0], wls[t[0].wl].name, attempt, 1, id, NULL, &res, now, NULL);
 			next = 0;
 		} else {
 			record_unrun(c, wls, t, n, attempt, res.cls, res.reason);
@@ -336,7 +400,7 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 	for (size_t k = 0; k < n && !ps->stopped; k++) {
 		const struct workload *w = &wls[t[k].wl];
 		int try = k ? 1 : attempt;
-		char id[40], started[32], what[160];
+		char id[40], started[32];
 		if (!store_has_room(ps))
 			break;
 		if (k == 0)
@@ -344,13 +408,21 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 		else
 			store_new_id(id);
 		utc_now(started);
-		snprintf(what, sizeof(what), "%s, repetition %d/%d%s", w->name, t[k].rep,
+		const struct point *pt = &c->points[t[k].pt];
+		char what[300];
+		snprintf(what, sizeof(what), "%s%s%s, repetition %d/%d%s", c->npoints > 1 ?
+			 pt->label : "", c->npoints > 1 ? ", " : "", w->name, t[k].rep,
 			 ps->plan->repetitions, try > 1 ? " (retry)" : "");
 		progress(c, what);
 		char *tmp = xasprintf("%s/runs/.tmp-%d-%s", store_dir(ps->store), (int)getpid(), id);
 		mkdir_p(tmp, 0755);
-		struct run_result res;
-		runner_run(&d, w, id, tmp, &res);
+		struct run_result res = { .cls = RUN_PASS };
+		char *settings = NULL;
+		enum run_class set = apply_point(&d, pt, id, tmp, &settings, &res);
+		if (set == RUN_PASS)
+			runner_run(&d, w, id, tmp, &res);
+		else
+			res.cls = set;
 		if (res.cls == RUN_PASS) {
 			for (size_t m = 0; m < res.n_metrics; m++)
 				if (!strcmp(res.metrics[m].name, "pps") ||
@@ -370,7 +442,8 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 			hb_err("run %s: %s: %s", id, run_class_name(res.cls), res.reason);
 		int retry = !full && res.cls == RUN_ERROR && !hb_interrupted &&
 			    will_retry(ps, try, res.reason, sizeof(res.reason));
-		record(c, w->name, t[k].rep, try, retry, id, tmp, &res, started);
+		record(c, &t[k], w->name, try, retry, id, tmp, &res, started, settings);
+		free(settings);
 		free(tmp);
 		if (full)
 			stop_for_space(ps);
@@ -378,7 +451,10 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 			next = k;
 			break;
 		}
-		if (hb_interrupted || res.cls != RUN_PASS) {
+		/* A setting the driver refused fails its runs only: the DUT is
+		 * as it was, and the next point sets the same knob anew. */
+		int refused = set == RUN_FAIL && !d.health[0];
+		if (hb_interrupted || (res.cls != RUN_PASS && !refused)) {
 			char why[600];
 			snprintf(why, sizeof(why), "not run: %s in run %s",
 				 hb_interrupted ? "interrupted" : "the DUT failed", id);
@@ -436,20 +512,21 @@ static void run_cell(struct cell *c, const struct workload *wls, const struct to
 
 /* The runs a cell owes: all of them, or on --resume those the session has
  * no pass run for. -1 if the store cannot say. */
-static int cell_todo(struct plan_state *ps, const struct board *b, const char *strategy,
-		     const struct workload *wls, size_t nwls, struct todo *t, size_t *n)
+static int cell_todo(struct plan_state *ps, const struct cell *c, const struct workload *wls,
+		     size_t nwls, struct todo *t, size_t *n)
 {
 	*n = 0;
 	for (int rep = 1; rep <= ps->plan->repetitions; rep++)
-		for (size_t i = 0; i < nwls; i++) {
-			int have = ps->opts->resume ? store_has_pass(ps->store, ps->session, b->name,
-								     strategy, wls[i].name, rep)
-						    : 0;
-			if (have < 0)
-				return -1;
-			if (!have)
-				t[(*n)++] = (struct todo){ rep, i };
-		}
+		for (size_t p = 0; p < c->npoints; p++)
+			for (size_t i = 0; i < nwls; i++) {
+				int have = ps->opts->resume ?
+					store_has_pass(ps->store, ps->session, c->board->name,
+						       c->points[p].label, wls[i].name, rep) : 0;
+				if (have < 0)
+					return -1;
+				if (!have)
+					t[(*n)++] = (struct todo){ rep, i, p };
+			}
 	return 0;
 }
 
@@ -497,6 +574,63 @@ static int check_cell_names(const struct board *b, const struct plan *p,
 	return HB_EXIT_OK;
 }
 
+/* The plan's cells: its strategies, then each sweep crossed with its own
+ * strategies or the plan's. */
+static const struct strlist *sweep_strategies(const struct plan *p, const struct sweep *sw)
+{
+	return sw->strategies.n ? &sw->strategies : &p->strategies;
+}
+
+static size_t plan_cells(const struct plan *p)
+{
+	size_t n = p->strategies.n;
+	const struct sweep *sw = p->sweeps.v;
+	for (size_t i = 0; i < p->sweeps.n; i++)
+		n += sweep_strategies(p, &sw[i])->n;
+	return n;
+}
+
+static void cell_spec(const struct plan *p, size_t ci, const char **strategy,
+		      const struct sweep **sweep)
+{
+	*sweep = NULL;
+	if (ci < p->strategies.n) {
+		*strategy = p->strategies.v[ci];
+		return;
+	}
+	ci -= p->strategies.n;
+	const struct sweep *sw = p->sweeps.v;
+	for (size_t i = 0; i < p->sweeps.n; i++) {
+		const struct strlist *l = sweep_strategies(p, &sw[i]);
+		if (ci < l->n) {
+			*strategy = l->v[ci];
+			*sweep = &sw[i];
+			return;
+		}
+		ci -= l->n;
+	}
+}
+
+/* A cell's points and the runs it owes; -1 (the message printed) for bad
+ * input, -2 when the store cannot say. A backend that boots once per run
+ * (LAVA) runs the agent's test shell, which applies no settings. */
+static int cell_prepare(struct plan_state *ps, struct cell *c, const char *series,
+			const struct sweep *sw, const struct workload *wls, size_t nw,
+			struct todo *t, size_t *n)
+{
+	if (cell_points(c, series, sw) < 0)
+		return -1;
+	const struct deploy_ops *ops = deploy_backend(c->board->backend);
+	for (size_t i = 0; i < c->npoints; i++)
+		if (c->points[i].settings.n && ops && ops->one_run_per_boot) {
+			hb_err("%s: runtime settings cannot be applied on board %s (backend %s "
+			       "boots once per run); run it on a qemu board (docs/knobs.md)",
+			       c->points[i].label, c->board->name, c->board->backend);
+			return -1;
+		}
+	return cell_todo(ps, c, wls, nw, t, n) < 0 ? -2 : 0;
+}
+
 /* --resume: the session to continue, which must have run this plan. */
 static int resume_session(struct store *s, const struct plan *p, const char *want,
 			  char session[40])
@@ -540,8 +674,10 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 	 * hour of measurements before it is reported. */
 	struct board *boards = xcalloc(p->boards.n, sizeof(*boards));
 	struct workload *wls = xcalloc(p->workloads.n, sizeof(*wls));
-	struct todo *todo = xcalloc(p->workloads.n * (size_t)p->repetitions, sizeof(*todo));
-	size_t *ntodo = xcalloc(p->boards.n * p->strategies.n, sizeof(*ntodo));
+	size_t ncells = plan_cells(p);
+	struct todo *todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
+				    sizeof(*todo));
+	size_t *ntodo = xcalloc(p->boards.n * ncells, sizeof(*ntodo));
 	int rc = HB_EXIT_OK;
 	size_t nb = 0, nw = 0;
 	for (; nb < p->boards.n && rc == HB_EXIT_OK; nb++)
@@ -560,29 +696,38 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 		goto out;
 	}
 	sweep_dead_tmpdirs(s);
-	for (size_t bi = 0; bi < nb; bi++)
-		for (size_t si = 0; si < p->strategies.n; si++) {
-			size_t *n = &ntodo[bi * p->strategies.n + si];
-			if (cell_todo(&ps, &boards[bi], p->strategies.v[si], wls, nw, todo, n) < 0) {
-				rc = HB_EXIT_INFRA;
-				goto out;
-			}
+	for (size_t bi = 0; bi < nb && rc == HB_EXIT_OK; bi++) {
+		const char *series = o->series ? o->series : boards[bi].series.v[0];
+		for (size_t ci = 0; ci < ncells && rc == HB_EXIT_OK; ci++) {
+			const struct sweep *sw;
+			struct cell c = { .ps = &ps, .board = &boards[bi], .series = series };
+			cell_spec(p, ci, &c.strategy, &sw);
+			size_t *n = &ntodo[bi * ncells + ci];
+			int prc = cell_prepare(&ps, &c, series, sw, wls, nw, todo, n);
+			if (prc < 0)
+				rc = prc == -1 ? HB_EXIT_USAGE : HB_EXIT_INFRA;
 			ps.total += (int)*n;
+			cell_free(&c);
 		}
-	hb_info("session %s: plan %s, %d runs (%zu boards x %zu strategies x %zu workloads x %d%s), %s time",
-		session, p->name, ps.total, p->boards.n, p->strategies.n, p->workloads.n,
+	}
+	if (rc != HB_EXIT_OK)
+		goto out;
+	hb_info("session %s: plan %s, %d runs (%zu boards x %zu cells x %zu workloads x %d%s), %s time",
+		session, p->name, ps.total, p->boards.n, ncells, p->workloads.n,
 		p->repetitions, o->resume ? ", less those already passed" : "",
 		timing_mode_name(p->timing));
 	for (size_t bi = 0; bi < nb && !hb_interrupted && !ps.stopped; bi++) {
 		const struct board *b = &boards[bi];
 		const char *series = o->series ? o->series : b->series.v[0];
-		for (size_t si = 0; si < p->strategies.n && !hb_interrupted && !ps.stopped; si++) {
-			struct cell c = { .ps = &ps, .board = b, .strategy = p->strategies.v[si],
-					  .series = series };
+		for (size_t ci = 0; ci < ncells && !hb_interrupted && !ps.stopped; ci++) {
+			const struct sweep *sw;
+			struct cell c = { .ps = &ps, .board = b, .series = series };
+			cell_spec(p, ci, &c.strategy, &sw);
 			size_t n;
-			if (!ntodo[bi * p->strategies.n + si])
+			if (!ntodo[bi * ncells + ci])
 				continue;	/* resumed: nothing left in this cell */
-			if (cell_todo(&ps, b, c.strategy, wls, nw, todo, &n) < 0) {
+			if (cell_prepare(&ps, &c, series, sw, wls, nw, todo, &n) < 0) {
+				cell_free(&c);
 				rc = HB_EXIT_INFRA;
 				goto out;
 			}

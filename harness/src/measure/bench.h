@@ -1,6 +1,9 @@
 /*
  * bench: runs a plan: for each board and strategy, build (cached), boot
- * once, then repetitions x workloads, every run stored as it finishes.
+ * once, then repetitions x workloads, every run stored as it finishes; then
+ * each sweep (docs/knobs.md): per strategy one boot for all its points,
+ * repetitions x points x workloads, each point's runtime settings applied
+ * before each of its runs.
  *
  * Contract: bench_run_plan() returns HB_EXIT_OK when every run passed,
  * HB_EXIT_INFRA when some could not be measured (each is stored with its

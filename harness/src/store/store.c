@@ -38,6 +38,13 @@ static const char migrate_v2[] =
 	"ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;"
 	"PRAGMA user_version = 2;";
 
+/* Version 3: runs.settings, the runtime settings tried before the run
+ * (docs/knobs.md), requested and read back, as JSON. Older runs had none
+ * (NULL). */
+static const char migrate_v3[] =
+	"ALTER TABLE runs ADD COLUMN settings TEXT;"
+	"PRAGMA user_version = 3;";
+
 #define STORE_TIMEOUT_DEFAULT_S 30
 
 const char *run_class_name(enum run_class c)
@@ -87,13 +94,15 @@ static int user_version(struct store *s)
  * processes opening a new store do not both upgrade it. */
 static int ensure_schema(struct store *s)
 {
-	if (user_version(s) >= 2)
+	if (user_version(s) >= 3)
 		return 0;	/* readers need no write lock */
 	if (exec_sql(s, "BEGIN IMMEDIATE") < 0)
 		return -1;
 	int ok = sqlite3_exec(s->db, schema, NULL, NULL, NULL) == SQLITE_OK;
 	if (ok && user_version(s) < 2)
 		ok = sqlite3_exec(s->db, migrate_v2, NULL, NULL, NULL) == SQLITE_OK;
+	if (ok && user_version(s) < 3)
+		ok = sqlite3_exec(s->db, migrate_v3, NULL, NULL, NULL) == SQLITE_OK;
 	if (!ok) {
 		report_error(s, "cannot set up the tables");
 		exec_sql(s, "ROLLBACK");
@@ -192,8 +201,9 @@ int store_add_run(struct store *s, const struct run_record *r)
 		"INSERT INTO runs(id, session, plan, board, strategy, workload, repetition,"
 		" boot_id, class, reason, timing, started, ended, kernel_version,"
 		" kernel_release, build_key, config_sha256, build_manifest, patches,"
-		" initramfs_sha256, emulator, hilbench_commit, host, artifacts, attempt)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" initramfs_sha256, emulator, hilbench_commit, host, artifacts, attempt,"
+		" settings)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char ins_metric[] =
 		"INSERT INTO metrics(run_id, name, value, unit, source) VALUES (?,?,?,?,?)";
 	sqlite3_stmt *st = NULL, *sm = NULL;
@@ -216,6 +226,7 @@ int store_add_run(struct store *s, const struct run_record *r)
 		for (size_t k = 0; k < HB_ARRAY_SIZE(more); k++)
 			bind_text(st, i++, more[k]);
 		sqlite3_bind_int(st, i++, r->attempt > 0 ? r->attempt : 1);
+		bind_text(st, i++, r->settings);
 		ok = sqlite3_step(st) == SQLITE_DONE;
 	}
 	for (size_t k = 0; ok && k < r->n_metrics; k++) {

@@ -51,6 +51,9 @@ struct run_record {
 	const char *hilbench_commit, *host;
 	const char *artifacts;	/* runs/<id> relative to the store dir */
 	int attempt;		/* 1, or 2.. for a retry after an infrastructure error */
+	/* JSON array of the runtime settings tried before the run:
+	 * {name, requested, read_back, status, msg}; NULL: none */
+	const char *settings;
 	const struct metric *metrics;
 	size_t n_metrics;
 };

@@ -1,0 +1,36 @@
+/*
+ * fuzz_agent_set: what the agent parses to apply a runtime setting: the
+ * `hbcmd set` line from the console, `ethtool -c` output and
+ * /proc/interrupts. The first input byte chooses the parser.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "agent_proto.h"
+#include "fuzz.h"
+
+enum { P_SET, P_ETHTOOL, P_IRQ, P_COUNT };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	char *s = fuzz_cstr(data + 1, size - 1);
+	char err[256], value[SET_TOKEN_MAX];
+	struct set_spec ss;
+	unsigned irq;
+
+	switch (data[0] % P_COUNT) {
+	case P_SET:
+		set_command_parse(s, &ss, err, sizeof(err));
+		break;
+	case P_ETHTOOL:
+		ethtool_coalesce_value(s, "tx-usecs", value, sizeof(value));
+		break;
+	case P_IRQ:
+		iface_irq_parse(s, "eth0", &irq);
+		break;
+	}
+	free(s);
+	return 0;
+}
