@@ -282,8 +282,9 @@ static void test_shipped_workload_and_plan_values(void **state)
 		assert_int_equal(strategy_load("6.1", p.strategies.v[i], &st, err, sizeof err), 0);
 		strategy_free(&st);
 	}
-	assert_int_equal(p.workloads.n, 3);
+	assert_int_equal(p.workloads.n, 4);
 	assert_string_equal(p.workloads.v[2], "tcp-dut-rx");
+	assert_string_equal(p.workloads.v[3], "udp64-dut-tx-ftrace");
 	assert_int_equal(p.repetitions, 3);
 	assert_int_equal(p.timing, TIMING_VIRTUAL);
 	plan_free(&p);
