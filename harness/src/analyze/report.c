@@ -415,7 +415,7 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		       reference, *have ? have : "none");
 		free(have);
 		dataset_free(&d);
-		return -1;
+		return REPORT_BAD_INPUT;
 	}
 	int rc = 0;
 	if (!d.runs && !d.problems.n)
@@ -460,8 +460,13 @@ int report_write_file(struct store *st, const struct selection *sel, const char 
 	if (mem && fclose(mem) != 0)
 		rc = -1;
 	if (rc == 0 && write_file_atomic(path, buf, len) < 0) {
-		hb_err("cannot write %s: %s", path, strerror(errno));
-		rc = -1;
+		/* a directory that is not there or not ours: the path is the
+		 * user's to fix; anything else (a full disk) is not */
+		int bad_path = errno == ENOENT || errno == EACCES || errno == ENOTDIR ||
+			       errno == EROFS || errno == EISDIR;
+		hb_err("cannot write %s: %s%s", path, strerror(errno),
+		       bad_path ? "; give --out a path in a writable directory" : "");
+		rc = bad_path ? REPORT_BAD_INPUT : -1;
 	}
 	free(buf);
 	return rc;

@@ -15,7 +15,9 @@
  *
  * Contract: every string that came from a file or the store is escaped for
  * the format (HTML entities, JSON, CSV quoting, Markdown pipes). Returns 0,
- * or -1 with the message printed.
+ * REPORT_BAD_INPUT for what the user must fix (a reference the selection
+ * does not have, an output path that cannot be created), or -1 for the
+ * rest; the message is printed.
  */
 #ifndef HB_REPORT_H
 #define HB_REPORT_H
@@ -30,6 +32,8 @@ enum report_format {
 	REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT, REPORT_JUNIT,
 	REPORT_KCIDB
 };
+
+#define REPORT_BAD_INPUT (-2)
 
 int report_format_parse(const char *name, enum report_format *f);
 /* reference: the strategy every other is compared with; NULL = the default

@@ -105,8 +105,9 @@ int cmd_report(int argc, char **argv)
 		       sel.since || sel.runs || all;
 	if (!narrowed && store_latest_session(s, latest, sizeof(latest)) == 0)
 		sel.session = latest;
-	rc = (out ? report_write_file(s, &sel, reference, f, out)
-		  : report_write(s, &sel, reference, f, stdout)) == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
+	int written = out ? report_write_file(s, &sel, reference, f, out)
+			  : report_write(s, &sel, reference, f, stdout);
+	rc = written == 0 ? HB_EXIT_OK : written == REPORT_BAD_INPUT ? HB_EXIT_USAGE : HB_EXIT_INFRA;
 	store_close(s);
 out:
 	strlist_free(&runs);
