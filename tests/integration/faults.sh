@@ -61,6 +61,14 @@ bad_input "an unknown strategy" "no such strategy 'nosuch'.*known strategies: ba
 bad_input "an unknown board" "boards/nosuch.yaml: cannot read" run --board nosuch --strategy baseline --workload "$UDP"
 bad_input "an unknown workload" "workloads/nosuch.yaml: cannot read" run --board qemu-orangepi-pc --strategy baseline --workload nosuch
 bad_input "an unknown plan" "plans/nosuch.yaml: cannot read" run nosuch
+typo_plan=$HILBENCH_STORE/typo.yaml
+printf 'name: typo\ndescription: a typo in a strategy\nboards: [qemu-orangepi-pc]\nstrategies: [baseline, gatting]\nworkloads: [udp64-dut-tx]\nrepetitions: 3\ntiming: virtual\n' >"$typo_plan"
+bad_input "check: a plan's unknown strategy, at its line" "typo.yaml:4:24: .*no such strategy 'gatting'" \
+	check --kind plan "$typo_plan"
+bad_input "report --reference of a strategy not in the selection" \
+	"--reference nosuch: no runs of that strategy" report --all --reference nosuch
+bad_input "report --out in a directory that does not exist" \
+	"cannot write /nonexistent-hb/r.txt.*writable directory" report --all --out /nonexistent-hb/r.txt
 bad_input "two plans" "one plan at a time" run default other
 bad_input "a kernel series the board lacks" "--kernel-series 9.9: .*lists only 6.1" run "${cell[@]}" --kernel-series 9.9
 bad_input "build --kernel-series 9.9" "--kernel-series 9.9: .*lists only 6.1" \

@@ -35,6 +35,53 @@ static const char *kind_of(const char *path)
 	return NULL;
 }
 
+/* What a plan names exists: each board, each workload, and each strategy
+ * for every board's kernel series; errors point at the list item. */
+static int check_plan_names(const struct plan *p, char *err, size_t errlen)
+{
+	char where[512];
+	for (size_t i = 0; i < p->workloads.n; i++) {
+		char *w = catalog_path("workload", p->workloads.v[i]);
+		int ok = w && path_exists(w);
+		free(w);
+		if (!ok) {
+			snprintf(err, errlen, "%sno workload '%s'; `hilbench list workloads` names them",
+				 plan_where(p, "workloads", i, where, sizeof(where)), p->workloads.v[i]);
+			return -1;
+		}
+	}
+	for (size_t bi = 0; bi < p->boards.n; bi++) {
+		char *path = catalog_path("board", p->boards.v[bi]);
+		struct board b;
+		char berr[1024];
+		int ok = path && board_load(path, &b, berr, sizeof(berr)) == 0;
+		free(path);
+		if (!ok) {
+			snprintf(err, errlen, "%sboard '%s' does not load; `hilbench list boards` names "
+				 "them, `hilbench check boards/%s.yaml` says why",
+				 plan_where(p, "boards", bi, where, sizeof(where)), p->boards.v[bi],
+				 p->boards.v[bi]);
+			return -1;
+		}
+		for (size_t i = 0; i < p->strategies.n && ok; i++) {
+			struct strategy st;
+			char serr[1024];
+			if (strategy_load(b.series.v[0], p->strategies.v[i], &st, serr, sizeof(serr)) < 0) {
+				snprintf(err, errlen, "%s%s (for board %s)",
+					 plan_where(p, "strategies", i, where, sizeof(where)), serr,
+					 b.name);
+				ok = 0;
+			} else {
+				strategy_free(&st);
+			}
+		}
+		board_free(&b);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 /* driver-patches/<series>/<name>/series, as strategy_load() wants it. */
 static int check_series(const char *path, char *err, size_t errlen)
 {
@@ -108,8 +155,10 @@ int cmd_check(int argc, char **argv)
 				workload_free(&w);
 		} else if (!strcmp(kind, "plan")) {
 			struct plan p;
-			if ((rc = plan_load(path, &p, err, sizeof(err))) == 0)
+			if ((rc = plan_load(path, &p, err, sizeof(err))) == 0) {
+				rc = check_plan_names(&p, err, sizeof(err));
 				plan_free(&p);
+			}
 		} else if (!strcmp(kind, "setting")) {
 			struct setting_def sd;
 			if ((rc = setting_load(path, &sd, err, sizeof(err))) == 0)

@@ -210,6 +210,20 @@ int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+char *plan_where(const struct plan *p, const char *key, size_t index, char *out, size_t len)
+{
+	char err[512];
+	struct ydoc *d = p->path ? ydoc_load(p->path, err, sizeof(err)) : NULL;
+	const struct ynode *list = d ? ynode_get(d->root, key) : NULL;
+	if (list && list->kind == YN_SEQ && index < list->nkid)
+		snprintf(out, len, "%s:%d:%d: ", p->path, list->kid[index]->line,
+			 list->kid[index]->col);
+	else
+		snprintf(out, len, "%s: ", p->path ? p->path : "plan");
+	ydoc_free(d);
+	return out;
+}
+
 void plan_free(struct plan *p)
 {
 	free(p->path);

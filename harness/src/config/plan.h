@@ -70,6 +70,10 @@ struct plan {
 };
 
 int plan_load(const char *path, struct plan *p, char *err, size_t errlen);
+/* "FILE:LINE:COL: " of item `index` of the plan's list `key` (e.g. the
+ * second of `strategies`), for errors found after loading; "FILE: " when
+ * the file no longer has it. Returns out. */
+char *plan_where(const struct plan *p, const char *key, size_t index, char *out, size_t len);
 void plan_free(struct plan *p);
 const char *timing_mode_name(enum timing_mode m);	/* realtime | virtual */
 int timing_mode_parse(const char *s, enum timing_mode *m);

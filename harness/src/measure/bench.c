@@ -566,7 +566,9 @@ static int check_cell_names(const struct board *b, const struct plan *p,
 		struct strategy st;
 		char err[1024];
 		if (strategy_load(series, p->strategies.v[i], &st, err, sizeof(err)) < 0) {
-			hb_err("%s%s%s", p->path ? p->path : "", p->path ? ": strategies: " : "", err);
+			char where[512];
+			hb_err("%s%s", p->path ? plan_where(p, "strategies", i, where, sizeof(where))
+					       : "", err);
 			return HB_EXIT_USAGE;
 		}
 		strategy_free(&st);
