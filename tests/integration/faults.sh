@@ -99,7 +99,7 @@ for f in "$DATA"/bad/*.yaml; do	# each is wrong whatever kind it is read as
 	done
 done
 bad_input "a plan naming an unknown strategy, before any build" \
-	"unknown-strategy.yaml: strategies: .*no such strategy 'gatting'" run "$DATA/plans/unknown-strategy.yaml"
+	"unknown-strategy.yaml:5:24: .*no such strategy 'gatting'" run "$DATA/plans/unknown-strategy.yaml"
 badlist=$HB_TEST_ROOT/series
 printf '# a series with a patch that is not there\n0001-missing.patch\n' >"$badlist"
 bad_input "a series naming a missing patch" "$badlist:2: " run "${cell[@]}" --series "$badlist"
