@@ -136,7 +136,7 @@ static int run_make(const struct build_request *req, const char *srcdir, const c
 	strlist_push(&a, target1);
 	if (target2)
 		strlist_push(&a, target2);
-	struct proc_opts o = PROC_OPTS_DEFAULT;
+	struct proc_opts o = PROC_OPTS_TREE;
 	o.cwd = srcdir;
 	o.log = log;
 	o.env_add = make_env(srcdir);

@@ -105,8 +105,9 @@ static int prepare_debian(const char *series, struct source *s)
 			goto out;
 		}
 		char *tar[] = { "tar", "-xJf", tarball, "-C", tmp, NULL };
+		struct proc_opts tree = PROC_OPTS_TREE;
 		char *shafile = path_join(tmp, "tarball.sha256");
-		int ok = proc_run(tar, NULL) == 0 &&
+		int ok = proc_run(tar, &tree) == 0 &&
 			 write_file_atomic(shafile, sha, strlen(sha)) == 0 &&
 			 rm_rf(base) == 0 && rename(tmp, base) == 0;
 		free(shafile);
@@ -342,7 +343,8 @@ static int extract_tarball(const char *tarball, const char *to)
 		return -1;
 	/* GNU tar recognizes gzip, xz, bzip2 and zstd when extracting. */
 	char *tar[] = { "tar", "-xf", (char *)tarball, "-C", (char *)to, NULL };
-	return proc_run(tar, NULL) == 0 ? 0 : -1;
+	struct proc_opts tree = PROC_OPTS_TREE;
+	return proc_run(tar, &tree) == 0 ? 0 : -1;
 }
 
 static int prepare_tarball(const char *path, struct source *s)

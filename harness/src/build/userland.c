@@ -50,7 +50,8 @@ int userland_build(const struct board *b, struct userland_result *res)
 		strlist_push(&a, cache);
 		for (size_t i = 0; i < b->packages.n; i++)
 			strlist_push(&a, b->packages.v[i]);
-		int st = proc_run(strlist_argv(&a), NULL);
+		struct proc_opts tree = PROC_OPTS_TREE;
+		int st = proc_run(strlist_argv(&a), &tree);
 		strlist_free(&a);
 		if (st != 0 || !path_exists(res->initramfs)) {
 			hb_err("building the DUT initramfs failed (exit %d); see the messages above", st);

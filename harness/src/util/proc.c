@@ -47,6 +47,46 @@ fail:;
 	_exit(127);
 }
 
+/* A whole-tree kill: the guardian leads its own process group; when
+ * hilbench dies (PR_SET_PDEATHSIG, so even a SIGKILLed hilbench) or is told
+ * to stop, the group dies with it. PDEATHSIG alone reaches only the direct
+ * child: make's sub-make and compilers would live on in a build tree the
+ * next build resumes in. */
+static void kill_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
+static void guardian(char *const argv[], const struct proc_opts *o, int errpipe, pid_t parent)
+{
+	setpgid(0, 0);
+	struct sigaction sa = { 0 };
+	sa.sa_handler = kill_group;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)	/* hilbench died before the prctl */
+		_exit(128 + SIGKILL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		if (write(errpipe, &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	if (pid == 0)
+		child(argv, o, errpipe);
+	close(errpipe);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			_exit(127);
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
 pid_t proc_spawn(char *const argv[], const struct proc_opts *o)
 {
 	static const struct proc_opts defaults = PROC_OPTS_DEFAULT;
@@ -55,14 +95,19 @@ pid_t proc_spawn(char *const argv[], const struct proc_opts *o)
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
 		return -1;
 	}
+	if (pid == 0 && o->kill_tree)
+		guardian(argv, o, p[1], parent);
 	if (pid == 0)
 		child(argv, o, p[1]);
+	if (o->kill_tree)
+		setpgid(pid, pid);	/* before any kill(-pid): no race with the child's own */
 	close(p[1]);
 	int e = 0;
 	ssize_t n;
@@ -92,7 +137,19 @@ int proc_wait(pid_t pid)
 int proc_run(char *const argv[], const struct proc_opts *o)
 {
 	pid_t pid = proc_spawn(argv, o);
-	return pid < 0 ? -1 : proc_wait(pid);
+	if (pid < 0)
+		return -1;
+	if (!o || !o->kill_tree)
+		return proc_wait(pid);
+	/* A signal hilbench handles (SIGINT, SIGTERM: no SA_RESTART) interrupts
+	 * the wait: the program's whole tree stops with it. */
+	int st;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+		kill(-pid, SIGKILL);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 char *proc_output(char *const argv[])

@@ -5,7 +5,8 @@
  * killed by signal N, or -1 when the program could not be started (errno set).
  * stderr goes to `log` (appended) when given, else is inherited; stdout
  * goes to stdout_fd, else to `log`, else is inherited. Children get
- * PR_SET_PDEATHSIG=SIGKILL so nothing outlives a hilbench that was SIGKILLed.
+ * PR_SET_PDEATHSIG=SIGKILL so nothing outlives a hilbench that was SIGKILLed;
+ * with kill_tree, neither do their own children.
  */
 #ifndef HB_PROC_H
 #define HB_PROC_H
@@ -20,9 +21,15 @@ struct proc_opts {
 	int stdout_fd;		/* -1 = log or inherit */
 	int new_pgrp;		/* own process group, so a kill reaches helpers */
 	int merge_stderr;	/* stderr goes where stdout goes */
+	/* The program and everything it starts (make's sub-makes, compilers)
+	 * run in one process group that dies when hilbench dies, even by
+	 * SIGKILL, and when a handled signal interrupts proc_run(). */
+	int kill_tree;
 };
 
 #define PROC_OPTS_DEFAULT { .stdin_fd = -1, .stdout_fd = -1 }
+/* For programs that start their own (tar and xz, a script, make). */
+#define PROC_OPTS_TREE { .stdin_fd = -1, .stdout_fd = -1, .kill_tree = 1 }
 
 pid_t proc_spawn(char *const argv[], const struct proc_opts *o);
 int proc_wait(pid_t pid);
