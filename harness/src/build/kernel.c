@@ -626,9 +626,10 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	}
 	/* One full compile at a time per cache: make already uses every core,
 	 * and two at once only thrash. An incremental build (a few objects and a
-	 * link) does not wait behind a half-hour cold build; patching above
-	 * needs no CPU, so a patch that does not apply never waits either. */
-	if (!from || !*from) {
+	 * link) and an objects-only one (kbuild's prepare and one directory) do
+	 * not wait behind a half-hour cold build; patching above needs no CPU,
+	 * so a patch that does not apply never waits either. */
+	if ((!from || !*from) && !req->objects_dir) {
 		buildlock = hold_build_lock();
 		if (buildlock < 0)
 			goto out;
