@@ -11,10 +11,17 @@
 
 #include "util/util.h"
 
-static void child(char *const argv[], const struct proc_opts *o, int errpipe)
+/* kill_tree: SIGTERM, not SIGKILL, when hilbench dies, because GNU make
+ * passes a SIGTERM on to its children (kbuild's sub-make, the compilers)
+ * and deletes the targets they had half written; a SIGKILLed top make
+ * left its sub-make compiling, reparented to init, in a build tree the
+ * next build resumes in. */
+static void child(char *const argv[], const struct proc_opts *o, int errpipe, pid_t parent)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (o->new_pgrp)
+	prctl(PR_SET_PDEATHSIG, o->kill_tree ? SIGTERM : SIGKILL);
+	if (getppid() != parent)	/* hilbench died before the prctl */
+		_exit(127);
+	if (o->new_pgrp || o->kill_tree)
 		setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -47,46 +54,6 @@ fail:;
 	_exit(127);
 }
 
-/* A whole-tree kill: the guardian leads its own process group; when
- * hilbench dies (PR_SET_PDEATHSIG, so even a SIGKILLed hilbench) or is told
- * to stop, the group dies with it. PDEATHSIG alone reaches only the direct
- * child: make's sub-make and compilers would live on in a build tree the
- * next build resumes in. */
-static void kill_group(int sig)
-{
-	(void)sig;
-	kill(0, SIGKILL);
-}
-
-static void guardian(char *const argv[], const struct proc_opts *o, int errpipe, pid_t parent)
-{
-	setpgid(0, 0);
-	struct sigaction sa = { 0 };
-	sa.sa_handler = kill_group;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)	/* hilbench died before the prctl */
-		_exit(128 + SIGKILL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		if (write(errpipe, &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	if (pid == 0)
-		child(argv, o, errpipe);
-	close(errpipe);
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			_exit(127);
-	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-}
-
 pid_t proc_spawn(char *const argv[], const struct proc_opts *o)
 {
 	static const struct proc_opts defaults = PROC_OPTS_DEFAULT;
@@ -102,11 +69,9 @@ pid_t proc_spawn(char *const argv[], const struct proc_opts *o)
 		close(p[1]);
 		return -1;
 	}
-	if (pid == 0 && o->kill_tree)
-		guardian(argv, o, p[1], parent);
 	if (pid == 0)
-		child(argv, o, p[1]);
-	if (o->kill_tree)
+		child(argv, o, p[1], parent);
+	if (o->new_pgrp || o->kill_tree)
 		setpgid(pid, pid);	/* before any kill(-pid): no race with the child's own */
 	close(p[1]);
 	int e = 0;
@@ -142,12 +107,12 @@ int proc_run(char *const argv[], const struct proc_opts *o)
 	if (!o || !o->kill_tree)
 		return proc_wait(pid);
 	/* A signal hilbench handles (SIGINT, SIGTERM: no SA_RESTART) interrupts
-	 * the wait: the program's whole tree stops with it. */
+	 * the wait: the program's whole group stops with it. */
 	int st;
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			return -1;
-		kill(-pid, SIGKILL);
+		kill(-pid, SIGTERM);
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

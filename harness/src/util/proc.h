@@ -6,7 +6,7 @@
  * stderr goes to `log` (appended) when given, else is inherited; stdout
  * goes to stdout_fd, else to `log`, else is inherited. Children get
  * PR_SET_PDEATHSIG=SIGKILL so nothing outlives a hilbench that was SIGKILLed;
- * with kill_tree, neither do their own children.
+ * with kill_tree, make's children do not either.
  */
 #ifndef HB_PROC_H
 #define HB_PROC_H
@@ -21,14 +21,15 @@ struct proc_opts {
 	int stdout_fd;		/* -1 = log or inherit */
 	int new_pgrp;		/* own process group, so a kill reaches helpers */
 	int merge_stderr;	/* stderr goes where stdout goes */
-	/* The program and everything it starts (make's sub-makes, compilers)
-	 * run in one process group that dies when hilbench dies, even by
-	 * SIGKILL, and when a handled signal interrupts proc_run(). */
+	/* A program that starts its own (make: the sub-make, compilers) runs
+	 * in its own process group and gets SIGTERM, which make passes on,
+	 * when hilbench dies (even by SIGKILL); a handled signal interrupting
+	 * proc_run() sends the group SIGTERM. */
 	int kill_tree;
 };
 
 #define PROC_OPTS_DEFAULT { .stdin_fd = -1, .stdout_fd = -1 }
-/* For programs that start their own (tar and xz, a script, make). */
+/* For programs that start their own (make, tar and xz, a script). */
 #define PROC_OPTS_TREE { .stdin_fd = -1, .stdout_fd = -1, .kill_tree = 1 }
 
 pid_t proc_spawn(char *const argv[], const struct proc_opts *o);
