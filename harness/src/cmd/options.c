@@ -46,6 +46,41 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 	return 0;
 }
 
+int changepoint_option(int c, const char *arg, struct cp_params *cp)
+{
+	char *end;
+	int v;
+	switch (c) {
+	case 'n':
+		if (parse_int_option("--min-segment", arg, 2, 100000, &v) < 0)
+			return -1;
+		cp->min_segment = (size_t)v;
+		return 1;
+	case 'R':
+		if (parse_int_option("--permutations", arg, 19, 100000, &v) < 0)
+			return -1;
+		cp->permutations = (unsigned)v;
+		return 1;
+	case 'A':
+		cp->alpha = strtod(arg, &end);
+		if (end == arg || *end || !(cp->alpha > 0 && cp->alpha < 1)) {
+			hb_err("--alpha %s: give a level between 0 and 1, e.g. 0.05", arg);
+			return -1;
+		}
+		return 1;
+	case 'x':
+		errno = 0;
+		cp->seed = strtoull(arg, &end, 0);
+		if (errno || end == arg || *arg == '-' || *end) {
+			hb_err("--seed %s: give a number, e.g. 42 or 0x2a", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
 		      struct run_options *o)
 {

@@ -1,5 +1,7 @@
 /*
- * options: the plan-selecting options `run` and `compare` share.
+ * options: the command-line options several commands share: the
+ * plan-selecting ones of `run` and `compare`, and the change-point
+ * detector's of `history` and `nightly`.
  *
  * Contract: run_options_parse() returns -1 when the command should go on,
  * else the exit code to return (help printed, or a usage error reported).
@@ -9,6 +11,9 @@
 #ifndef HB_OPTIONS_H
 #define HB_OPTIONS_H
 
+#include <getopt.h>
+
+#include "analyze/changepoint.h"
 #include "measure/bench.h"
 
 struct run_options {
@@ -27,5 +32,18 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 /* Opens the store, runs the plan; the session id goes to session if given. */
 int run_options_execute(struct run_options *o, char session[40]);
 void run_options_free(struct run_options *o);
+
+/* The change-point detector's options (docs/history.md). A command puts the
+ * ones it offers into its getopt_long table (their short codes are n, A, R
+ * and x, which it uses for nothing else) and hands every option to
+ * changepoint_option() first. */
+#define CP_OPTION_MIN_SEGMENT { "min-segment", required_argument, NULL, 'n' }
+#define CP_OPTION_ALPHA { "alpha", required_argument, NULL, 'A' }
+#define CP_OPTION_PERMUTATIONS { "permutations", required_argument, NULL, 'R' }
+#define CP_OPTION_SEED { "seed", required_argument, NULL, 'x' }
+/* c and arg as getopt_long gives them: 1 when c is a change-point option and
+ * its value is now in *cp, 0 when c is another option, -1 when the value is
+ * bad (the message names the option and what to give). */
+int changepoint_option(int c, const char *arg, struct cp_params *cp);
 
 #endif

@@ -1,0 +1,106 @@
+/* options: the change-point options `history` and `nightly` share take
+ * their values into cp_params, reject bad ones with a message naming the
+ * option and what to give, and leave every other option to the command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/options.h"
+#include "util/util.h"
+
+/* changepoint_option(c, arg) with stderr caught: its return value, and what
+ * it printed in msg. */
+static int parse_caught(int c, const char *arg, struct cp_params *cp, char *msg, size_t size)
+{
+	fflush(stderr);
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	int saved = dup(STDERR_FILENO);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
+	int rc = changepoint_option(c, arg, cp);
+	fflush(stderr);
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	rewind(tmp);
+	size_t n = fread(msg, 1, size - 1, tmp);
+	msg[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+static void values_go_into_the_params(void **state)
+{
+	(void)state;
+	struct cp_params cp;
+	cp_params_default(&cp);
+	char msg[256];
+	assert_int_equal(parse_caught('n', "5", &cp, msg, sizeof(msg)), 1);
+	assert_int_equal(parse_caught('A', "0.01", &cp, msg, sizeof(msg)), 1);
+	assert_int_equal(parse_caught('R', "999", &cp, msg, sizeof(msg)), 1);
+	assert_int_equal(parse_caught('x', "0x2a", &cp, msg, sizeof(msg)), 1);
+	assert_int_equal(cp.min_segment, 5);
+	assert_true(cp.alpha == 0.01);
+	assert_int_equal(cp.permutations, 999);
+	assert_true(cp.seed == 42);
+	assert_string_equal(msg, "");
+}
+
+static void other_options_are_the_commands(void **state)
+{
+	(void)state;
+	struct cp_params cp, before;
+	cp_params_default(&cp);
+	before = cp;
+	char msg[256];
+	assert_int_equal(parse_caught('k', "/src/linux", &cp, msg, sizeof(msg)), 0);
+	assert_int_equal(parse_caught('h', NULL, &cp, msg, sizeof(msg)), 0);
+	assert_true(cp.min_segment == before.min_segment && cp.alpha == before.alpha &&
+		    cp.permutations == before.permutations && cp.seed == before.seed);
+	assert_string_equal(msg, "");
+}
+
+static void bad_values_say_what_to_give(void **state)
+{
+	(void)state;
+	static const struct {
+		int c;
+		const char *arg, *msg;
+	} cases[] = {
+		{ 'n', "1", "--min-segment 1: give a whole number from 2 to 100000" },
+		{ 'n', "3x", "--min-segment 3x: give a whole number from 2 to 100000" },
+		{ 'n', "-3", "--min-segment -3: give a whole number from 2 to 100000" },
+		{ 'R', "18", "--permutations 18: give a whole number from 19 to 100000" },
+		{ 'R', "100001", "--permutations 100001: give a whole number from 19 to 100000" },
+		{ 'A', "1", "--alpha 1: give a level between 0 and 1, e.g. 0.05" },
+		{ 'A', "0", "--alpha 0: give a level between 0 and 1, e.g. 0.05" },
+		{ 'A', "nan", "--alpha nan: give a level between 0 and 1, e.g. 0.05" },
+		{ 'A', "", "--alpha : give a level between 0 and 1, e.g. 0.05" },
+		{ 'x', "-1", "--seed -1: give a number, e.g. 42 or 0x2a" },
+		{ 'x', "", "--seed : give a number, e.g. 42 or 0x2a" },
+		{ 'x', "99999999999999999999", "--seed 99999999999999999999: give a number" },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cases); i++) {
+		struct cp_params cp;
+		cp_params_default(&cp);
+		char msg[256];
+		assert_int_equal(parse_caught(cases[i].c, cases[i].arg, &cp, msg, sizeof(msg)), -1);
+		assert_non_null(strstr(msg, cases[i].msg));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(values_go_into_the_params),
+		cmocka_unit_test(other_options_are_the_commands),
+		cmocka_unit_test(bad_values_say_what_to_give),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
