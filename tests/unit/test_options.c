@@ -1,6 +1,8 @@
 /* options: the change-point options `history` and `nightly` share take
  * their values into cp_params, reject bad ones with a message naming the
- * option and what to give, and leave every other option to the command. */
+ * option and what to give, and leave every other option to the command.
+ * The kernel revision `nightly` and `bisect` measure becomes bench options:
+ * tested on a tiny git repository the test makes in a temp dir. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/options.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 /* changepoint_option(c, arg) with stderr caught: its return value, and what
@@ -95,12 +98,58 @@ static void bad_values_say_what_to_give(void **state)
 	}
 }
 
+static void a_revision_becomes_a_patch_and_a_tag(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/hb-test-options-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cache = path_join(dir, "cache"), *repo = path_join(dir, "repo");
+	char *file = path_join(repo, "driver.c");
+	setenv("HILBENCH_CACHE", cache, 1);
+	char *init[] = { "git", "init", "-q", repo, NULL };
+	char *add[] = { "git", "-C", repo, "add", "driver.c", NULL };
+	char *commit[] = { "git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid",
+			   "commit", "-q", "-m", "driver", NULL };
+	struct proc_opts quiet = PROC_OPTS_DEFAULT;
+	quiet.stdout_fd = -1;
+	assert_int_equal(proc_run(init, &quiet), 0);
+	assert_int_equal(write_file_atomic(file, "int x;\n", 7), 0);
+	assert_int_equal(proc_run(add, &quiet), 0);
+	assert_int_equal(proc_run(commit, &quiet), 0);
+	assert_int_equal(write_file_atomic(file, "int x;\nint y;\n", 14), 0);
+	commit[8] = "-qa";
+	assert_int_equal(proc_run(commit, &quiet), 0);
+
+	struct bench_opts b = { 0 };
+	struct git_revision gr = { 0 };
+	char tag[16];
+	assert_int_equal(bench_opts_use_revision(&b, repo, "HEAD", NULL, &gr, tag), 0);
+	assert_ptr_equal(b.revision, tag);
+	assert_int_equal(tag[0], 'g');
+	assert_int_equal(strlen(tag), 13);
+	assert_int_equal(strncmp(tag + 1, gr.commit, 12), 0);
+	assert_int_equal(b.user_patches.n, 1);
+	git_revision_free(&gr);
+	strlist_free(&b.user_patches);
+
+	struct bench_opts none = { 0 };
+	assert_int_equal(bench_opts_use_revision(&none, repo, "no-such-rev", NULL, &gr, tag), -1);
+	assert_null(none.revision);
+	assert_int_equal(none.user_patches.n, 0);
+	git_revision_free(&gr);
+	free(file);
+	free(repo);
+	free(cache);
+	assert_int_equal(rm_rf(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(values_go_into_the_params),
 		cmocka_unit_test(other_options_are_the_commands),
 		cmocka_unit_test(bad_values_say_what_to_give),
+		cmocka_unit_test(a_revision_becomes_a_patch_and_a_tag),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

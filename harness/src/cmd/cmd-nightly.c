@@ -5,7 +5,6 @@
 
 #include "analyze/history.h"
 #include "build/gitsource.h"
-#include "build/patchset.h"
 #include "cmd/builtin.h"
 #include "cmd/options.h"
 #include "config/board.h"
@@ -118,7 +117,7 @@ int cmd_nightly(int argc, char **argv)
 	char *revision = NULL;
 	struct git_revision gr = { 0 };
 	struct bench_opts bo = { 0 };
-	char tag[16], err[1024];
+	char tag[16];
 	struct store *s = store_open(hb_store_dir());
 	if (!s)
 		goto out;
@@ -130,14 +129,8 @@ int cmd_nightly(int argc, char **argv)
 	}
 	rc = HB_EXIT_USAGE;
 	if (repo) {
-		if (git_revision_prepare(repo, rev, base, &gr) < 0)
+		if (bench_opts_use_revision(&bo, repo, rev, base, &gr, tag) < 0)
 			goto out;
-		if (gr.patch && patchset_add_patch(&bo.user_patches, gr.patch, err, sizeof(err)) < 0) {
-			hb_err("%s", err);
-			goto out;
-		}
-		git_revision_tag(&gr, tag);
-		bo.revision = tag;
 		revision = xasprintf("git %s (base %.12s)", gr.commit, gr.base);
 	} else if (!(revision = debian_revision(&plan))) {
 		goto out;

@@ -46,6 +46,21 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 	return 0;
 }
 
+int bench_opts_use_revision(struct bench_opts *b, const char *repo, const char *rev,
+			    const char *base, struct git_revision *gr, char tag[16])
+{
+	char err[1024];
+	if (git_revision_prepare(repo, rev, base, gr) < 0)
+		return -1;
+	if (gr->patch && patchset_add_patch(&b->user_patches, gr->patch, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return -1;
+	}
+	git_revision_tag(gr, tag);
+	b->revision = tag;
+	return 0;
+}
+
 int changepoint_option(int c, const char *arg, struct cp_params *cp)
 {
 	char *end;
