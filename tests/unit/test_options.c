@@ -1,6 +1,7 @@
 /* options: the change-point options `history` and `nightly` share take
  * their values into cp_params, reject bad ones with a message naming the
- * option and what to give, and leave every other option to the command.
+ * option and what to give, and leave every other option to the command;
+ * the same for the run selection `report` and `history` share.
  * The kernel revision `nightly` and `bisect` measure becomes bench options:
  * tested on a tiny git repository the test makes in a temp dir. */
 #include <setjmp.h>
@@ -17,24 +18,45 @@
 #include "util/proc.h"
 #include "util/util.h"
 
-/* changepoint_option(c, arg) with stderr caught: its return value, and what
- * it printed in msg. */
-static int parse_caught(int c, const char *arg, struct cp_params *cp, char *msg, size_t size)
+/* stderr into a temporary file between catch_stderr() and caught() */
+static FILE *catcher;
+static int saved_stderr = -1;
+
+static void catch_stderr(void)
 {
 	fflush(stderr);
-	FILE *tmp = tmpfile();
-	assert_non_null(tmp);
-	int saved = dup(STDERR_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
-	int rc = changepoint_option(c, arg, cp);
+	catcher = tmpfile();
+	assert_non_null(catcher);
+	saved_stderr = dup(STDERR_FILENO);
+	assert_true(saved_stderr >= 0);
+	assert_true(dup2(fileno(catcher), STDERR_FILENO) >= 0);
+}
+
+static void caught(char *msg, size_t size)
+{
 	fflush(stderr);
-	assert_true(dup2(saved, STDERR_FILENO) >= 0);
-	close(saved);
-	rewind(tmp);
-	size_t n = fread(msg, 1, size - 1, tmp);
+	assert_true(dup2(saved_stderr, STDERR_FILENO) >= 0);
+	close(saved_stderr);
+	rewind(catcher);
+	size_t n = fread(msg, 1, size - 1, catcher);
 	msg[n] = '\0';
-	fclose(tmp);
+	fclose(catcher);
+}
+
+/* the option parsers' return value, and what they printed in msg */
+static int parse_caught(int c, const char *arg, struct cp_params *cp, char *msg, size_t size)
+{
+	catch_stderr();
+	int rc = changepoint_option(c, arg, cp);
+	caught(msg, size);
+	return rc;
+}
+
+static int select_caught(int c, const char *arg, struct selection *sel, char *msg, size_t size)
+{
+	catch_stderr();
+	int rc = selection_option(c, arg, sel);
+	caught(msg, size);
 	return rc;
 }
 
@@ -143,6 +165,47 @@ static void a_revision_becomes_a_patch_and_a_tag(void **state)
 	assert_int_equal(rm_rf(dir), 0);
 }
 
+static void a_selection_takes_each_field(void **state)
+{
+	(void)state;
+	struct selection sel = { 0 };
+	char msg[256];
+	static const char *const dates[] = { "2026-11-30", "2026-11-30T06:00",
+					     "2026-11-30T06:00:00", "2026-11-30T06:00:00Z" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(dates); i++) {
+		assert_int_equal(select_caught('d', dates[i], &sel, msg, sizeof(msg)), 1);
+		assert_ptr_equal(sel.since, dates[i]);
+	}
+	assert_int_equal(select_caught('S', "s1", &sel, msg, sizeof(msg)), 1);
+	assert_int_equal(select_caught('P', "gate", &sel, msg, sizeof(msg)), 1);
+	assert_int_equal(select_caught('b', "qemu-orangepi-pc", &sel, msg, sizeof(msg)), 1);
+	assert_int_equal(select_caught('s', "revert", &sel, msg, sizeof(msg)), 1);
+	assert_int_equal(select_caught('w', "udp64-dut-tx", &sel, msg, sizeof(msg)), 1);
+	assert_string_equal(sel.session, "s1");
+	assert_string_equal(sel.plan, "gate");
+	assert_string_equal(sel.board, "qemu-orangepi-pc");
+	assert_string_equal(sel.strategy, "revert");
+	assert_string_equal(sel.workload, "udp64-dut-tx");
+	assert_int_equal(select_caught('f', "json", &sel, msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "");
+}
+
+static void since_is_a_date(void **state)
+{
+	(void)state;
+	static const char *const bad[] = { "yesterday", "2026-11-30 06:00", "2026-13-30",
+					   "2026-11-30T06", "2026-11-30T06:00:00+01:00", "" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(bad); i++) {
+		struct selection sel = { 0 };
+		char msg[256], want[160];
+		snprintf(want, sizeof(want), "--since %s: give an ISO 8601 date or UTC time, "
+			 "e.g. 2026-11-30 or 2026-11-30T06:00:00Z", bad[i]);
+		assert_int_equal(select_caught('d', bad[i], &sel, msg, sizeof(msg)), -1);
+		assert_non_null(strstr(msg, want));
+		assert_null(sel.since);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +213,8 @@ int main(void)
 		cmocka_unit_test(other_options_are_the_commands),
 		cmocka_unit_test(bad_values_say_what_to_give),
 		cmocka_unit_test(a_revision_becomes_a_patch_and_a_tag),
+		cmocka_unit_test(a_selection_takes_each_field),
+		cmocka_unit_test(since_is_a_date),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

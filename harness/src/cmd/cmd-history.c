@@ -36,12 +36,7 @@ int cmd_history(int argc, char **argv)
 		CP_OPTION_ALPHA,
 		CP_OPTION_PERMUTATIONS,
 		CP_OPTION_SEED,
-		{ "session", required_argument, NULL, 'S' },
-		{ "plan", required_argument, NULL, 'P' },
-		{ "board", required_argument, NULL, 'b' },
-		{ "strategy", required_argument, NULL, 's' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "since", required_argument, NULL, 'd' },
+		SELECTION_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -52,10 +47,12 @@ int cmd_history(int argc, char **argv)
 	enum hist_points points = HIST_PER_RUN;
 	int detect = 0, c;
 	while ((c = getopt_long(argc, argv, "f:o:m:p:Dn:A:R:x:S:P:b:s:w:d:h", opts, NULL)) != -1) {
-		int cp_opt = changepoint_option(c, optarg, &cp);
-		if (cp_opt < 0)
+		int taken = changepoint_option(c, optarg, &cp);
+		if (!taken)
+			taken = selection_option(c, optarg, &sel);
+		if (taken < 0)
 			return HB_EXIT_USAGE;
-		if (cp_opt)
+		if (taken)
 			continue;
 		switch (c) {
 		case 'f':
@@ -75,12 +72,6 @@ int cmd_history(int argc, char **argv)
 			points = strcmp(optarg, "run") ? HIST_PER_SESSION : HIST_PER_RUN;
 			break;
 		case 'D': detect = 1; break;
-		case 'S': sel.session = optarg; break;
-		case 'P': sel.plan = optarg; break;
-		case 'b': sel.board = optarg; break;
-		case 's': sel.strategy = optarg; break;
-		case 'w': sel.workload = optarg; break;
-		case 'd': sel.since = optarg; break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
 			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;

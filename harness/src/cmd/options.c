@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "build/patchset.h"
 #include "config/catalog.h"
@@ -59,6 +60,43 @@ int bench_opts_use_revision(struct bench_opts *b, const char *repo, const char *
 	git_revision_tag(gr, tag);
 	b->revision = tag;
 	return 0;
+}
+
+/* 2026-11-30, 2026-11-30T06:00, 2026-11-30T06:00:00Z: what the store's
+ * started column compares against as text. */
+static int is_iso_date(const char *s)
+{
+	struct tm tm;
+	const char *rest = strptime(s, "%Y-%m-%d", &tm);
+	if (!rest || strlen(s) != 10 + strlen(rest))
+		return 0;
+	if (!*rest)
+		return 1;
+	const char *t = strptime(rest, "T%H:%M", &tm);
+	if (t && *t == ':')
+		t = strptime(t, ":%S", &tm);
+	return t && (!*t || !strcmp(t, "Z"));
+}
+
+int selection_option(int c, const char *arg, struct selection *sel)
+{
+	switch (c) {
+	case 'S': sel->session = arg; return 1;
+	case 'P': sel->plan = arg; return 1;
+	case 'b': sel->board = arg; return 1;
+	case 's': sel->strategy = arg; return 1;
+	case 'w': sel->workload = arg; return 1;
+	case 'd':
+		if (!is_iso_date(arg)) {
+			hb_err("--since %s: give an ISO 8601 date or UTC time, e.g. 2026-11-30 "
+			       "or 2026-11-30T06:00:00Z", arg);
+			return -1;
+		}
+		sel->since = arg;
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 int changepoint_option(int c, const char *arg, struct cp_params *cp)

@@ -1,8 +1,9 @@
 /*
  * options: the command-line options several commands share: the
- * plan-selecting ones of `run` and `compare`, the change-point detector's
- * of `history` and `nightly`, and the kernel revision `nightly` and
- * `bisect` measure (--kernel-git, --kernel-base).
+ * plan-selecting ones of `run` and `compare`, the run-selecting ones of
+ * `report` and `history`, the change-point detector's of `history` and
+ * `nightly`, and the kernel revision `nightly` and `bisect` measure
+ * (--kernel-git, --kernel-base).
  *
  * Contract: run_options_parse() returns -1 when the command should go on,
  * else the exit code to return (help printed, or a usage error reported).
@@ -17,6 +18,7 @@
 #include "analyze/changepoint.h"
 #include "build/gitsource.h"
 #include "measure/bench.h"
+#include "store/store.h"
 
 struct run_options {
 	struct plan plan;
@@ -40,6 +42,21 @@ void run_options_free(struct run_options *o);
  * caller keeps while b is used. -1 (error printed) on bad input. */
 int bench_opts_use_revision(struct bench_opts *b, const char *repo, const char *rev,
 			    const char *base, struct git_revision *gr, char tag[16]);
+
+/* The options that select stored runs (a usage's "selection"), entries of a
+ * getopt_long table; their short codes S, P, b, s, w and d are used for
+ * nothing else where they are. */
+#define SELECTION_OPTIONS                                       \
+	{ "session", required_argument, NULL, 'S' },            \
+	{ "plan", required_argument, NULL, 'P' },               \
+	{ "board", required_argument, NULL, 'b' },              \
+	{ "strategy", required_argument, NULL, 's' },           \
+	{ "workload", required_argument, NULL, 'w' },           \
+	{ "since", required_argument, NULL, 'd' }
+/* c and arg as getopt_long gives them: 1 when c is a selection option and
+ * arg (kept, not copied) is now in *sel, 0 when c is another option, -1
+ * when --since is not an ISO 8601 date or UTC time (said). */
+int selection_option(int c, const char *arg, struct selection *sel);
 
 /* The change-point detector's options (docs/history.md). A command puts the
  * ones it offers into its getopt_long table (their short codes are n, A, R
