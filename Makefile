@@ -29,9 +29,10 @@ LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liperf -lpthread -lm
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The agent's protocol code is shared: the host decodes what the agent encodes.
+# The commands' shared option parsing is library code, so unit tests reach it.
 LIB_SRC  := $(sort $(filter-out harness/src/cmd/%,$(wildcard harness/src/*/*.c))) \
-            harness/agent/agent_proto.c
-CMD_SRC  := $(sort $(wildcard harness/src/cmd/*.c))
+            harness/src/cmd/options.c harness/agent/agent_proto.c
+CMD_SRC  := $(sort $(filter-out harness/src/cmd/options.c,$(wildcard harness/src/cmd/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=$(B)/san/%.o)

@@ -1,6 +1,8 @@
 /*
- * fuzz_iperf_json: how the host reads iperf3's JSON results (runner.c,
- * through runner_iperf_metrics()). The DUT's file arrives over a serial
+ * fuzz_iperf_json: how the host reads iperf3's JSON results: runner.c
+ * through runner_iperf_metrics(), and the per-interval parser it shares
+ * with the report's plots (analyze/intervals.h), from the DUT's text as the
+ * report reads it. The DUT's file arrives over a serial
  * console (base64, CRC-checked, but written by whatever iperf3 the DUT
  * runs), the host's from libiperf; either can be cut short, carry an
  * "error", or have fields of the wrong type. The first input byte picks the
@@ -9,8 +11,10 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/intervals.h"
 #include "fuzz.h"
 #include "measure/runner.h"
 
@@ -36,5 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		fuzz_write(host_path, dut, dut_len);
 	runner_iperf_metrics(&w, dut_path, host_path, &res);
+	char *dut_text = fuzz_cstr(dut, dut_len);
+	double *t, *mbps;
+	iperf_intervals(dut_text, &t, &mbps);
+	free(t);
+	free(mbps);
+	free(dut_text);
 	return 0;
 }

@@ -1,10 +1,13 @@
 /* intervals: the DUT's iperf3 intervals, warm-up left out; anything that
- * is not iperf3 JSON gives no intervals and no crash. */
+ * is not iperf3 JSON gives no intervals and no crash; a field missing or
+ * not a finite number is NaN in the parsed intervals. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "analyze/intervals.h"
@@ -48,11 +51,39 @@ static void not_iperf_json_gives_nothing(void **state)
 	}
 }
 
+static void every_field_of_a_measured_interval(void **state)
+{
+	(void)state;
+	cJSON *j = cJSON_Parse(run);
+	struct iperf_interval *v;
+	assert_int_equal(iperf_json_intervals(j, &v), 2);
+	assert_float_equal(v[0].end, 1.000012, 1e-12);
+	assert_float_equal(v[0].mbps, 1.864220, 1e-12);
+	assert_float_equal(v[0].packets, 3650, 0);
+	assert_true(isnan(v[0].seconds) && isnan(v[0].lost_packets));
+	assert_true(isnan(v[1].packets));
+	free(v);
+	cJSON_Delete(j);
+
+	j = cJSON_Parse("{\"intervals\":[7,{\"sum\":[]},{\"sum\":{\"seconds\":1.5,"
+			"\"packets\":9,\"lost_packets\":\"2\",\"end\":1e999}}]}");
+	assert_int_equal(iperf_json_intervals(j, &v), 1);
+	assert_float_equal(v[0].seconds, 1.5, 0);
+	assert_float_equal(v[0].packets, 9, 0);
+	assert_true(isnan(v[0].lost_packets) && isnan(v[0].end) && isnan(v[0].mbps));
+	free(v);
+	cJSON_Delete(j);
+
+	assert_int_equal(iperf_json_intervals(NULL, &v), 0);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(intervals_after_the_warm_up),
 		cmocka_unit_test(not_iperf_json_gives_nothing),
+		cmocka_unit_test(every_field_of_a_measured_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

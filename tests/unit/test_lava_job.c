@@ -183,6 +183,29 @@ static void test_sh_quote(void **state)
 	}
 }
 
+/* ---- xml_escape, html_escape ---- */
+
+static void test_markup_escape(void **state)
+{
+	(void)state;
+	static const char text[] = "<a href=\"x\">it's & \x01\tok\n</a>";
+	void (*const escape[])(FILE *, const char *) = { xml_escape, html_escape };
+	static const char *const want[] = {
+		"&lt;a href=&quot;x&quot;&gt;it&apos;s &amp; \tok\n&lt;/a&gt;",
+		"&lt;a href=&quot;x&quot;&gt;it&#39;s &amp; \x01\tok\n&lt;/a&gt;",
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(escape); i++) {
+		char *got = NULL;
+		size_t len;
+		FILE *f = open_memstream(&got, &len);
+		escape[i](f, text);
+		escape[i](f, NULL);	/* nothing */
+		fclose(f);
+		assert_string_equal(got, want[i]);
+		free(got);
+	}
+}
+
 /* ---- lava_file_url ---- */
 
 static void test_file_url(void **state)
@@ -427,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_quote),
 		cmocka_unit_test(test_yaml_text),
 		cmocka_unit_test(test_sh_quote),
+		cmocka_unit_test(test_markup_escape),
 		cmocka_unit_test(test_file_url),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_hostile, setup, teardown),

@@ -6,27 +6,50 @@
 
 #include "util/util.h"
 
-size_t iperf_intervals(const char *json, double **t, double **mbps)
+static double finite_number(const cJSON *obj, const char *key)
 {
-	cJSON *root = json ? cJSON_Parse(json) : NULL;
-	const cJSON *iv = cJSON_GetObjectItemCaseSensitive(root, "intervals");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+size_t iperf_json_intervals(const cJSON *report, struct iperf_interval **v)
+{
+	const cJSON *iv = cJSON_GetObjectItemCaseSensitive(report, "intervals");
 	size_t cap = cJSON_IsArray(iv) ? (size_t)cJSON_GetArraySize(iv) : 0, n = 0;
-	*t = xcalloc(cap ? cap : 1, sizeof(**t));
-	*mbps = xcalloc(cap ? cap : 1, sizeof(**mbps));
+	*v = xcalloc(cap ? cap : 1, sizeof(**v));
 	const cJSON *it;
 	if (!cap)
 		iv = NULL;
 	cJSON_ArrayForEach(it, iv) {
 		const cJSON *sum = cJSON_GetObjectItemCaseSensitive(it, "sum");
-		const cJSON *end = cJSON_GetObjectItemCaseSensitive(sum, "end");
-		const cJSON *bps = cJSON_GetObjectItemCaseSensitive(sum, "bits_per_second");
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "omitted")) ||
-		    !cJSON_IsNumber(end) || !cJSON_IsNumber(bps) || !isfinite(end->valuedouble) ||
-		    !isfinite(bps->valuedouble))
+		if (!cJSON_IsObject(sum) ||
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "omitted")))
 			continue;
-		(*t)[n] = end->valuedouble;
-		(*mbps)[n++] = bps->valuedouble / 1e6;
+		(*v)[n++] = (struct iperf_interval){
+			.end = finite_number(sum, "end"),
+			.seconds = finite_number(sum, "seconds"),
+			.mbps = finite_number(sum, "bits_per_second") / 1e6,
+			.packets = finite_number(sum, "packets"),
+			.lost_packets = finite_number(sum, "lost_packets"),
+		};
 	}
+	return n;
+}
+
+size_t iperf_intervals(const char *json, double **t, double **mbps)
+{
+	cJSON *root = json ? cJSON_Parse(json) : NULL;
+	struct iperf_interval *v;
+	size_t all = iperf_json_intervals(root, &v), n = 0;
 	cJSON_Delete(root);
+	*t = xcalloc(all ? all : 1, sizeof(**t));
+	*mbps = xcalloc(all ? all : 1, sizeof(**mbps));
+	for (size_t i = 0; i < all; i++) {
+		if (isnan(v[i].end) || isnan(v[i].mbps))
+			continue;
+		(*t)[n] = v[i].end;
+		(*mbps)[n++] = v[i].mbps;
+	}
+	free(v);
 	return n;
 }

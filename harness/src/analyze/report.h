@@ -27,6 +27,7 @@
 #include "analyze/dataset.h"
 #include "analyze/stats.h"
 #include "store/store.h"
+#include "util/quote.h"	/* html_escape(), for the HTML writers */
 
 enum report_format {
 	REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT, REPORT_JUNIT,
@@ -61,7 +62,6 @@ void report_visit(const struct dataset *d, const struct report_visitor *v);
  * measurements are tests with status FAIL, ERROR or MISS. */
 int report_write_kcidb(struct store *st, const struct selection *sel, FILE *out);
 
-void html_escape(FILE *out, const char *s);
 /* st: for each run's artifacts (per-interval plots) and, when the selection
  * spans several sessions, the trend of every series over them (history.h) */
 int report_write_html(const struct dataset *d, struct store *st, const struct selection *sel,

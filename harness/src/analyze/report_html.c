@@ -13,20 +13,6 @@
 #include "analyze/trend_svg.h"
 #include "util/util.h"
 
-void html_escape(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
 #define PLOT_ROWS 32
 
 struct html_ctx {

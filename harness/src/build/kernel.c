@@ -12,6 +12,7 @@
 #include "build/source.h"
 #include "config/strategy.h"
 #include "util/proc.h"
+#include "util/tree.h"
 
 struct layer_patch {
 	const char *layer;	/* base | strategy | user */
@@ -456,29 +457,6 @@ static char *nearest_build(const struct build_request *req, const struct source 
 	return NULL;
 }
 
-/* The source is hard-linked (patch(1) replaces what it changes), the objects
- * are copied: a compiler rewriting a hard-linked object in place would
- * corrupt the build it came from. Timestamps are kept, so make rebuilds only
- * what the remaining patches touch. */
-static int copy_build_tree(const char *from, const char *to)
-{
-	struct strlist names = { 0 };
-	if (list_dir(from, &names) < 0 || mkdir_p(to, 0755) < 0) {
-		strlist_free(&names);
-		return -1;
-	}
-	int rc = 0;
-	for (size_t i = 0; i < names.n && rc == 0; i++) {
-		char *f = path_join(from, names.v[i]);
-		char *copy[] = { "cp", "-a", "--reflink=auto", f, (char *)to, NULL };
-		char *link[] = { "cp", "-al", f, (char *)to, NULL };
-		rc = proc_run(strcmp(names.v[i], "hb-out") ? link : copy, NULL) == 0 ? 0 : -1;
-		free(f);
-	}
-	strlist_free(&names);
-	return rc;
-}
-
 /* A patched tree for this key: from the nearest cached build when there is
  * one (a one-patch change then rebuilds a handful of objects), else from the
  * pristine source. Returns the key it started from in *from ("" if none). */
@@ -494,7 +472,9 @@ static int prepare_tree(const struct build_request *req, const struct source *sr
 	rm_rf(srcdir);
 	if (near) {
 		char *nsrc = path_join(near, "src");
-		int ok = copy_build_tree(nsrc, srcdir) == 0;
+		/* the objects copied, their timestamps kept: make rebuilds only
+		 * what the remaining patches touch */
+		int ok = copy_tree(nsrc, srcdir, TREE_HARD_LINK, "hb-out") == 0;
 		free(nsrc);
 		if (ok) {
 			*from = xstrdup(strrchr(near, '/') + 1);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "util/proc.h"
+#include "util/tree.h"
 #include "util/util.h"
 
 const char *source_kind_name(enum source_kind kind)
@@ -231,27 +232,10 @@ static char *git_identity(const char *dir)
 	return id;
 }
 
-/* Copies every top-level entry of from but .git into a new directory to.
- * list_dir() leaves out hidden entries too: the kernel's own (.gitignore,
- * .mailmap, .clang-format, ...) play no part in a build. */
-static int copy_tree(const char *from, const char *to)
+/* A user's tree as it is, for the cache (util/tree.h leaves out .git). */
+static int copy_user_tree(const char *from, const char *to)
 {
-	struct strlist names = { 0 };
-	if (list_dir(from, &names) < 0 || mkdir_p(to, 0755) < 0) {
-		strlist_free(&names);
-		return -1;
-	}
-	int rc = 0;
-	for (size_t i = 0; i < names.n && rc == 0; i++) {
-		if (!strcmp(names.v[i], ".git"))
-			continue;
-		char *f = path_join(from, names.v[i]);
-		char *cp[] = { "cp", "-a", "--reflink=auto", f, (char *)to, NULL };
-		rc = proc_run(cp, NULL) == 0 ? 0 : -1;
-		free(f);
-	}
-	strlist_free(&names);
-	return rc;
+	return copy_tree(from, to, TREE_COPY, NULL);
 }
 
 /* Moves a finished copy into the cache as $cache/src/<name>/tree. */
@@ -322,7 +306,7 @@ static int prepare_dir(const char *path, struct source *s)
 	char key[65];
 	sha256_hex(s->identity, strlen(s->identity), key);
 	char *name = xasprintf("dir-%.16s", key);
-	int c = cache_copy(name, s->identity, copy_tree, path, &s->tree);
+	int c = cache_copy(name, s->identity, copy_user_tree, path, &s->tree);
 	free(name);
 	if (c < 0)
 		goto out;

@@ -8,8 +8,8 @@
 #include "analyze/dataset.h"
 #include "analyze/gate.h"
 #include "build/gitsource.h"
-#include "build/patchset.h"
 #include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
 #include "measure/bench.h"
@@ -48,14 +48,10 @@ static int measure(struct bisect_opts *b, struct store *s, const char *rev, int 
 		   char session[40], struct git_revision *gr)
 {
 	git_revision_free(gr);
-	if (git_revision_prepare(b->repo, rev, b->base, gr) < 0)
-		return HB_EXIT_USAGE;
 	struct bench_opts o = { 0 };
-	char tag[16], err[1024];
-	git_revision_tag(gr, tag);
-	o.revision = tag;
-	if (gr->patch && patchset_add_patch(&o.user_patches, gr->patch, err, sizeof(err)) < 0) {
-		hb_err("%s", err);
+	char tag[16];
+	if (bench_opts_use_revision(&o, b->repo, rev, b->base, gr, tag) < 0) {
+		strlist_free(&o.user_patches);
 		return HB_EXIT_USAGE;
 	}
 	hb_info("bisect: measuring %.12s %s (%d run%s)", gr->commit, gr->subject, reps,

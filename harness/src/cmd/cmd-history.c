@@ -6,6 +6,7 @@
 
 #include "analyze/history.h"
 #include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -23,19 +24,6 @@ static const char usage[] =
 	"  --min-segment 3 --alpha 0.05 --permutations 199.\n"
 	"Exit: 0, or 1 with --detect when some series' newest change is a regression.\n";
 
-static int parse_size(const char *opt, const char *arg, unsigned long min, unsigned long max,
-		      unsigned long *out)
-{
-	char *end;
-	unsigned long v = strtoul(arg, &end, 0);
-	if (*arg == '-' || *end || v < min || v > max) {
-		hb_err("%s %s: give a whole number from %lu to %lu", opt, arg, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 int cmd_history(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -44,16 +32,11 @@ int cmd_history(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "points", required_argument, NULL, 'p' },
 		{ "detect", no_argument, NULL, 'D' },
-		{ "min-segment", required_argument, NULL, 'n' },
-		{ "alpha", required_argument, NULL, 'A' },
-		{ "permutations", required_argument, NULL, 'R' },
-		{ "seed", required_argument, NULL, 'x' },
-		{ "session", required_argument, NULL, 'S' },
-		{ "plan", required_argument, NULL, 'P' },
-		{ "board", required_argument, NULL, 'b' },
-		{ "strategy", required_argument, NULL, 's' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "since", required_argument, NULL, 'd' },
+		CP_OPTION_MIN_SEGMENT,
+		CP_OPTION_ALPHA,
+		CP_OPTION_PERMUTATIONS,
+		CP_OPTION_SEED,
+		SELECTION_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -63,9 +46,14 @@ int cmd_history(int argc, char **argv)
 	const char *format = "text", *out = NULL, *metric = NULL;
 	enum hist_points points = HIST_PER_RUN;
 	int detect = 0, c;
-	unsigned long v;
 	while ((c = getopt_long(argc, argv, "f:o:m:p:Dn:A:R:x:S:P:b:s:w:d:h", opts, NULL)) != -1) {
-		char *end;
+		int taken = changepoint_option(c, optarg, &cp);
+		if (!taken)
+			taken = selection_option(c, optarg, &sel);
+		if (taken < 0)
+			return HB_EXIT_USAGE;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "html")) {
@@ -84,36 +72,6 @@ int cmd_history(int argc, char **argv)
 			points = strcmp(optarg, "run") ? HIST_PER_SESSION : HIST_PER_RUN;
 			break;
 		case 'D': detect = 1; break;
-		case 'n':
-			if (parse_size("--min-segment", optarg, 2, 100000, &v) < 0)
-				return HB_EXIT_USAGE;
-			cp.min_segment = v;
-			break;
-		case 'R':
-			if (parse_size("--permutations", optarg, 19, 100000, &v) < 0)
-				return HB_EXIT_USAGE;
-			cp.permutations = (unsigned)v;
-			break;
-		case 'x':
-			cp.seed = strtoull(optarg, &end, 0);
-			if (*optarg == '-' || *end) {
-				hb_err("--seed %s: give a number, e.g. 42 or 0x2a", optarg);
-				return HB_EXIT_USAGE;
-			}
-			break;
-		case 'A':
-			cp.alpha = strtod(optarg, &end);
-			if (*end || !(cp.alpha > 0 && cp.alpha < 1)) {
-				hb_err("--alpha %s: give a level between 0 and 1, e.g. 0.05", optarg);
-				return HB_EXIT_USAGE;
-			}
-			break;
-		case 'S': sel.session = optarg; break;
-		case 'P': sel.plan = optarg; break;
-		case 'b': sel.board = optarg; break;
-		case 's': sel.strategy = optarg; break;
-		case 'w': sel.workload = optarg; break;
-		case 'd': sel.since = optarg; break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
 			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;

@@ -5,8 +5,8 @@
 
 #include "analyze/history.h"
 #include "build/gitsource.h"
-#include "build/patchset.h"
 #include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "config/board.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
@@ -75,8 +75,8 @@ static int count_class(const struct run_row *r, void *ctx)
 int cmd_nightly(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "min-segment", required_argument, NULL, 'n' },
-		{ "alpha", required_argument, NULL, 'A' },
+		CP_OPTION_MIN_SEGMENT,
+		CP_OPTION_ALPHA,
 		{ "kernel-git", required_argument, NULL, 'k' },
 		{ "rev", required_argument, NULL, 'r' },
 		{ "kernel-base", required_argument, NULL, 'K' },
@@ -88,25 +88,15 @@ int cmd_nightly(int argc, char **argv)
 	const char *repo = NULL, *rev = NULL, *base = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "n:A:k:r:K:h", opts, NULL)) != -1) {
-		char *end;
+		int taken = changepoint_option(c, optarg, &cp);
+		if (taken < 0)
+			return HB_EXIT_USAGE;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'k': repo = optarg; break;
 		case 'r': rev = optarg; break;
 		case 'K': base = optarg; break;
-		case 'n':
-			cp.min_segment = strtoul(optarg, &end, 10);
-			if (*optarg == '-' || *end || cp.min_segment < 2) {
-				hb_err("--min-segment %s: give a whole number >= 2", optarg);
-				return HB_EXIT_USAGE;
-			}
-			break;
-		case 'A':
-			cp.alpha = strtod(optarg, &end);
-			if (*end || !(cp.alpha > 0 && cp.alpha < 1)) {
-				hb_err("--alpha %s: give a level between 0 and 1, e.g. 0.05", optarg);
-				return HB_EXIT_USAGE;
-			}
-			break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
 			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
@@ -127,7 +117,7 @@ int cmd_nightly(int argc, char **argv)
 	char *revision = NULL;
 	struct git_revision gr = { 0 };
 	struct bench_opts bo = { 0 };
-	char tag[16], err[1024];
+	char tag[16];
 	struct store *s = store_open(hb_store_dir());
 	if (!s)
 		goto out;
@@ -139,14 +129,8 @@ int cmd_nightly(int argc, char **argv)
 	}
 	rc = HB_EXIT_USAGE;
 	if (repo) {
-		if (git_revision_prepare(repo, rev, base, &gr) < 0)
+		if (bench_opts_use_revision(&bo, repo, rev, base, &gr, tag) < 0)
 			goto out;
-		if (gr.patch && patchset_add_patch(&bo.user_patches, gr.patch, err, sizeof(err)) < 0) {
-			hb_err("%s", err);
-			goto out;
-		}
-		git_revision_tag(&gr, tag);
-		bo.revision = tag;
 		revision = xasprintf("git %s (base %.12s)", gr.commit, gr.base);
 	} else if (!(revision = debian_revision(&plan))) {
 		goto out;

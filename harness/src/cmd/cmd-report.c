@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analyze/report.h"
 #include "cmd/builtin.h"
+#include "cmd/options.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -20,33 +20,12 @@ static const char usage[] =
 	"baseline when the selection has it, else the first strategy run.\n"
 	"--out writes the file atomically; without it the report goes to stdout.\n";
 
-/* 2026-11-30, 2026-11-30T06:00, 2026-11-30T06:00:00Z: what the store's
- * started column compares against as text. */
-static int is_iso_date(const char *s)
-{
-	struct tm tm;
-	const char *rest = strptime(s, "%Y-%m-%d", &tm);
-	if (!rest || strlen(s) != 10 + strlen(rest))
-		return 0;
-	if (!*rest)
-		return 1;
-	const char *t = strptime(rest, "T%H:%M", &tm);
-	if (t && *t == ':')
-		t = strptime(t, ":%S", &tm);
-	return t && (!*t || !strcmp(t, "Z"));
-}
-
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
-		{ "session", required_argument, NULL, 'S' },
-		{ "plan", required_argument, NULL, 'P' },
-		{ "board", required_argument, NULL, 'b' },
-		{ "strategy", required_argument, NULL, 's' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "since", required_argument, NULL, 'd' },
+		SELECTION_OPTIONS,
 		{ "all", no_argument, NULL, 'a' },
 		{ "run", required_argument, NULL, 'R' },
 		{ "reference", required_argument, NULL, 'r' },
@@ -59,6 +38,11 @@ int cmd_report(int argc, char **argv)
 	struct strlist runs = { 0 };
 	int all = 0, c, rc = HB_EXIT_USAGE;
 	while ((c = getopt_long(argc, argv, "f:o:S:P:b:s:w:d:aR:r:h", opts, NULL)) != -1) {
+		int taken = selection_option(c, optarg, &sel);
+		if (taken < 0)
+			goto out;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &f) < 0) {
@@ -68,19 +52,6 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'o': out = optarg; break;
-		case 'S': sel.session = optarg; break;
-		case 'P': sel.plan = optarg; break;
-		case 'b': sel.board = optarg; break;
-		case 's': sel.strategy = optarg; break;
-		case 'w': sel.workload = optarg; break;
-		case 'd':
-			if (!is_iso_date(optarg)) {
-				hb_err("--since %s: give an ISO 8601 date or UTC time, e.g. 2026-11-30 "
-				       "or 2026-11-30T06:00:00Z", optarg);
-				return HB_EXIT_USAGE;
-			}
-			sel.since = optarg;
-			break;
 		case 'a': all = 1; break;
 		case 'R': strlist_push(&runs, optarg); break;
 		case 'r': reference = optarg; break;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "build/patchset.h"
 #include "config/catalog.h"
@@ -44,6 +45,93 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 	}
 	*out = (int)v;
 	return 0;
+}
+
+int bench_opts_use_revision(struct bench_opts *b, const char *repo, const char *rev,
+			    const char *base, struct git_revision *gr, char tag[16])
+{
+	char err[1024];
+	if (git_revision_prepare(repo, rev, base, gr) < 0)
+		return -1;
+	if (gr->patch && patchset_add_patch(&b->user_patches, gr->patch, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return -1;
+	}
+	git_revision_tag(gr, tag);
+	b->revision = tag;
+	return 0;
+}
+
+/* 2026-11-30, 2026-11-30T06:00, 2026-11-30T06:00:00Z: what the store's
+ * started column compares against as text. */
+static int is_iso_date(const char *s)
+{
+	struct tm tm;
+	const char *rest = strptime(s, "%Y-%m-%d", &tm);
+	if (!rest || strlen(s) != 10 + strlen(rest))
+		return 0;
+	if (!*rest)
+		return 1;
+	const char *t = strptime(rest, "T%H:%M", &tm);
+	if (t && *t == ':')
+		t = strptime(t, ":%S", &tm);
+	return t && (!*t || !strcmp(t, "Z"));
+}
+
+int selection_option(int c, const char *arg, struct selection *sel)
+{
+	switch (c) {
+	case 'S': sel->session = arg; return 1;
+	case 'P': sel->plan = arg; return 1;
+	case 'b': sel->board = arg; return 1;
+	case 's': sel->strategy = arg; return 1;
+	case 'w': sel->workload = arg; return 1;
+	case 'd':
+		if (!is_iso_date(arg)) {
+			hb_err("--since %s: give an ISO 8601 date or UTC time, e.g. 2026-11-30 "
+			       "or 2026-11-30T06:00:00Z", arg);
+			return -1;
+		}
+		sel->since = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int changepoint_option(int c, const char *arg, struct cp_params *cp)
+{
+	char *end;
+	int v;
+	switch (c) {
+	case 'n':
+		if (parse_int_option("--min-segment", arg, 2, 100000, &v) < 0)
+			return -1;
+		cp->min_segment = (size_t)v;
+		return 1;
+	case 'R':
+		if (parse_int_option("--permutations", arg, 19, 100000, &v) < 0)
+			return -1;
+		cp->permutations = (unsigned)v;
+		return 1;
+	case 'A':
+		cp->alpha = strtod(arg, &end);
+		if (end == arg || *end || !(cp->alpha > 0 && cp->alpha < 1)) {
+			hb_err("--alpha %s: give a level between 0 and 1, e.g. 0.05", arg);
+			return -1;
+		}
+		return 1;
+	case 'x':
+		errno = 0;
+		cp->seed = strtoull(arg, &end, 0);
+		if (errno || end == arg || *arg == '-' || *end) {
+			hb_err("--seed %s: give a number, e.g. 42 or 0x2a", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,

@@ -1,5 +1,9 @@
 /*
- * options: the plan-selecting options `run` and `compare` share.
+ * options: the command-line options several commands share: the
+ * plan-selecting ones of `run` and `compare`, the run-selecting ones of
+ * `report` and `history`, the change-point detector's of `history` and
+ * `nightly`, and the kernel revision `nightly` and `bisect` measure
+ * (--kernel-git, --kernel-base).
  *
  * Contract: run_options_parse() returns -1 when the command should go on,
  * else the exit code to return (help printed, or a usage error reported).
@@ -9,7 +13,12 @@
 #ifndef HB_OPTIONS_H
 #define HB_OPTIONS_H
 
+#include <getopt.h>
+
+#include "analyze/changepoint.h"
+#include "build/gitsource.h"
 #include "measure/bench.h"
+#include "store/store.h"
 
 struct run_options {
 	struct plan plan;
@@ -27,5 +36,39 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 /* Opens the store, runs the plan; the session id goes to session if given. */
 int run_options_execute(struct run_options *o, char session[40]);
 void run_options_free(struct run_options *o);
+/* Makes b measure revision rev of the kernel git repository repo (base
+ * NULL: rev's root commit; docs/history.md): rev is prepared into gr, its
+ * diff joins b->user_patches and b->revision points to tag, which the
+ * caller keeps while b is used. -1 (error printed) on bad input. */
+int bench_opts_use_revision(struct bench_opts *b, const char *repo, const char *rev,
+			    const char *base, struct git_revision *gr, char tag[16]);
+
+/* The options that select stored runs (a usage's "selection"), entries of a
+ * getopt_long table; their short codes S, P, b, s, w and d are used for
+ * nothing else where they are. */
+#define SELECTION_OPTIONS                                       \
+	{ "session", required_argument, NULL, 'S' },            \
+	{ "plan", required_argument, NULL, 'P' },               \
+	{ "board", required_argument, NULL, 'b' },              \
+	{ "strategy", required_argument, NULL, 's' },           \
+	{ "workload", required_argument, NULL, 'w' },           \
+	{ "since", required_argument, NULL, 'd' }
+/* c and arg as getopt_long gives them: 1 when c is a selection option and
+ * arg (kept, not copied) is now in *sel, 0 when c is another option, -1
+ * when --since is not an ISO 8601 date or UTC time (said). */
+int selection_option(int c, const char *arg, struct selection *sel);
+
+/* The change-point detector's options (docs/history.md). A command puts the
+ * ones it offers into its getopt_long table (their short codes are n, A, R
+ * and x, which it uses for nothing else) and hands every option to
+ * changepoint_option() first. */
+#define CP_OPTION_MIN_SEGMENT { "min-segment", required_argument, NULL, 'n' }
+#define CP_OPTION_ALPHA { "alpha", required_argument, NULL, 'A' }
+#define CP_OPTION_PERMUTATIONS { "permutations", required_argument, NULL, 'R' }
+#define CP_OPTION_SEED { "seed", required_argument, NULL, 'x' }
+/* c and arg as getopt_long gives them: 1 when c is a change-point option and
+ * its value is now in *cp, 0 when c is another option, -1 when the value is
+ * bad (the message names the option and what to give). */
+int changepoint_option(int c, const char *arg, struct cp_params *cp);
 
 #endif

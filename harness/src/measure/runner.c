@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "agent_proto.h"
+#include "analyze/intervals.h"
 #include "measure/capture.h"
 #include "measure/crosscheck.h"
 #include "measure/linkstats.h"
@@ -121,27 +122,23 @@ static double jnum(const cJSON *obj, const char *key)
 }
 
 /*
- * The per-interval rates of the measured part of a run (omitted warm-up
- * intervals left out) from iperf3's "intervals": Mbit/s, and for UDP
- * packets/s (the receiver counts packets - lost_packets). The sample
- * standard deviations go to *mbps_sd and *pps_sd (-1 when fewer than 2).
+ * The per-interval rates of the measured part of a run (analyze/intervals.h):
+ * Mbit/s, and for UDP packets/s (the receiver counts packets -
+ * lost_packets). The sample standard deviations go to *mbps_sd and *pps_sd
+ * (-1 when fewer than 2).
  */
-static void interval_stddev(const cJSON *json, const char *sum_key, int udp_receiver,
-			    double *mbps_sd, double *pps_sd)
+static void interval_stddev(const cJSON *json, int udp_receiver, double *mbps_sd, double *pps_sd)
 {
 	double s1[2] = { 0, 0 }, s2[2] = { 0, 0 };
 	int n[2] = { 0, 0 };
-	const cJSON *iv;
-	cJSON_ArrayForEach(iv, cJSON_GetObjectItemCaseSensitive(json, "intervals")) {
-		const cJSON *sum = cJSON_GetObjectItemCaseSensitive(iv, sum_key);
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "omitted")))
+	struct iperf_interval *iv;
+	size_t count = iperf_json_intervals(json, &iv);
+	for (size_t i = 0; i < count; i++) {
+		double secs = iv[i].seconds, pk = iv[i].packets, lost = iv[i].lost_packets;
+		if (!(secs > 0))
 			continue;
-		double secs = jnum(sum, "seconds"), bps = jnum(sum, "bits_per_second");
-		double pk = jnum(sum, "packets"), lost = jnum(sum, "lost_packets");
-		if (secs <= 0)
-			continue;
-		double x[2] = { bps / 1e6, (pk - (udp_receiver && lost > 0 ? lost : 0)) / secs };
-		int have[2] = { bps >= 0, pk >= 0 };
+		double x[2] = { iv[i].mbps, (pk - (udp_receiver && lost > 0 ? lost : 0)) / secs };
+		int have[2] = { iv[i].mbps >= 0, pk >= 0 };
 		for (int k = 0; k < 2; k++)
 			if (have[k]) {
 				s1[k] += x[k];
@@ -149,6 +146,7 @@ static void interval_stddev(const cJSON *json, const char *sum_key, int udp_rece
 				n[k]++;
 			}
 	}
+	free(iv);
 	double *out[2] = { mbps_sd, pps_sd };
 	for (int k = 0; k < 2; k++) {
 		*out[k] = -1;
@@ -325,7 +323,7 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 				   "libiperf on the host, host clock");
 	}
 	double mbps_sd, pps_sd;
-	interval_stddev(dj, "sum", w->proto == WL_UDP && !dut_sends, &mbps_sd, &pps_sd);
+	interval_stddev(dj, w->proto == WL_UDP && !dut_sends, &mbps_sd, &pps_sd);
 	if (mbps_sd >= 0)
 		add_metric(res, "mbps_interval_stddev", mbps_sd, "Mbit/s",
 			   "iperf3 on the DUT: stddev of the measured intervals");

@@ -119,7 +119,9 @@ void sh_quote(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
-void xml_escape(FILE *out, const char *s)
+/* &, <, >, " and ' as entities, ' written as apos; the C0 controls but tab
+ * and newline kept (HTML) or left out (XML 1.0 cannot carry them). */
+static void markup_escape(FILE *out, const char *s, const char *apos, int keep_controls)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -127,10 +129,20 @@ void xml_escape(FILE *out, const char *s)
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
+		case '\'': fputs(apos, out); break;
 		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+			if (keep_controls || (unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
 				fputc(*s, out);
 		}
 	}
+}
+
+void xml_escape(FILE *out, const char *s)
+{
+	markup_escape(out, s, "&apos;", 0);
+}
+
+void html_escape(FILE *out, const char *s)
+{
+	markup_escape(out, s, "&#39;", 1);
 }

@@ -1,6 +1,7 @@
 /*
- * quote: values written into YAML documents and shell command lines that
- * other programs parse (LAVA jobs, the scripts they run on a DUT).
+ * quote: values written into YAML documents, shell command lines, XML and
+ * HTML that other programs parse (LAVA jobs, the scripts they run on a DUT,
+ * JUnit files, reports).
  *
  * Contract: whatever the input bytes, the output parses back as exactly one
  * value: one YAML scalar, one shell word. Valid UTF-8 comes back unchanged;
@@ -31,5 +32,8 @@ void sh_quote(FILE *out, const char *s);
 /* s as XML 1.0 text or attribute value: the five entities, and the control
  * characters XML 1.0 cannot carry (all but tab and newline) left out. */
 void xml_escape(FILE *out, const char *s);
+/* s as HTML text or attribute value (double- or single-quoted): the five
+ * characters as entities (' as &#39;), everything else as it is. */
+void html_escape(FILE *out, const char *s);
 
 #endif
