@@ -65,6 +65,15 @@ typo_plan=$HILBENCH_STORE/typo.yaml
 printf 'name: typo\ndescription: a typo in a strategy\nboards: [qemu-orangepi-pc]\nstrategies: [baseline, gatting]\nworkloads: [udp64-dut-tx]\nrepetitions: 3\ntiming: virtual\n' >"$typo_plan"
 bad_input "check: a plan's unknown strategy, at its line" "typo.yaml:4:24: .*no such strategy 'gatting'" \
 	check --kind plan "$typo_plan"
+sweep_typo=$HILBENCH_STORE/sweeptypo.yaml
+printf 'name: sweeptypo\ndescription: a typo in a sweep strategy\nboards: [qemu-orangepi-pc]\nstrategies: [baseline]\nworkloads: [udp64-dut-tx]\nrepetitions: 1\ntiming: virtual\nsweeps:\n  - setting: tx-usecs\n    values: [0, 1000]\n    strategies: [baseline, gatting]\n' >"$sweep_typo"
+bad_input "check: a sweep's unknown strategy, at its line" "sweeptypo.yaml:11:28: .*no such strategy 'gatting'" \
+	check --kind plan "$sweep_typo"
+bad_input "run: a sweep's unknown strategy, at its line, before any build" \
+	"sweeptypo.yaml:11:28: .*no such strategy 'gatting'" run "$sweep_typo"
+sed -i 's/setting: tx-usecs/setting: tx-usec/' "$sweep_typo"
+bad_input "check: a sweep's unknown setting, at its line" "sweeptypo.yaml:9:14: no setting 'tx-usec'" \
+	check --kind plan "$sweep_typo"
 bad_input "report --reference of a strategy not in the selection" \
 	"--reference nosuch: no runs of that strategy" report --all --reference nosuch
 bad_input "report --out in a directory that does not exist" \

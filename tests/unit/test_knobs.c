@@ -262,6 +262,53 @@ static const struct sweep_case sweep_cases[] = {
 	  "unknown key 'value'", NULL },
 };
 
+/* Every strategy a plan names, its sweeps' too, exists for the series;
+ * the first that does not is named at its FILE:LINE:COL. */
+static void test_sweep_strategies_checked(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *strategies, *sweeps;
+		int line, col;	/* 0: all exist */
+	} cases[] = {
+		{ "[baseline, gating]", "  - setting: tx-usecs\n    values: [0, 1000]\n"
+		  "    strategies: [baseline]\n", 0, 0 },
+		{ "[baseline, gating]", "  - setting: tx-usecs\n    values: [0, 1000]\n"
+		  "  - setting: tx-usecs\n    values: [0]\n"
+		  "    strategies: [revert, gatting]\n", 13, 26 },
+		{ "[baseline, gatting]", "  - setting: tx-usecs\n    values: [0]\n"
+		  "    strategies: [nosuch]\n", 4, 24 },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cases); i++) {
+		char dir[] = "/tmp/hb-test-knobs.XXXXXX";
+		assert_non_null(mkdtemp(dir));
+		char *path = path_join(dir, "tmp-plan.yaml");
+		char *text = xasprintf("name: tmp-plan\ndescription: test plan\nboards: [tmp-board]\n"
+				       "strategies: %s\nworkloads: [tmp-wl]\nrepetitions: 2\n"
+				       "timing: virtual\nsweeps:\n%s", cases[i].strategies,
+				       cases[i].sweeps);
+		assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+		struct plan p;
+		if (plan_load(path, &p, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		err[0] = '\0';
+		int rc = plan_check_strategies(&p, "6.1", "tmp-board", err, sizeof(err));
+		char *prefix = xasprintf("%s:%d:%d: ", path, cases[i].line, cases[i].col);
+		int ok = cases[i].line ? rc == -1 && !strncmp(err, prefix, strlen(prefix)) &&
+					 strstr(err, "no such strategy") && strstr(err, "(for board tmp-board)")
+				       : rc == 0;
+		if (!ok)
+			print_error("case %zu: got %d '%s', want %s\n", i, rc, err,
+				    cases[i].line ? prefix : "ok");
+		plan_free(&p);
+		rm_rf(dir);
+		free(prefix);
+		free(text);
+		free(path);
+		assert_true(ok);
+	}
+}
+
 /* ---- sweep curves from labelled cells ---- */
 
 static void test_label_parse(void **state)
@@ -492,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_svg_escapes),
 		cmocka_unit_test(test_svg_log_axis_with_zero),
 		cmocka_unit_test(test_store_migration),
+		cmocka_unit_test(test_sweep_strategies_checked),
 	};
 	enum { NF = HB_ARRAY_SIZE(fixed), NS = HB_ARRAY_SIZE(series_cases),
 	       NW = HB_ARRAY_SIZE(sweep_cases) };

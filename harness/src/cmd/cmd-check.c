@@ -36,7 +36,8 @@ static const char *kind_of(const char *path)
 }
 
 /* What a plan names exists: each board, each workload, and each strategy
- * for every board's kernel series; errors point at the list item. */
+ * (the plan's and its sweeps') for every board's kernel series; errors
+ * point at the list item. A sweep's setting is checked by plan_load(). */
 static int check_plan_names(const struct plan *p, char *err, size_t errlen)
 {
 	char where[512];
@@ -63,20 +64,9 @@ static int check_plan_names(const struct plan *p, char *err, size_t errlen)
 				 p->boards.v[bi]);
 			return -1;
 		}
-		for (size_t i = 0; i < p->strategies.n && ok; i++) {
-			struct strategy st;
-			char serr[1024];
-			if (strategy_load(b.series.v[0], p->strategies.v[i], &st, serr, sizeof(serr)) < 0) {
-				snprintf(err, errlen, "%s%s (for board %s)",
-					 plan_where(p, "strategies", i, where, sizeof(where)), serr,
-					 b.name);
-				ok = 0;
-			} else {
-				strategy_free(&st);
-			}
-		}
+		int bad = plan_check_strategies(p, b.series.v[0], b.name, err, errlen) < 0;
 		board_free(&b);
-		if (!ok)
+		if (bad)
 			return -1;
 	}
 	return 0;

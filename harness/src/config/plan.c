@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config/setting.h"
+#include "config/strategy.h"
 #include "config/yamldoc.h"
 
 #define P(f) offsetof(struct plan, f)
@@ -210,18 +211,70 @@ int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* Item index of the list under key in map m, or NULL. */
+static const struct ynode *list_item(const struct ynode *m, const char *key, size_t index)
+{
+	const struct ynode *list = m && m->kind == YN_MAP ? ynode_get(m, key) : NULL;
+	return list && list->kind == YN_SEQ && index < list->nkid ? list->kid[index] : NULL;
+}
+
+static char *where_of(const struct plan *p, const struct ynode *n, char *out, size_t len)
+{
+	if (n)
+		snprintf(out, len, "%s:%d:%d: ", p->path, n->line, n->col);
+	else
+		snprintf(out, len, "%s: ", p->path ? p->path : "plan");
+	return out;
+}
+
 char *plan_where(const struct plan *p, const char *key, size_t index, char *out, size_t len)
 {
 	char err[512];
 	struct ydoc *d = p->path ? ydoc_load(p->path, err, sizeof(err)) : NULL;
-	const struct ynode *list = d ? ynode_get(d->root, key) : NULL;
-	if (list && list->kind == YN_SEQ && index < list->nkid)
-		snprintf(out, len, "%s:%d:%d: ", p->path, list->kid[index]->line,
-			 list->kid[index]->col);
-	else
-		snprintf(out, len, "%s: ", p->path ? p->path : "plan");
+	where_of(p, d ? list_item(d->root, key, index) : NULL, out, len);
 	ydoc_free(d);
 	return out;
+}
+
+/* One strategy name of the plan: loads for series, else err with the
+ * name's place in the file. A list replaced on the command line
+ * (--strategies) no longer matches the file: no place then. */
+static int check_strategy(const struct plan *p, const struct ynode *at, const char *name,
+			  const char *series, const char *board, char *err, size_t errlen)
+{
+	struct strategy st;
+	char why[1024], where[512] = "";
+	if (strategy_load(series, name, &st, why, sizeof(why)) == 0) {
+		strategy_free(&st);
+		return 0;
+	}
+	if (at && at->str && !strcmp(at->str, name))
+		where_of(p, at, where, sizeof(where));
+	snprintf(err, errlen, "%s%s%s%s%s", where, why, board ? " (for board " : "",
+		 board ? board : "", board ? ")" : "");
+	return -1;
+}
+
+int plan_check_strategies(const struct plan *p, const char *series, const char *board,
+			  char *err, size_t errlen)
+{
+	char why[512];
+	struct ydoc *d = p->path ? ydoc_load(p->path, why, sizeof(why)) : NULL;
+	const struct ynode *root = d ? d->root : NULL, *sweeps = root ? ynode_get(root, "sweeps") : NULL;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < p->strategies.n; i++)
+		rc = check_strategy(p, list_item(root, "strategies", i), p->strategies.v[i], series,
+				    board, err, errlen);
+	const struct sweep *sw = p->sweeps.v;
+	for (size_t s = 0; !rc && s < p->sweeps.n; s++) {
+		const struct ynode *node = sweeps && sweeps->kind == YN_SEQ && s < sweeps->nkid
+					   ? sweeps->kid[s] : NULL;
+		for (size_t i = 0; !rc && i < sw[s].strategies.n; i++)
+			rc = check_strategy(p, list_item(node, "strategies", i),
+					    sw[s].strategies.v[i], series, board, err, errlen);
+	}
+	ydoc_free(d);
+	return rc;
 }
 
 void plan_free(struct plan *p)

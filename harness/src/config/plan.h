@@ -74,6 +74,11 @@ int plan_load(const char *path, struct plan *p, char *err, size_t errlen);
  * second of `strategies`), for errors found after loading; "FILE: " when
  * the file no longer has it. Returns out. */
 char *plan_where(const struct plan *p, const char *key, size_t index, char *out, size_t len);
+/* Every strategy the plan names, its own and its sweeps', exists for the
+ * kernel series; else -1 with "FILE:LINE:COL: " of the first that does not,
+ * strategy_load()'s reason and, if board is given, "(for board B)". */
+int plan_check_strategies(const struct plan *p, const char *series, const char *board,
+			  char *err, size_t errlen);
 void plan_free(struct plan *p);
 const char *timing_mode_name(enum timing_mode m);	/* realtime | virtual */
 int timing_mode_parse(const char *s, enum timing_mode *m);

@@ -553,25 +553,19 @@ static void sweep_dead_tmpdirs(struct store *s)
 	free(runs);
 }
 
-/* Every strategy exists for the series the board will build, and that
- * series is one the board lists: typos are input errors (exit 2), found
- * before the first build. */
+/* Every strategy (the plan's and its sweeps') exists for the series the
+ * board will build, and that series is one the board lists: typos are
+ * input errors (exit 2), found before the first build. */
 static int check_cell_names(const struct board *b, const struct plan *p,
 			    const struct bench_opts *o)
 {
 	const char *series = o->series ? o->series : b->series.v[0];
 	if (bench_check_series(b, series) < 0)
 		return HB_EXIT_USAGE;
-	for (size_t i = 0; i < p->strategies.n; i++) {
-		struct strategy st;
-		char err[1024];
-		if (strategy_load(series, p->strategies.v[i], &st, err, sizeof(err)) < 0) {
-			char where[512];
-			hb_err("%s%s", p->path ? plan_where(p, "strategies", i, where, sizeof(where))
-					       : "", err);
-			return HB_EXIT_USAGE;
-		}
-		strategy_free(&st);
+	char err[2048];
+	if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return HB_EXIT_USAGE;
 	}
 	return HB_EXIT_OK;
 }
