@@ -240,11 +240,25 @@ hold_lock "$HILBENCH_STORE" 40
 wait "$pid"; rc=$?
 kill "$locker" 2>/dev/null; wait "$locker" 2>/dev/null
 check "store locked mid-plan: exit 125" [ $rc = 125 ]
-kept=$(sed -n 's/.*could not be stored; its files are in \(\/[^ ]*\)\. .*/\1/p' "$HB_TEST_ROOT/locked-mid.out" | head -n1)
-check "store locked mid-plan: the message names the run's kept files ($kept)" test -s "$kept/dut-iperf.json"
+kept=$(sed -n 's/.*could not be stored; its files are in \(\/[^ ,]*\), with its row.*/\1/p' "$HB_TEST_ROOT/locked-mid.out" | head -n1)
+check "store locked mid-plan: the message names the run's kept files and row ($kept)" \
+	eval 'test -s "$kept/dut-iperf.json" && test -s "$kept/unstored-run.json"'
 check "store locked mid-plan: the earlier run intact, nothing half-stored" \
 	eval '[ "$(sql "SELECT count(*) FROM runs")" = 1 ] && store_intact'
 check "store locked: no QEMU or tap left" host_is_clean
+# the lock is gone: --resume imports the kept run instead of measuring it again
+kept_id=${kept##*/}
+session=$(sed -n 's/.*with --resume \([^ ]*\) imports the kept run.*/\1/p' "$HB_TEST_ROOT/locked-mid.out" | head -n1)
+out=$($HB run "${cell[@]}" --resume "$session" 2>&1); rc=$?
+check "store locked, then --resume $session: exit 0, the kept run imported" \
+	eval '[ $rc = 0 ] && grep -q "run $kept_id (pass, session $session): imported" <<<"$out"'
+check "store locked, then --resume: no new boot for it" eval '! grep -q booting <<<"$out"'
+check "store locked, then --resume: exactly one row for the run, pass, in its session" \
+	[ "$(sql "SELECT count(*) || class || session FROM runs WHERE id='$kept_id'")" = "1pass$session" ]
+check "store locked, then --resume: its metrics and files, the store intact, the row file gone" \
+	eval '[ "$(sql "SELECT count(*) > 5 FROM metrics WHERE run_id='"'$kept_id'"'")" = 1 ] &&
+	[ "$(sql "PRAGMA integrity_check")" = ok ] && store_intact && [ ! -e "$kept/unstored-run.json" ]'
+check "store locked, then --resume: 2 runs in the store" [ "$(sql "SELECT count(*) FROM runs")" = 2 ]
 echo "# store locked: $((SECONDS - t0)) s"
 
 # --- SIGTERM, then SIGKILL, in the middle of a plan; --resume finishes it -----

@@ -16,6 +16,7 @@
 #include "deploy/dut.h"
 #include "measure/runner.h"
 #include "measure/settings_apply.h"
+#include "store/runfile.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -78,6 +79,7 @@ struct plan_state {
 	int attempts;		/* tries per run on infrastructure errors */
 	int stopped;		/* the store cannot take more runs: stop the plan */
 	int stored;		/* rows this invocation stored */
+	int kept;		/* runs whose row waits in their directory */
 	double t0;
 };
 
@@ -187,7 +189,11 @@ static void stop_plan(struct plan_state *ps, const char *why)
 	if (ps->stopped)
 		return;
 	ps->stopped = 1;
-	if (ps->stored || ps->opts->resume)
+	if (ps->kept)
+		hb_err("stopping the plan: %s. The runs stored so far are intact; once that is "
+		       "fixed, the same command with --resume %s imports the kept run and runs "
+		       "the rest", why, ps->session);
+	else if (ps->stored || ps->opts->resume)
 		hb_err("stopping the plan: %s. The runs stored so far are intact; once that is "
 		       "fixed, the same command with --resume %s runs the rest", why, ps->session);
 	else
@@ -263,10 +269,13 @@ static void record(struct cell *c, const struct todo *t, const char *workload, i
 	};
 	snprintf(r.id, sizeof(r.id), "%s", id);
 	if (store_add_run(ps->store, &r) < 0) {
-		char why[700];
-		snprintf(why, sizeof(why), "run %s (%s) could not be stored%s%s", id,
+		/* Its row goes beside its files: --resume imports it. */
+		int kept = have_artifacts && runfile_write(final, &r) == 0;
+		char why[800];
+		snprintf(why, sizeof(why), "run %s (%s) could not be stored%s%s%s", id,
 			 run_class_name(res->cls), have_artifacts ? "; its files are in " : "",
-			 have_artifacts ? final : "");
+			 have_artifacts ? final : "", kept ? ", with its row (" RUNFILE_NAME ")" : "");
+		ps->kept += kept;
 		stop_plan(ps, why);
 	} else {
 		ps->stored++;
@@ -660,6 +669,10 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 				 .t0 = monotonic_s() };
 	ps.attempts = o->attempts > 0 ? o->attempts : BENCH_ATTEMPTS;
 	session[0] = '\0';
+	/* Runs that finished when the store could not take them are stored
+	 * first: they are not measured again, and their session exists. */
+	if (o->resume && runfile_import_all(s) < 0)
+		return HB_EXIT_INFRA;
 	if (o->resume && resume_session(s, p, o->resume, session) < 0)
 		return HB_EXIT_USAGE;
 	if (!o->resume)

@@ -16,8 +16,10 @@
  * each failed try stored with "retried" in its reason; deterministic
  * failures (build, panic, the DUT's own errors) are not. A store that
  * cannot take runs (locked, file system full) stops the plan with the runs
- * so far intact. With o->resume the plan continues an earlier session: runs
- * it already has as pass are skipped, the rest run under the same session.
+ * so far intact; a finished run it could not take keeps its row in its
+ * directory (store/runfile.h). With o->resume such rows are imported first,
+ * then the plan continues an earlier session: runs it already has as pass
+ * are skipped, the rest run under the same session.
  */
 #ifndef HB_BENCH_H
 #define HB_BENCH_H

@@ -195,7 +195,37 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-int store_add_run(struct store *s, const struct run_record *r)
+int run_class_parse(const char *name, enum run_class *c)
+{
+	for (int i = RUN_PASS; i <= RUN_MISS; i++)
+		if (!strcmp(name, run_class_name((enum run_class)i))) {
+			*c = (enum run_class)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* 1 if the store has run id, 0 if not, -1 on error (message printed). */
+static int has_run(struct store *s, const char *id)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+		report_error(s, "cannot read");
+		return -1;
+	}
+	bind_text(st, 1, id);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		report_error(s, "cannot read");
+		return -1;
+	}
+	return step == SQLITE_ROW;
+}
+
+/* The run and its metrics in one transaction. if_absent: a run the store
+ * already has is left as it is (1 when inserted, 0 when it was there). */
+static int insert_run(struct store *s, const struct run_record *r, int if_absent)
 {
 	static const char ins_run[] =
 		"INSERT INTO runs(id, session, plan, board, strategy, workload, repetition,"
@@ -209,6 +239,13 @@ int store_add_run(struct store *s, const struct run_record *r)
 	sqlite3_stmt *st = NULL, *sm = NULL;
 	if (exec_sql(s, "BEGIN IMMEDIATE") < 0)
 		return -1;
+	if (if_absent) {
+		int have = has_run(s, r->id);
+		if (have != 0) {
+			exec_sql(s, "ROLLBACK");
+			return have < 0 ? -1 : 0;
+		}
+	}
 	int ok = sqlite3_prepare_v2(s->db, ins_run, -1, &st, NULL) == SQLITE_OK &&
 		 sqlite3_prepare_v2(s->db, ins_metric, -1, &sm, NULL) == SQLITE_OK;
 	if (ok) {
@@ -246,11 +283,23 @@ int store_add_run(struct store *s, const struct run_record *r)
 	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(sm);
-	if (!ok) {
-		exec_sql(s, "ROLLBACK");
+	/* A COMMIT that fails leaves the transaction open: rolled back, the
+	 * run is surely not stored (the caller keeps its files). */
+	if (!ok || exec_sql(s, "COMMIT") < 0) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
-	return exec_sql(s, "COMMIT");
+	return 1;
+}
+
+int store_add_run(struct store *s, const struct run_record *r)
+{
+	return insert_run(s, r, 0) < 0 ? -1 : 0;
+}
+
+int store_import_run(struct store *s, const struct run_record *r)
+{
+	return insert_run(s, r, 1);
 }
 
 int store_check_writable(struct store *s)

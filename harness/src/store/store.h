@@ -22,6 +22,8 @@ struct store;
 
 enum run_class { RUN_PASS, RUN_FAIL, RUN_ERROR, RUN_MISS };
 const char *run_class_name(enum run_class c);
+/* "pass" ... "miss" to the class; -1 for anything else. */
+int run_class_parse(const char *name, enum run_class *c);
 
 struct metric {
 	const char *name;
@@ -64,6 +66,10 @@ const char *store_dir(const struct store *s);
 /* A fresh, sortable, unique run id: 20261130T052809Z-1a2b3c. */
 void store_new_id(char out[40]);
 int store_add_run(struct store *s, const struct run_record *r);
+/* store_add_run() of a run that finished earlier (store/runfile.h): 1 when
+ * stored, 0 when the store already has a run of that id (left as it is),
+ * -1 on error. */
+int store_import_run(struct store *s, const struct run_record *r);
 /* Takes and drops the write lock: whether runs could be stored now. */
 int store_check_writable(struct store *s);
 /* 1 if this session already has a pass run of this cell and repetition,
