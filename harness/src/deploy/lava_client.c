@@ -158,6 +158,23 @@ static void server_message(const struct body *b, char *out, size_t outlen)
 	free(text);
 }
 
+/* What went wrong below HTTP, in words: curl's message, and the system's
+ * reason when it has one (7.88 says "Couldn't connect to server" for a
+ * refused connection). */
+static void transport_problem(struct lava_client *c, CURLcode cc, const char *curl_err,
+			      char *out, size_t outlen)
+{
+	long os_errno = 0;
+	curl_easy_getinfo(c->curl, CURLINFO_OS_ERRNO, &os_errno);
+	const char *what = curl_err[0] ? curl_err : curl_easy_strerror(cc);
+	if (cc == CURLE_GOT_NOTHING)
+		snprintf(out, outlen, "%s (the server closed the connection without answering)", what);
+	else if (os_errno)
+		snprintf(out, outlen, "%s (%s)", what, strerror((int)os_errno));
+	else
+		snprintf(out, outlen, "%s", what);
+}
+
 static void nap(const struct lava_client *c, double s)
 {
 	double end = monotonic_s() + s;
@@ -226,7 +243,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 		if (cc == CURLE_OK)
 			snprintf(last, sizeof(last), "HTTP %ld", status);
 		else
-			snprintf(last, sizeof(last), "%s", curl_err[0] ? curl_err : curl_easy_strerror(cc));
+			transport_problem(c, cc, curl_err, last, sizeof(last));
 		free(b.data);
 		if (attempt < c->o.attempts) {
 			hb_info("LAVA: %s %s: %s; retrying in %.1f s (attempt %d of %d)", method, url,
