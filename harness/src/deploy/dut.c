@@ -180,7 +180,7 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 		return DUT_BOOT_ERROR;
 	}
 	if (d->ops->start(d, img) < 0)
-		return DUT_BOOT_ERROR;
+		return d->lab_unavailable ? DUT_BOOT_LAB_UNAVAILABLE : DUT_BOOT_ERROR;
 
 	double t0 = monotonic_s();
 	char line[1024];

@@ -9,7 +9,10 @@
  * Contract: dut_boot() returns 0 once the agent said HB READY, else
  * DUT_BOOT_FAILED (the DUT misbehaved: panic, no driver, no link; reason in
  * d->health) or DUT_BOOT_ERROR (infrastructure: emulator would not start,
- * timeout, interrupted). dut_shutdown() always stops the backend and is
+ * timeout, interrupted) or DUT_BOOT_LAB_UNAVAILABLE (infrastructure that a
+ * new boot would meet again: the lab's server unreachable after its
+ * client's own retries, or refusing the job or the device; reason in
+ * d->health). dut_shutdown() always stops the backend and is
  * idempotent. The whole console is appended to the log given to dut_boot().
  */
 #ifndef HB_DUT_H
@@ -50,7 +53,7 @@ struct deploy_ops {
 	int one_run_per_boot;
 };
 
-enum { DUT_BOOT_OK = 0, DUT_BOOT_FAILED = 1, DUT_BOOT_ERROR = 2 };
+enum { DUT_BOOT_OK = 0, DUT_BOOT_FAILED = 1, DUT_BOOT_ERROR = 2, DUT_BOOT_LAB_UNAVAILABLE = 3 };
 
 struct dut {
 	const struct board *board;
@@ -65,6 +68,8 @@ struct dut {
 	char health[512];		/* first panic/oops/watchdog line, "" if none */
 	int console_closed;		/* EOF on the console: the emulator exited, the
 					 * board reset, or the console server went away */
+	int lab_unavailable;		/* set by a backend whose start() failed
+					 * because the lab cannot take a boot now */
 	char kernel_release[128];
 	/* A pcap file the backend's emulator appends every frame of the DUT's
 	 * link to (QEMU filter-dump), "" if it keeps none. */

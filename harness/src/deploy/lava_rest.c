@@ -114,6 +114,16 @@ static void *poller_main(void *arg)
 	return NULL;
 }
 
+/* The lab's server could not be reached after the client's retries, or it
+ * refused the device or the job: a new boot would meet the same (bench.c
+ * stops the plan instead of retrying). err names the request's URL, never
+ * the token; the caller of dut_boot() prints it. */
+static void lab_unavailable(struct dut *d, const char *err)
+{
+	snprintf(d->health, sizeof(d->health), "%.500s", err);
+	d->lab_unavailable = 1;
+}
+
 /* The device named, the job rendered and submitted, the poller running. */
 static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *r)
 {
@@ -169,17 +179,21 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		goto out;
 	if (lava_device_check(r->client, b->lava.device, err, sizeof(err)) != LAVA_OK ||
 	    lava_submit(r->client, job, &r->job_id, err, sizeof(err)) != LAVA_OK) {
-		hb_err("%s", err);
+		lab_unavailable(d, err);
 		goto out;
 	}
 	/* The boot starts when a worker takes the job: the board's
 	 * boot_timeout_s must not count the time in LAVA's queue. */
 	char health[32];
+	int lost = 0;
 	hb_info("LAVA job %ld: waiting for %s", r->job_id, b->lava.device);
 	for (;;) {
 		if (lava_job_status(r->client, r->job_id, r->state, health, err, sizeof(err)) !=
 		    LAVA_OK) {
-			hb_err("LAVA job %ld: %s", r->job_id, err);
+			char msg[1200];
+			snprintf(msg, sizeof(msg), "LAVA job %ld: %s", r->job_id, err);
+			lab_unavailable(d, msg);
+			lost = 1;
 			break;
 		}
 		if (strcmp(r->state, "Submitted") && strcmp(r->state, "Scheduling") &&
@@ -198,9 +212,10 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		fprintf(d->log, "# hilbench: LAVA job %s", id);
 	free(id);
 	free(id_path);
-	rc = hb_interrupted || strcmp(r->state, "Running") ? -1 : 0;
-	if (rc)
-		hb_err("LAVA job %ld is %s, not Running", r->job_id, r->state);
+	rc = lost || hb_interrupted || strcmp(r->state, "Running") ? -1 : 0;
+	if (rc && !lost && !hb_interrupted)
+		snprintf(d->health, sizeof(d->health), "LAVA job %ld is %s%s%s, not Running",
+			 r->job_id, r->state, health[0] ? " " : "", health);
 out:
 	for (int i = 0; i < 3; i++)
 		free(urls[i]);
@@ -295,7 +310,8 @@ static void lava_rest_stop(struct dut *d)
 							   !r->poller_started)) {
 		char err[1024];
 		if (lava_job_cancel(r->client, r->job_id, err, sizeof(err)) != LAVA_OK)
-			hb_err("LAVA job %ld: cannot cancel: %s", r->job_id, err);
+			hb_err("LAVA job %ld: cannot cancel: %s; cancel %s/scheduler/job/%ld by hand "
+			       "if it still holds the device", r->job_id, err, r->url, r->job_id);
 		else
 			hb_info("LAVA job %ld canceled", r->job_id);
 	}

@@ -393,6 +393,13 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 		dut_shutdown(&d);
 		if (hb_interrupted) {
 			record_unrun(c, wls, t, n, attempt, RUN_MISS, "not run: interrupted");
+		} else if (boot == DUT_BOOT_LAB_UNAVAILABLE) {
+			/* its client retried already; every boot would meet the same */
+			record_unrun(c, wls, t, n, attempt, RUN_ERROR, res.reason);
+			char why[700];
+			snprintf(why, sizeof(why), "board %s: the lab cannot take boots (%.400s)",
+				 c->board->name, d.health);
+			stop_plan(ps, why);
 		} else if (res.cls == RUN_ERROR &&
 			   will_retry(ps, attempt, res.reason, sizeof(res.reason))) {
 			/* the retry is on record with the first run it held up */

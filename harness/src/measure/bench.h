@@ -14,7 +14,9 @@
  * Faults (docs/faults.md): a run or boot that fails for infrastructure
  * reasons (class error) is retried on a fresh boot, up to o->attempts tries,
  * each failed try stored with "retried" in its reason; deterministic
- * failures (build, panic, the DUT's own errors) are not. A store that
+ * failures (build, panic, the DUT's own errors) are not; nor is a lab that
+ * cannot take boots (DUT_BOOT_LAB_UNAVAILABLE: its client retried already),
+ * which stops the plan after storing that run as error. A store that
  * cannot take runs (locked, file system full) stops the plan with the runs
  * so far intact; a finished run it could not take keeps its row in its
  * directory (store/runfile.h). With o->resume such rows are imported first,
