@@ -140,10 +140,13 @@ check-boards: all
 	bash tests/boards/images.sh $(B)/hilbench
 
 # faults.sh mounts a small tmpfs (a full disk) and so wants root, as QEMU's
-# network namespace does.
+# network namespace does. tests/lava/plan-errors.sh (a fake LAVA server
+# failing under `hilbench run`) boots the emulated board too, in a network
+# namespace of its own: here rather than in check-lava.
 check-integration: all
 	bash tests/integration/run.sh
 	bash tests/integration/faults.sh
+	bash tests/lava/plan-errors.sh
 	bash tests/integration/bisect.sh
 	bash tests/integration/knobs.sh
 

@@ -18,18 +18,6 @@ t0=$SECONDS
 # Each fault gets a store of its own, so its assertions see only its runs.
 newstore() { HILBENCH_STORE=$HB_TEST_ROOT/$1; mkdir -p "$HILBENCH_STORE"; }
 
-# Whole or not at all: SQLite's own check, every pass run has its metrics
-# and its artifacts directory, every metric its run.
-store_intact() {
-	[ "$(sql 'PRAGMA integrity_check')" = ok ] &&
-	[ -z "$(sql 'PRAGMA foreign_key_check')" ] &&
-	[ "$(sql "SELECT count(*) FROM runs r WHERE r.class='pass' AND (r.artifacts IS NULL
-		OR NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = r.id))")" = 0 ] &&
-	for a in $(sql "SELECT artifacts FROM runs WHERE artifacts IS NOT NULL"); do
-		[ -s "$HILBENCH_STORE/$a/agent.log" ] || return 1
-	done
-}
-
 # Polls until the store has N pass runs (the plan is under way), 180 s at most.
 wait_passes() {
 	for _ in $(seq 180); do

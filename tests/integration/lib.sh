@@ -7,6 +7,18 @@ not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
 
+# Whole or not at all: SQLite's own check, every pass run has its metrics
+# and its artifacts directory, every metric its run.
+store_intact() {
+	[ "$(sql 'PRAGMA integrity_check')" = ok ] &&
+	[ -z "$(sql 'PRAGMA foreign_key_check')" ] &&
+	[ "$(sql "SELECT count(*) FROM runs r WHERE r.class='pass' AND (r.artifacts IS NULL
+		OR NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = r.id))")" = 0 ] &&
+	for a in $(sql "SELECT artifacts FROM runs WHERE artifacts IS NOT NULL"); do
+		[ -s "$HILBENCH_STORE/$a/agent.log" ] || return 1
+	done
+}
+
 # QEMU processes started by this test run: their environment carries a store
 # under $HB_TEST_ROOT (default: the store itself), so that other hilbench
 # jobs on the machine do not count.

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
-"""A FAKE LAVA server, for testing hilbench's REST client code only.
+"""A FAKE LAVA server: a test fake of LAVA's HTTP error behaviour, never
+used by the product (hilbench talks to real LAVA servers only).
 
 It is not LAVA and proves nothing about LAVA: it answers the few REST v0.2
 requests hilbench makes with canned replies shaped like LAVA 2023.01's, so
-that tests/lava/rest-errors.sh can drive the client's error paths (403, 400,
-5xx then success, an Incomplete job, a Bad device, a job that runs
-until it is canceled) that a real server
-cannot be made to produce on demand. The real server is tested by
+that the tests can drive the error paths that a real server cannot be made
+to produce on demand: tests/lava/rest-errors.sh the client's (403, 400, 5xx
+then success, an Incomplete job, a Bad device, a job that runs until it is
+canceled), tests/lava/plan-errors.sh the lava backend's under `hilbench
+run` (500 on every submission; a server that takes the job and then closes
+every connection unanswered; a job that ends Incomplete before it runs).
+No scenario ever reports a run as measured. The real server is tested by
 tests/lava/server.sh.
 
     fake_lava_server.py SCENARIO PORTFILE REQUESTLOG
@@ -52,6 +56,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(403, {"detail": "Invalid token."})
         if SCENARIO == "flaky" and state["requests"] <= 2:
             return self.reply(500, "<h1>Server Error (500)</h1>")
+        if SCENARIO == "gone-after-submit" and state.get("submitted"):
+            # the connection closes without a status line
+            self.close_connection = True
+            return None
         path = self.path.split("?")[0]
         if path.startswith("/api/v0.2/devices/"):
             if SCENARIO == "device-bad":
@@ -60,10 +68,15 @@ class Handler(BaseHTTPRequestHandler):
         if method == "POST" and path == "/api/v0.2/jobs/":
             if SCENARIO == "bad-job":
                 return self.reply(400, {"message": "job submission failed: 'timeouts' is a required property."})
+            if SCENARIO == "submit-500":
+                return self.reply(500, "<h1>Server Error (500)</h1>")
             json.loads(body)["definition"]
+            state["submitted"] = True
             return self.reply(201, {"message": "job(s) successfully submitted", "job_ids": [7]})
         if path == "/api/v0.2/jobs/7/":
             state["polls"] += 1
+            if SCENARIO == "incomplete-at-once":
+                return self.reply(200, {"id": 7, "state": "Finished", "health": "Incomplete"})
             finished = state["polls"] > 1 and SCENARIO != "running"
             health = ("Incomplete" if SCENARIO == "incomplete" else "Complete") if finished else "Unknown"
             return self.reply(200, {"id": 7, "state": "Finished" if finished else "Running", "health": health})
