@@ -8,14 +8,19 @@ check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; f
 sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
 
 # Whole or not at all: SQLite's own check, every pass run has its metrics
-# and its artifacts directory, every metric its run.
+# and its artifacts with the agent's log, every metric its run, every
+# artifacts directory a row names exists (a run interrupted as it started
+# has an empty agent.log: what it captured is nothing).
 store_intact() {
 	[ "$(sql 'PRAGMA integrity_check')" = ok ] &&
 	[ -z "$(sql 'PRAGMA foreign_key_check')" ] &&
 	[ "$(sql "SELECT count(*) FROM runs r WHERE r.class='pass' AND (r.artifacts IS NULL
 		OR NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = r.id))")" = 0 ] &&
-	for a in $(sql "SELECT artifacts FROM runs WHERE artifacts IS NOT NULL"); do
+	for a in $(sql "SELECT artifacts FROM runs WHERE class='pass'"); do
 		[ -s "$HILBENCH_STORE/$a/agent.log" ] || return 1
+	done &&
+	for a in $(sql "SELECT artifacts FROM runs WHERE artifacts IS NOT NULL"); do
+		[ -f "$HILBENCH_STORE/$a/agent.log" ] || return 1
 	done
 }
 
