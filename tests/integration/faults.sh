@@ -66,6 +66,9 @@ bad_input "report --reference of a strategy not in the selection" \
 	"--reference nosuch: no runs of that strategy" report --all --reference nosuch
 bad_input "report --out in a directory that does not exist" \
 	"cannot write /nonexistent-hb/r.txt.*writable directory" report --all --out /nonexistent-hb/r.txt
+bad_input "lava job --out in a directory that does not exist, before any build" \
+	"--out /nonexistent-hb/job.yaml: cannot write in /nonexistent-hb: .*writable directory" \
+	lava job --board qemu-orangepi-pc-lava --strategy baseline --workload udp64-dut-tx --out /nonexistent-hb/job.yaml
 bad_input "two plans" "one plan at a time" run default other
 bad_input "a kernel series the board lacks" "--kernel-series 9.9: .*lists only 6.1" run "${cell[@]}" --kernel-series 9.9
 bad_input "build --kernel-series 9.9" "--kernel-series 9.9: .*lists only 6.1" \

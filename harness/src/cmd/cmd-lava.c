@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "build/image.h"
 #include "cmd/builtin.h"
@@ -133,6 +134,27 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 	return 0;
 }
 
+/* --out's directory is there and writable: a path the user must fix is
+ * bad input, found before anything is built (a full disk while writing
+ * is not). */
+static int out_dir_writable(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, strlen(dir) + 1, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	int ok = access(dir, W_OK) == 0;
+	if (!ok)
+		hb_err("--out %s: cannot write in %s: %s; give --out a path in a writable "
+		       "directory", path, dir, strerror(errno));
+	free(dir);
+	return ok;
+}
+
 static int render(const struct lava_opts *o)
 {
 	struct board b;
@@ -154,6 +176,8 @@ static int render(const struct lava_opts *o)
 		hb_err("board %s has no lava: section; add one (docs/lava.md)", b.name);
 		goto out;
 	}
+	if (o->out && !out_dir_writable(o->out))
+		goto out;
 	if (!(awk = read_file(awk_path, NULL))) {
 		hb_err("cannot read %s: %s", awk_path, strerror(errno));
 		rc = HB_EXIT_INFRA;
