@@ -14,9 +14,11 @@
  * Faults (docs/faults.md): a run or boot that fails for infrastructure
  * reasons (class error) is retried on a fresh boot, up to o->attempts tries,
  * each failed try stored with "retried" in its reason; deterministic
- * failures (build, panic, the DUT's own errors) are not. A store that
- * cannot take runs (locked, file system full) stops the plan with the runs
- * so far intact. With o->resume the plan continues an earlier session: runs
+ * failures (build, panic, the DUT's own errors) are not. A failed run ends
+ * its boot; in a sweep the runs after it go on on a fresh boot, at most
+ * BENCH_SWEEP_REBOOTS times per cell, the rest then stored "not run". A
+ * store that cannot take runs (locked, file system full) stops the plan with
+ * the runs so far intact. With o->resume the plan continues an earlier session: runs
  * it already has as pass are skipped, the rest run under the same session.
  */
 #ifndef HB_BENCH_H
@@ -30,6 +32,10 @@
 /* Tries per run when it fails for infrastructure reasons (boot timeout, the
  * emulator or the console gone, the host's iperf side failing). */
 #define BENCH_ATTEMPTS 3
+/* Fresh boots a sweep cell may take after failed runs to go on with its
+ * later points (a sweep's boot holds all of them); the failed runs keep
+ * their class and reason. */
+#define BENCH_SWEEP_REBOOTS 2
 
 struct bench_opts {
 	struct strlist user_patches;	/* --patch, applied on every strategy */
