@@ -862,6 +862,16 @@ static const unsigned char *attr_find(const unsigned char *a, size_t n, unsigned
 	return NULL;
 }
 
+/* The kernel's error code as a positive errno: it sends 0 or -errno, and an
+ * errno is at most 4095 (MAX_ERRNO); anything else is no answer of its. */
+static int nl_errno(int code, int *errnum)
+{
+	if (code > 0 || code < -4095)
+		return -1;
+	*errnum = -code;
+	return 0;
+}
+
 int netlink_ack_parse(const void *buf, size_t len, uint32_t seq, int *errnum, char *msg,
 		      size_t msglen)
 {
@@ -879,7 +889,8 @@ int netlink_ack_parse(const void *buf, size_t len, uint32_t seq, int *errnum, ch
 		if (nh.nlmsg_len < NLMSG_LENGTH(sizeof(e)))
 			return -1;
 		memcpy(&e, m + NLMSG_HDRLEN, sizeof(e));
-		*errnum = e.error < 0 ? -e.error : e.error;
+		if (nl_errno(e.error, errnum) < 0)
+			return -1;
 		if (!(nh.nlmsg_flags & NLM_F_ACK_TLVS))
 			return 1;
 		/* After struct nlmsgerr: the rest of our request unless the
@@ -922,7 +933,8 @@ int qdisc_dump_parse(const void *buf, size_t len, uint32_t seq, int ifindex, cha
 			if (nh.nlmsg_len < NLMSG_LENGTH(sizeof(code)))
 				return -1;
 			memcpy(&code, m + NLMSG_HDRLEN, sizeof(code));
-			*errnum = code < 0 ? -code : code;
+			if (nl_errno(code, errnum) < 0)
+				*errnum = 0;	/* malformed: no errno to name */
 			return -1;
 		}
 		if (nh.nlmsg_type != RTM_NEWQDISC || nh.nlmsg_len < NLMSG_LENGTH(sizeof(tm)))

@@ -266,6 +266,12 @@ static void test_netlink_ack(void **state)
 	assert_int_equal(netlink_ack_parse(buf, n, 8, &errnum, msg, sizeof(msg)), 0);
 	assert_int_equal(netlink_ack_parse(buf, n - 1, 7, &errnum, msg, sizeof(msg)), -1);
 	assert_int_equal(netlink_ack_parse(buf, 10, 7, &errnum, msg, sizeof(msg)), -1);
+	/* an error code that is no -errno is malformed, not negated (INT_MIN
+	 * has no positive; found by fuzz_agent_set) */
+	n = error_answer(buf, 10, INT32_MIN, 1, NULL);
+	assert_int_equal(netlink_ack_parse(buf, n, 10, &errnum, msg, sizeof(msg)), -1);
+	n = error_answer(buf, 10, 5, 1, NULL);
+	assert_int_equal(netlink_ack_parse(buf, n, 10, &errnum, msg, sizeof(msg)), -1);
 	/* an extended ack's text is kept printable */
 	n = error_answer(buf, 9, -EINVAL, 1, "bad\x01\x7fthing");
 	assert_int_equal(netlink_ack_parse(buf, n, 9, &errnum, msg, sizeof(msg)), 1);
@@ -316,6 +322,11 @@ static void test_qdisc_dump(void **state)
 	put_msg(buf, &off, NLMSG_ERROR, 0, 13, &code, sizeof(code));
 	assert_int_equal(qdisc_dump_parse(buf, off, 13, 2, kind, sizeof(kind), &errnum), -1);
 	assert_int_equal(errnum, EOPNOTSUPP);
+	code = INT32_MIN;
+	off = 0;
+	put_msg(buf, &off, NLMSG_ERROR, 0, 13, &code, sizeof(code));
+	assert_int_equal(qdisc_dump_parse(buf, off, 13, 2, kind, sizeof(kind), &errnum), -1);
+	assert_int_equal(errnum, 0);
 
 	/* an attribute longer than its message is malformed, not read */
 	off = 0;
