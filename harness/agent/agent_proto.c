@@ -4,6 +4,9 @@
 #include "agent_proto.h"
 
 #include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -602,7 +605,7 @@ uint32_t crc32_update(uint32_t crc, const void *buf, size_t len)
 
 static const char *const set_method_names[] = {
 	[SET_ETHTOOL_COALESCE] = "ethtool-coalesce", [SET_SYSFS_NET] = "sysfs-net",
-	[SET_IRQ_AFFINITY] = "irq-affinity",
+	[SET_IRQ_AFFINITY] = "irq-affinity", [SET_QDISC] = "qdisc",
 };
 
 /* A sysfs path below the interface's directory or an ethtool word: no
@@ -631,6 +634,18 @@ static int is_safe_value(const char *v)
 		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
 		      (*v >= '0' && *v <= '9') || *v == ',' || *v == '.' || *v == '_' ||
 		      *v == '-'))
+			return 0;
+	return 1;
+}
+
+static int is_qdisc_kind(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n >= QDISC_KIND_MAX)
+		return 0;
+	for (; *v; v++)
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= '0' && *v <= '9') || *v == '_'))
 			return 0;
 	return 1;
 }
@@ -684,8 +699,8 @@ int set_command_parse(const char *line, struct set_spec *ss, char *err, size_t e
 		if (strcmp(val[1], set_method_names[m]) == 0)
 			break;
 	if (m == sizeof(set_method_names) / sizeof(set_method_names[0]))
-		return fail(err, errlen, "method=%s: use ethtool-coalesce, sysfs-net or irq-affinity",
-			    val[1]);
+		return fail(err, errlen, "method=%s: use ethtool-coalesce, sysfs-net, irq-affinity "
+			    "or qdisc", val[1]);
 	ss->method = (enum set_method)m;
 	if (!is_safe_key(val[2], ss->method == SET_SYSFS_NET))
 		return fail(err, errlen, "key=%s: use [a-z0-9_-] words%s", val[2],
@@ -693,6 +708,14 @@ int set_command_parse(const char *line, struct set_spec *ss, char *err, size_t e
 	if (!is_safe_value(val[3]))
 		return fail(err, errlen, "value=%s: use 1-%d of [A-Za-z0-9,._-]", val[3],
 			    SET_TOKEN_MAX - 1);
+	/* Only the root qdisc is replaced (settings/qdisc.yaml); a kind is a
+	 * kernel name, and TCA_KIND takes fewer than IFNAMSIZ bytes. */
+	if (ss->method == SET_QDISC && strcmp(val[2], "root") != 0)
+		return fail(err, errlen, "key=%s: a qdisc setting replaces the root qdisc; use "
+			    "key=root", val[2]);
+	if (ss->method == SET_QDISC && !is_qdisc_kind(val[3]))
+		return fail(err, errlen, "value=%s: a qdisc kind is 1-%d of [a-z0-9_]", val[3],
+			    QDISC_KIND_MAX - 1);
 	strcpy(ss->key, val[2]);
 	strcpy(ss->value, val[3]);
 	return 1;
@@ -742,4 +765,188 @@ int iface_irq_parse(const char *proc_interrupts, const char *iface, unsigned *ir
 		line = nl ? nl + 1 : NULL;
 	}
 	return -1;
+}
+
+/* --- rtnetlink for the qdisc setting -------------------------------------
+ * Headers are copied in and out with memcpy: a received datagram is only
+ * byte-aligned as far as this code knows (and the fuzzer's inputs are not
+ * aligned at all). */
+
+static size_t nl_request(void *buf, size_t buflen, uint16_t type, uint16_t flags, uint32_t seq,
+			 int ifindex, const char *kind)
+{
+	size_t kindlen = kind ? strlen(kind) + 1 : 0;
+	size_t attr = kind ? RTA_SPACE(kindlen) : 0;
+	size_t len = NLMSG_SPACE(sizeof(struct tcmsg)) + attr;
+	struct nlmsghdr nh = { .nlmsg_len = (uint32_t)len, .nlmsg_type = type,
+			       .nlmsg_flags = flags, .nlmsg_seq = seq };
+	struct tcmsg tm = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
+	unsigned char *p = buf;
+
+	if (len > buflen || kindlen > QDISC_KIND_MAX)
+		return 0;
+	memset(buf, 0, len);
+	if (kind) {
+		struct rtattr ra = { .rta_len = (unsigned short)RTA_LENGTH(kindlen),
+				     .rta_type = TCA_KIND };
+		/* handle 0: the kernel picks one; parent root */
+		tm.tcm_parent = TC_H_ROOT;
+		memcpy(p + NLMSG_SPACE(sizeof(tm)), &ra, sizeof(ra));
+		memcpy(p + NLMSG_SPACE(sizeof(tm)) + RTA_LENGTH(0), kind, kindlen);
+	}
+	memcpy(p, &nh, sizeof(nh));
+	memcpy(p + NLMSG_HDRLEN, &tm, sizeof(tm));
+	return len;
+}
+
+size_t qdisc_replace_request(void *buf, size_t buflen, uint32_t seq, int ifindex,
+			     const char *kind)
+{
+	return nl_request(buf, buflen, RTM_NEWQDISC,
+			  NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE, seq, ifindex,
+			  kind);
+}
+
+size_t qdisc_dump_request(void *buf, size_t buflen, uint32_t seq)
+{
+	return nl_request(buf, buflen, RTM_GETQDISC, NLM_F_REQUEST | NLM_F_DUMP, seq, 0, NULL);
+}
+
+/* The next message of a datagram at *off: its header, its start; 0 at the
+ * end, -1 when the lengths do not add up. */
+static int nl_next(const unsigned char *b, size_t len, size_t *off, struct nlmsghdr *nh,
+		   const unsigned char **msg)
+{
+	if (*off >= len)
+		return 0;
+	if (len - *off < sizeof(*nh))
+		return -1;
+	memcpy(nh, b + *off, sizeof(*nh));
+	if (nh->nlmsg_len < sizeof(*nh) || nh->nlmsg_len > len - *off)
+		return -1;
+	*msg = b + *off;
+	*off += NLMSG_ALIGN(nh->nlmsg_len) < len - *off ? NLMSG_ALIGN(nh->nlmsg_len) : len - *off;
+	return 1;
+}
+
+/* A string attribute's text, printable ASCII only, into out. */
+static void attr_string(const unsigned char *data, size_t n, char *out, size_t outlen)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && data[i] && k + 1 < outlen; i++)
+		out[k++] = data[i] >= 0x20 && data[i] < 0x7f ? (char)data[i] : '?';
+	if (outlen)
+		out[k] = '\0';
+}
+
+/* Attributes in [a, a + n): the payload of the first of type, or NULL. */
+static const unsigned char *attr_find(const unsigned char *a, size_t n, unsigned short type,
+				      size_t *plen)
+{
+	size_t off = 0;
+
+	while (n - off >= sizeof(struct rtattr)) {
+		struct rtattr ra;
+		memcpy(&ra, a + off, sizeof(ra));
+		if (ra.rta_len < sizeof(ra) || ra.rta_len > n - off)
+			return NULL;
+		if ((ra.rta_type & NLA_TYPE_MASK) == type) {
+			*plen = ra.rta_len - RTA_LENGTH(0);
+			return a + off + RTA_LENGTH(0);
+		}
+		off += RTA_ALIGN(ra.rta_len);
+		if (off > n)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* The kernel's error code as a positive errno: it sends 0 or -errno, and an
+ * errno is at most 4095 (MAX_ERRNO); anything else is no answer of its. */
+static int nl_errno(int code, int *errnum)
+{
+	if (code > 0 || code < -4095)
+		return -1;
+	*errnum = -code;
+	return 0;
+}
+
+int netlink_ack_parse(const void *buf, size_t len, uint32_t seq, int *errnum, char *msg,
+		      size_t msglen)
+{
+	const unsigned char *b = buf, *m;
+	struct nlmsghdr nh;
+	size_t off = 0;
+	int r;
+
+	if (msglen)
+		msg[0] = '\0';
+	while ((r = nl_next(b, len, &off, &nh, &m)) == 1) {
+		struct nlmsgerr e;
+		if (nh.nlmsg_type != NLMSG_ERROR || nh.nlmsg_seq != seq)
+			continue;
+		if (nh.nlmsg_len < NLMSG_LENGTH(sizeof(e)))
+			return -1;
+		memcpy(&e, m + NLMSG_HDRLEN, sizeof(e));
+		if (nl_errno(e.error, errnum) < 0)
+			return -1;
+		if (!(nh.nlmsg_flags & NLM_F_ACK_TLVS))
+			return 1;
+		/* After struct nlmsgerr: the rest of our request unless the
+		 * kernel capped it, then the TLVs (as libmnl reads them). */
+		size_t hlen = sizeof(e);
+		if (!(nh.nlmsg_flags & NLM_F_CAPPED)) {
+			if (e.msg.nlmsg_len < NLMSG_HDRLEN)
+				return -1;
+			hlen += e.msg.nlmsg_len - NLMSG_HDRLEN;
+		}
+		size_t tlv = NLMSG_HDRLEN + NLMSG_ALIGN(hlen), plen;
+		if (tlv > nh.nlmsg_len)
+			return -1;
+		const unsigned char *text = attr_find(m + tlv, nh.nlmsg_len - tlv,
+						      NLMSGERR_ATTR_MSG, &plen);
+		if (text)
+			attr_string(text, plen, msg, msglen);
+		return 1;
+	}
+	return r;
+}
+
+int qdisc_dump_parse(const void *buf, size_t len, uint32_t seq, int ifindex, char *kind,
+		     size_t kindlen, int *errnum)
+{
+	const unsigned char *b = buf, *m;
+	struct nlmsghdr nh;
+	size_t off = 0;
+	int r;
+
+	*errnum = 0;
+	while ((r = nl_next(b, len, &off, &nh, &m)) == 1) {
+		int code;
+		struct tcmsg tm;
+		if (nh.nlmsg_seq != seq)
+			continue;
+		if (nh.nlmsg_type == NLMSG_DONE)
+			return 1;
+		if (nh.nlmsg_type == NLMSG_ERROR) {
+			if (nh.nlmsg_len < NLMSG_LENGTH(sizeof(code)))
+				return -1;
+			memcpy(&code, m + NLMSG_HDRLEN, sizeof(code));
+			if (nl_errno(code, errnum) < 0)
+				*errnum = 0;	/* malformed: no errno to name */
+			return -1;
+		}
+		if (nh.nlmsg_type != RTM_NEWQDISC || nh.nlmsg_len < NLMSG_LENGTH(sizeof(tm)))
+			continue;
+		memcpy(&tm, m + NLMSG_HDRLEN, sizeof(tm));
+		if (tm.tcm_ifindex != ifindex || tm.tcm_parent != TC_H_ROOT)
+			continue;
+		size_t at = NLMSG_SPACE(sizeof(tm)), plen;
+		const unsigned char *k = at < nh.nlmsg_len
+			? attr_find(m + at, nh.nlmsg_len - at, TCA_KIND, &plen) : NULL;
+		if (k)
+			attr_string(k, plen, kind, kindlen);
+	}
+	return r;
 }

@@ -92,14 +92,15 @@ enum agent_cmd command_parse(const char *line, struct run_spec *rs,
  * setting and read it back (docs/knobs.md). Kept out of command_parse() so
  * the run command's parser stays as it is.
  */
-enum set_method { SET_ETHTOOL_COALESCE, SET_SYSFS_NET, SET_IRQ_AFFINITY };
+enum set_method { SET_ETHTOOL_COALESCE, SET_SYSFS_NET, SET_IRQ_AFFINITY, SET_QDISC };
 #define SET_TOKEN_MAX 64
 
 struct set_spec {
 	char id[RUN_ID_MAX];
 	enum set_method method;
-	char key[SET_TOKEN_MAX];	/* ethtool -C word, or path under /sys/class/net/<if>/ */
-	char value[SET_TOKEN_MAX];	/* [A-Za-z0-9,._-] */
+	char key[SET_TOKEN_MAX];	/* ethtool -C word, path under /sys/class/net/<if>/,
+					 * or "root" (qdisc) */
+	char value[SET_TOKEN_MAX];	/* [A-Za-z0-9,._-]; a qdisc kind is [a-z0-9_] */
 };
 
 /* 0 if line is not an `hbcmd set` line; 1 with *ss filled; -1 with err for
@@ -113,6 +114,40 @@ int ethtool_coalesce_value(const char *text, const char *key, char *out, size_t 
 /* The IRQ of iface in /proc/interrupts text: the line whose last field is
  * iface (drivers request their IRQ with the netdev's name). 0 if found. */
 int iface_irq_parse(const char *proc_interrupts, const char *iface, unsigned *irq);
+
+/*
+ * The qdisc method speaks rtnetlink: what `tc qdisc replace dev <if> root
+ * <kind>` sends, so the DUT needs no iproute2. These build the two requests
+ * and read the kernel's answers; hb-agent.c does the socket I/O.
+ */
+#define QDISC_KIND_MAX 16	/* IFNAMSIZ, the kernel's limit for TCA_KIND */
+
+/* RTM_NEWQDISC with NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK for the root
+ * of ifindex, TCA_KIND = kind and no TCA_OPTIONS (the qdisc's defaults).
+ * The length written, 0 if buf is too small or kind is too long. */
+size_t qdisc_replace_request(void *buf, size_t buflen, uint32_t seq, int ifindex,
+			     const char *kind);
+
+/* RTM_GETQDISC, NLM_F_DUMP: every device's qdiscs (6.1 filters none). */
+size_t qdisc_dump_request(void *buf, size_t buflen, uint32_t seq);
+
+/*
+ * The NLMSG_ERROR answering seq in one received datagram: 1 when found,
+ * with *errnum the positive errno (0 for an ack) and msg the extended ack's
+ * text (NLMSGERR_ATTR_MSG) or ""; 0 when the datagram does not answer seq;
+ * -1 when it is malformed.
+ */
+int netlink_ack_parse(const void *buf, size_t len, uint32_t seq, int *errnum, char *msg,
+		      size_t msglen);
+
+/*
+ * One datagram of the dump answering seq: copies the TCA_KIND of ifindex's
+ * root qdisc (parent TC_H_ROOT) into kind when the datagram has it. 1 when
+ * the dump is over (NLMSG_DONE), 0 when more follows, -1 when malformed or
+ * when the kernel answered with an error (*errnum positive, else 0).
+ */
+int qdisc_dump_parse(const void *buf, size_t len, uint32_t seq, int ifindex, char *kind,
+		     size_t kindlen, int *errnum);
 
 /*
  * One bucket line of a tracefs hist file keyed by a .sym field:

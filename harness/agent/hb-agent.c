@@ -24,11 +24,13 @@
 #include <dirent.h>
 #include <string.h>
 #include <linux/ethtool.h>
+#include <linux/netlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/reboot.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -475,6 +477,151 @@ static void emit_queue_masks(const char *iface, const char *id)
 		}
 }
 
+/* --- qdisc over rtnetlink (agent_proto.h builds and parses the messages) -- */
+
+/* A datagram of a dump is at most a page or two; 16 KiB leaves room. */
+#define NL_BUF 16384
+
+/* An rtnetlink socket that asks for extended acks (the kernel's refusal as
+ * text) and gives up on a silent kernel after SETTING_TIMEOUT_MS. */
+static int rtnl_open(char *msg, size_t msglen)
+{
+	struct timeval tv = { .tv_sec = SETTING_TIMEOUT_MS / 1000 };
+	int one = 1, fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0) {
+		snprintf(msg, msglen, "rtnetlink socket: %s", strerror(errno));
+		return -1;
+	}
+	/* Without extended acks (a kernel before 4.12) errno alone says why. */
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static int rtnl_send(int fd, const void *req, size_t len, char *msg, size_t msglen)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+
+	if (len == 0 || sendto(fd, req, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) !=
+	    (ssize_t)len) {
+		snprintf(msg, msglen, "rtnetlink send: %s", len ? strerror(errno) : "no request");
+		return -1;
+	}
+	return 0;
+}
+
+static ssize_t rtnl_recv(int fd, unsigned char *buf, char *msg, size_t msglen)
+{
+	ssize_t n = recv(fd, buf, NL_BUF, 0);
+
+	if (n <= 0)
+		snprintf(msg, msglen, "rtnetlink: no answer from the kernel: %s",
+			 n < 0 ? strerror(errno) : "socket closed");
+	return n;
+}
+
+/* The kind of the interface's root qdisc, from an RTM_GETQDISC dump. */
+static int qdisc_read(int fd, unsigned ifindex, char *kind, size_t kindlen, char *msg,
+		      size_t msglen)
+{
+	static unsigned char buf[NL_BUF];
+	static uint32_t seq = 1000000;	/* apart from qdisc_set()'s */
+	size_t len = qdisc_dump_request(buf, sizeof(buf), ++seq);
+	int done = 0, errnum = 0;
+
+	kind[0] = '\0';
+	if (rtnl_send(fd, buf, len, msg, msglen) < 0)
+		return -1;
+	while (!done) {
+		ssize_t n = rtnl_recv(fd, buf, msg, msglen);
+		if (n <= 0)
+			return -1;
+		done = qdisc_dump_parse(buf, (size_t)n, seq, (int)ifindex, kind, kindlen, &errnum);
+		if (done < 0) {
+			snprintf(msg, msglen, "RTM_GETQDISC: %s%s",
+				 errnum ? strerror(errnum) : "malformed answer",
+				 errnum == EOPNOTSUPP ? " (a kernel without CONFIG_NET_SCHED)" : "");
+			return -1;
+		}
+	}
+	if (!kind[0]) {
+		snprintf(msg, msglen, "RTM_GETQDISC shows no root qdisc on interface %u", ifindex);
+		return -1;
+	}
+	return 0;
+}
+
+/* `tc qdisc replace dev <iface> root <kind>`, then the root's kind read
+ * back. The kernel's refusal is its extended ack and errno ("Specified
+ * qdisc kind is unknown" for a qdisc the kernel was built without). */
+static int qdisc_set(const char *iface, const char *kind, char *out, size_t outlen, char *msg,
+		     size_t msglen)
+{
+	static unsigned char buf[NL_BUF];
+	static uint32_t seq;
+	unsigned ifindex = if_nametoindex(iface);
+	int fd, rc = -1;
+
+	if (!ifindex) {
+		snprintf(msg, msglen, "no interface %s: %s", iface, strerror(errno));
+		return -1;
+	}
+	if ((fd = rtnl_open(msg, msglen)) < 0)
+		return -1;
+	size_t len = qdisc_replace_request(buf, sizeof(buf), ++seq, (int)ifindex, kind);
+	if (rtnl_send(fd, buf, len, msg, msglen) < 0)
+		goto out;
+	for (;;) {
+		char ext[200];
+		int errnum = 0, found;
+		ssize_t n = rtnl_recv(fd, buf, msg, msglen);
+		if (n <= 0)
+			goto out;
+		found = netlink_ack_parse(buf, (size_t)n, seq, &errnum, ext, sizeof(ext));
+		if (found < 0) {
+			snprintf(msg, msglen, "RTM_NEWQDISC: malformed answer");
+			goto out;
+		}
+		if (found == 0)
+			continue;
+		if (!errnum)
+			break;
+		if (ext[0])
+			snprintf(msg, msglen, "RTM_NEWQDISC %s root %s: %s (%s)", iface, kind, ext,
+				 strerror(errnum));
+		else
+			snprintf(msg, msglen, "RTM_NEWQDISC %s root %s: %s", iface, kind,
+				 strerror(errnum));
+		if (errnum == EOPNOTSUPP)
+			snprintf(msg + strlen(msg), msglen - strlen(msg),
+				 "; a kernel without CONFIG_NET_SCHED answers this");
+		goto out;
+	}
+	rc = qdisc_read(fd, ifindex, out, outlen, msg, msglen);
+out:
+	close(fd);
+	return rc;
+}
+
+/* The root qdisc as context of every run: the default one (pfifo_fast
+ * under mq) is part of what a baseline number was measured with. */
+static void emit_qdisc(const char *iface, const char *id)
+{
+	char kind[QDISC_KIND_MAX] = "", msg[200] = "";
+	unsigned ifindex = if_nametoindex(iface);
+	int fd = ifindex ? rtnl_open(msg, sizeof(msg)) : -1;
+
+	if (!ifindex)
+		snprintf(msg, sizeof(msg), "no interface %s", iface);
+	if (fd >= 0 && qdisc_read(fd, ifindex, kind, sizeof(kind), msg, sizeof(msg)) == 0)
+		emit("HB CONTEXT id=%s name=qdisc msg=root=%s", id, kind);
+	else
+		emit("HB CONTEXT id=%s name=qdisc msg=unavailable: %s", id, msg);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* What a result depends on besides the kernel's code: docs/agent-protocol.md. */
 static void emit_context(const struct agent_params *p, const char *id)
 {
@@ -505,6 +652,7 @@ static void emit_context(const struct agent_params *p, const char *id)
 		close(fd);
 	emit_irq_affinity(p->iface, id);
 	emit_queue_masks(p->iface, id);
+	emit_qdisc(p->iface, id);
 }
 
 /* /dev/kmsg positioned at its end: what the kernel logs from now on. */
@@ -883,6 +1031,9 @@ static int apply_setting(const struct agent_params *p, const struct set_spec *ss
 	case SET_SYSFS_NET:
 		snprintf(path, sizeof(path), "/sys/class/net/%s/%s", p->iface, ss->key);
 		rc = file_set(path, ss->value, got, sizeof(got), msg, sizeof(msg));
+		break;
+	case SET_QDISC:	/* key is "root": set_command_parse() allows nothing else */
+		rc = qdisc_set(p->iface, ss->value, got, sizeof(got), msg, sizeof(msg));
 		break;
 	case SET_IRQ_AFFINITY: {
 		char *irqs = read_all("/proc/interrupts", NULL);

@@ -2,8 +2,10 @@
 # Integration test of runtime settings and sweeps on the emulated board: the
 # baseline kernel booted in QEMU (virtual time), settings applied by the
 # agent and read back, a sweep over tx-usecs (with a value the driver
-# refuses) and one over napi_defer_hard_irqs, and the HTML report's curves
-# in Chromium. It asserts behaviour, never speed.
+# refuses), one over napi_defer_hard_irqs and one over the root qdisc (with
+# a qdisc the kernel does not have), the HTML report's curves in Chromium,
+# and a sweep going on on fresh boots after runs broken on purpose. It
+# asserts behaviour, never speed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 HB=$PWD/build/hilbench
@@ -31,8 +33,8 @@ $HB run "$DATA/plans/knobs-sweep.yaml" --workloads "$DATA/workloads/udp64-knob.y
 	>"$HILBENCH_STORE/run.out" 2>&1
 rc=$?
 check "a plan with a refused setting exits 125 (some runs not measured; got $rc)" [ $rc = 125 ]
-check "one cell per strategy and sweep point: 10 runs" [ "$(sql "SELECT count(*) FROM runs")" = 10 ]
-check "one boot per strategy and per sweep: 4 boots" [ "$(sql "SELECT count(DISTINCT boot_id) FROM runs")" = 4 ]
+check "one cell per strategy and sweep point: 13 runs" [ "$(sql "SELECT count(*) FROM runs")" = 13 ]
+check "one boot per strategy and per sweep: 5 boots" [ "$(sql "SELECT count(DISTINCT boot_id) FROM runs")" = 5 ]
 check "the sweep points are labelled cells" [ "$(sql "SELECT count(*) FROM runs WHERE strategy IN
 	('baseline@tx-usecs=0','baseline@tx-usecs=1000','baseline@tx-usecs=40000',
 	 'knob-irq-coalescing@napi_defer_hard_irqs=0','knob-irq-coalescing@napi_defer_hard_irqs=2',
@@ -65,6 +67,23 @@ check "... stored with what was asked and why" [ "$(sql "SELECT json_extract(set
 check "... and the next point of the same boot still ran" [ "$(sql "SELECT class FROM runs
 	WHERE strategy='baseline@tx-usecs=40000'")" = pass ]
 
+# the root qdisc: replaced over rtnetlink and read back; one the kernel lacks
+# fails its run with the kernel's own words, and the boot goes on
+check "qdisc fq_codel reads back fq_codel" [ "$(sql "SELECT class || '|' || json_extract(settings,
+	'\$[0].read_back') FROM runs WHERE strategy='baseline@qdisc=fq_codel'")" = "pass|fq_codel" ]
+refused=$(sql "SELECT class || '|' || reason FROM runs WHERE strategy='baseline@qdisc=cake'")
+check "a qdisc the kernel lacks fails its run with the kernel's message ($refused)" grep -q \
+	"^fail|setting qdisc=cake refused by the DUT: RTM_NEWQDISC eth0 root cake: Specified qdisc kind is unknown (No such file or directory)$" <<<"$refused"
+check "... and pfifo_fast after it still ran in the same boot" [ "$(sql "SELECT class || '|' ||
+	json_extract(settings, '\$[0].read_back') || '|' || (boot_id = (SELECT boot_id FROM runs
+	WHERE strategy='baseline@qdisc=cake')) FROM runs WHERE strategy='baseline@qdisc=pfifo_fast'")" = "pass|pfifo_fast|1" ]
+# the default root qdisc, on record in every run's context: mq (stmmac
+# allocates 8 TX queues) over pfifo_fast, as before CONFIG_NET_SCHED was on
+ctx=$HILBENCH_STORE/runs/$(sql "SELECT id FROM runs WHERE strategy='knob-tx-usecs-5000'")/dut-context.txt
+check "a run without a qdisc setting has the default root qdisc, mq, in its context" grep -qx "qdisc=root=mq" "$ctx"
+check "... and the qdisc sweep's runs have theirs" grep -qx "qdisc=root=fq_codel" \
+	"$HILBENCH_STORE/runs/$(sql "SELECT id FROM runs WHERE strategy='baseline@qdisc=fq_codel'")/dut-context.txt"
+
 # what the emulated EMAC can show: tx-usecs 0 switches the TX hrtimer off
 hr() { sql "SELECT value FROM metrics m JOIN runs r ON r.id=m.run_id WHERE r.strategy='$1'
 	AND m.name='hrtimer_starts_per_pkt'"; }
@@ -91,6 +110,64 @@ check "Chromium renders the report with a sweep curve per metric and setting" ev
 	'[ "$(grep -o "<svg class=\"plot sweep\"" <<<"$dom" | wc -l)" -ge 4 ]'
 check "... each with the baseline's line and points" eval \
 	'grep -q "<title>baseline@tx-usecs=40000: mean" <<<"$dom" && grep -q "<title>knob-irq-coalescing@napi_defer_hard_irqs=200: mean" <<<"$dom"'
+
+echo "# sweeps and reports: $((SECONDS - t0)) s"
+
+# --- a sweep goes on on a fresh boot after a failed run ------------------------
+# QEMU is SIGKILLed while the chosen points run (--attempts 1: no retry in
+# place). kill_during N LABEL...: in store N, kill QEMU once each LABEL's run
+# is under way.
+kill_during() {
+	local store=$1 label
+	shift
+	export HILBENCH_STORE=$main_store/$store
+	mkdir -p "$HILBENCH_STORE"
+	$HB run "$DATA/plans/knobs-reboot.yaml" --workloads "$DATA/workloads/udp64-knob.yaml" \
+		--attempts 1 >"$HILBENCH_STORE/run.out" 2>&1 &
+	local pid=$!
+	for label in "$@"; do
+		for _ in $(seq 300); do
+			grep -q "$label, udp64-knob, repetition 1/1" "$HILBENCH_STORE/run.out" && break
+			sleep 0.5
+		done
+		sleep 1.5	# the point's settings are applied, its run is on
+		pkill -KILL -P "$pid" -f qemu-system-arm	# only this hilbench's QEMU
+	done
+	wait "$pid"
+}
+main_store=$HILBENCH_STORE
+point() { sql "SELECT class FROM runs WHERE strategy='baseline@tx-usecs=$1'"; }
+boot() { sql "SELECT boot_id FROM runs WHERE strategy='baseline@tx-usecs=$1'"; }
+
+kill_during one baseline@tx-usecs=1000; rc=$?
+check "a broken sweep point: exit 125 (got $rc)" [ $rc = 125 ]
+check "... the broken point keeps its class and reason" [ "$(sql "SELECT count(*) FROM runs
+	WHERE strategy='baseline@tx-usecs=1000' AND class IN ('error','fail') AND reason NOT LIKE 'not run%'
+	AND reason NOT LIKE '%retried%'")" = 1 ]
+check "... the points after it are measured" [ "$(point 5000) $(point 40000)" = "pass pass" ]
+check "... on a fresh boot of their own" eval '[ "$(boot 5000)" = "$(boot 40000)" ] &&
+	[ "$(boot 5000)" != "$(boot 1000)" ] && [ "$(boot 0)" = "$(boot 1000)" ]'
+check "... saying so" grep -q "going on with the next run on a fresh boot (1 of 2 after failed runs in this sweep)" \
+	"$HILBENCH_STORE/run.out"
+
+kill_during cap baseline@tx-usecs=0 baseline@tx-usecs=1000 baseline@tx-usecs=5000; rc=$?
+check "three broken points: exit 125 (got $rc)" [ $rc = 125 ]
+check "... two fresh boots, then the cap: the last point is not run, saying why" [ "$(sql "SELECT
+	class || '|' || reason FROM runs WHERE strategy='baseline@tx-usecs=40000'")" = \
+	"error|not run: the DUT failed in run $(sql "SELECT id FROM runs WHERE strategy='baseline@tx-usecs=5000'"); the sweep's fresh boots after failed runs are used up" ]
+check "... the broken points on three boots" [ "$(sql "SELECT count(DISTINCT boot_id) FROM runs
+	WHERE strategy LIKE 'baseline@%' AND strategy != 'baseline@tx-usecs=40000'")" = 3 ]
+HILBENCH_STORE=$main_store
+# QEMUs of this test carry its store in their environment (others' do not)
+ours_left() {
+	local pid
+	for pid in $(pgrep -f "qemu-system-arm -M orangepi-pc"); do
+		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^HILBENCH_STORE=$main_store" &&
+			return 0
+	done
+	ip link show hb0 >/dev/null 2>&1
+}
+check "no QEMU or tap of this test left" eval '! ours_left'
 
 echo "knobs: $((SECONDS - t0)) s"
 echo "$pass passed, $fail failed"

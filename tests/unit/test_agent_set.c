@@ -1,6 +1,8 @@
 /*
- * The agent's `hbcmd set` command and the two texts it reads to apply a
- * setting: `ethtool -c` output and /proc/interrupts (agent_proto.c).
+ * The agent's `hbcmd set` command and what it reads to apply a setting:
+ * `ethtool -c` output, /proc/interrupts, and the rtnetlink messages of the
+ * qdisc method (agent_proto.c). The netlink answers here are built by hand
+ * in the layout 6.1's netlink_ack() and tc_fill_qdisc() produce.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +11,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <errno.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
 
 #include "agent_proto.h"
 
@@ -32,6 +39,10 @@ static void test_set_valid(void **state)
 	assert_int_equal(set_command_parse("hbcmd set id=x method=irq-affinity key=smp_affinity "
 					   "value=1", &ss, err, sizeof(err)), 1);
 	assert_int_equal(ss.method, SET_IRQ_AFFINITY);
+	assert_int_equal(set_command_parse("hbcmd set id=x method=qdisc key=root value=fq_codel",
+					   &ss, err, sizeof(err)), 1);
+	assert_int_equal(ss.method, SET_QDISC);
+	assert_string_equal(ss.value, "fq_codel");
 }
 
 static void test_not_set(void **state)
@@ -65,6 +76,12 @@ static const struct bad bads[] = {
 	{ "hbcmd set id=x method=sysfs-net key=Tx value=1", "key=Tx", "x" },
 	{ "hbcmd set id=x method=sysfs-net key=a value=1;reboot", "value=1;reboot", "x" },
 	{ "hbcmd set id=x method=sysfs-net key=a value=", "value=: use", "x" },
+	{ "hbcmd set id=x method=qdisc key=ingress value=fq", "key=ingress: a qdisc setting "
+	  "replaces the root qdisc", "x" },
+	{ "hbcmd set id=x method=qdisc key=root value=FQ", "value=FQ: a qdisc kind is 1-15 of",
+	  "x" },
+	{ "hbcmd set id=x method=qdisc key=root value=pfifo_head_dropx", "value=pfifo_head_dropx",
+	  "x" },
 	{ "hbcmd set id=x method=sysfs-net key=a "
 	  "value=0123456789012345678901234567890123456789012345678901234567890123456789",
 	  "value= is longer than 63", "?" },
@@ -136,6 +153,195 @@ static void test_iface_irq(void **state)
 	assert_int_equal(iface_irq_parse("", "eth0", &irq), -1);
 }
 
+/* ---- rtnetlink for the qdisc method ---- */
+
+static void test_qdisc_requests(void **state)
+{
+	(void)state;
+	unsigned char buf[256];
+	struct nlmsghdr nh;
+	struct tcmsg tm;
+	struct rtattr ra;
+	size_t len = qdisc_replace_request(buf, sizeof(buf), 42, 3, "fq_codel");
+
+	assert_int_equal(len, NLMSG_SPACE(sizeof(tm)) + RTA_SPACE(sizeof("fq_codel")));
+	memcpy(&nh, buf, sizeof(nh));
+	assert_int_equal(nh.nlmsg_len, len);
+	assert_int_equal(nh.nlmsg_type, RTM_NEWQDISC);
+	/* what `tc qdisc replace` sends: create it, or replace what is there */
+	assert_int_equal(nh.nlmsg_flags,
+			 NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE);
+	assert_int_equal(nh.nlmsg_seq, 42);
+	memcpy(&tm, buf + NLMSG_HDRLEN, sizeof(tm));
+	assert_int_equal(tm.tcm_ifindex, 3);
+	assert_int_equal(tm.tcm_parent, TC_H_ROOT);
+	assert_int_equal(tm.tcm_handle, 0);
+	memcpy(&ra, buf + NLMSG_SPACE(sizeof(tm)), sizeof(ra));
+	assert_int_equal(ra.rta_type, TCA_KIND);
+	assert_int_equal(ra.rta_len, RTA_LENGTH(sizeof("fq_codel")));
+	assert_string_equal((char *)buf + NLMSG_SPACE(sizeof(tm)) + RTA_LENGTH(0), "fq_codel");
+	/* no TCA_OPTIONS: the qdisc's defaults */
+	assert_int_equal(qdisc_replace_request(buf, 20, 1, 3, "fq"), 0);
+	assert_int_equal(qdisc_replace_request(buf, sizeof(buf), 1, 3, "sixteen_chars_xx"), 0);
+
+	len = qdisc_dump_request(buf, sizeof(buf), 7);
+	assert_int_equal(len, NLMSG_SPACE(sizeof(tm)));
+	memcpy(&nh, buf, sizeof(nh));
+	assert_int_equal(nh.nlmsg_type, RTM_GETQDISC);
+	assert_int_equal(nh.nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+	assert_int_equal(nh.nlmsg_seq, 7);
+}
+
+/* Appends one netlink message (header + payload) at *off. */
+static void put_msg(unsigned char *buf, size_t *off, uint16_t type, uint16_t flags,
+		    uint32_t seq, const void *payload, size_t plen)
+{
+	struct nlmsghdr nh = { .nlmsg_len = (uint32_t)NLMSG_LENGTH(plen), .nlmsg_type = type,
+			       .nlmsg_flags = flags, .nlmsg_seq = seq };
+	memcpy(buf + *off, &nh, sizeof(nh));
+	memcpy(buf + *off + NLMSG_HDRLEN, payload, plen);
+	*off += NLMSG_SPACE(plen);
+}
+
+/* Appends one attribute to p at *off. */
+static void put_attr(unsigned char *p, size_t *off, unsigned short type, const void *data,
+		     size_t n)
+{
+	struct rtattr ra = { .rta_len = (unsigned short)RTA_LENGTH(n), .rta_type = type };
+	memcpy(p + *off, &ra, sizeof(ra));
+	memcpy(p + *off + RTA_LENGTH(0), data, n);
+	*off += RTA_SPACE(n);
+}
+
+/* 6.1's answer to our request with an extended ack: nlmsgerr, our whole
+ * request unless capped, then NLMSGERR_ATTR_MSG. */
+static size_t error_answer(unsigned char *out, uint32_t seq, int error, int capped,
+			   const char *text)
+{
+	unsigned char req[128], payload[512];
+	size_t rlen = qdisc_replace_request(req, sizeof(req), seq, 2, "cake"), n, off = 0;
+	struct nlmsgerr e = { .error = error };
+
+	memcpy(&e.msg, req, sizeof(e.msg));
+	memcpy(payload, &e, sizeof(e));
+	n = sizeof(e);
+	if (!capped) {
+		memcpy(payload + n, req + NLMSG_HDRLEN, rlen - NLMSG_HDRLEN);
+		n += rlen - NLMSG_HDRLEN;
+	}
+	n = NLMSG_ALIGN(n);
+	if (text)
+		put_attr(payload, &n, NLMSGERR_ATTR_MSG, text, strlen(text) + 1);
+	put_msg(out, &off, NLMSG_ERROR,
+		(uint16_t)((text ? NLM_F_ACK_TLVS : 0) | (capped ? NLM_F_CAPPED : 0)), seq,
+		payload, n);
+	return off;
+}
+
+static void test_netlink_ack(void **state)
+{
+	(void)state;
+	unsigned char buf[1024];
+	char msg[128];
+	int errnum = -1;
+	size_t n;
+
+	n = error_answer(buf, 5, -ENOENT, 0, "Specified qdisc kind is unknown");
+	assert_int_equal(netlink_ack_parse(buf, n, 5, &errnum, msg, sizeof(msg)), 1);
+	assert_int_equal(errnum, ENOENT);
+	assert_string_equal(msg, "Specified qdisc kind is unknown");
+	n = error_answer(buf, 5, -ENOENT, 1, "Specified qdisc kind is unknown");
+	assert_int_equal(netlink_ack_parse(buf, n, 5, &errnum, msg, sizeof(msg)), 1);
+	assert_string_equal(msg, "Specified qdisc kind is unknown");
+	/* errno only (tbf without parameters says nothing more) */
+	n = error_answer(buf, 6, -EINVAL, 0, NULL);
+	assert_int_equal(netlink_ack_parse(buf, n, 6, &errnum, msg, sizeof(msg)), 1);
+	assert_int_equal(errnum, EINVAL);
+	assert_string_equal(msg, "");
+	/* the ack */
+	n = error_answer(buf, 7, 0, 1, NULL);
+	assert_int_equal(netlink_ack_parse(buf, n, 7, &errnum, msg, sizeof(msg)), 1);
+	assert_int_equal(errnum, 0);
+	/* someone else's answer, then a datagram cut short */
+	assert_int_equal(netlink_ack_parse(buf, n, 8, &errnum, msg, sizeof(msg)), 0);
+	assert_int_equal(netlink_ack_parse(buf, n - 1, 7, &errnum, msg, sizeof(msg)), -1);
+	assert_int_equal(netlink_ack_parse(buf, 10, 7, &errnum, msg, sizeof(msg)), -1);
+	/* an error code that is no -errno is malformed, not negated (INT_MIN
+	 * has no positive; found by fuzz_agent_set) */
+	n = error_answer(buf, 10, INT32_MIN, 1, NULL);
+	assert_int_equal(netlink_ack_parse(buf, n, 10, &errnum, msg, sizeof(msg)), -1);
+	n = error_answer(buf, 10, 5, 1, NULL);
+	assert_int_equal(netlink_ack_parse(buf, n, 10, &errnum, msg, sizeof(msg)), -1);
+	/* an extended ack's text is kept printable */
+	n = error_answer(buf, 9, -EINVAL, 1, "bad\x01\x7fthing");
+	assert_int_equal(netlink_ack_parse(buf, n, 9, &errnum, msg, sizeof(msg)), 1);
+	assert_string_equal(msg, "bad??thing");
+}
+
+/* One RTM_NEWQDISC of a dump: tcmsg, TCA_KIND, a TCA_STATS-like attribute. */
+static void put_qdisc(unsigned char *buf, size_t *off, uint32_t seq, int ifindex,
+		      uint32_t parent, const char *kind)
+{
+	unsigned char payload[256];
+	struct tcmsg tm = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex,
+			    .tcm_parent = parent };
+	uint32_t stats[4] = { 1, 2, 3, 4 };
+	size_t n = NLMSG_ALIGN(sizeof(tm));
+
+	memcpy(payload, &tm, sizeof(tm));
+	put_attr(payload, &n, TCA_KIND, kind, strlen(kind) + 1);
+	put_attr(payload, &n, TCA_STATS, stats, sizeof(stats));
+	put_msg(buf, off, RTM_NEWQDISC, NLM_F_MULTI, seq, payload, n);
+}
+
+static void test_qdisc_dump(void **state)
+{
+	(void)state;
+	unsigned char buf[2048];
+	char kind[QDISC_KIND_MAX] = "";
+	int errnum = -1, done_code = 0;
+	size_t off = 0;
+
+	/* lo's root, then eth0's (ifindex 2) mq root and a pfifo_fast child */
+	put_qdisc(buf, &off, 11, 1, TC_H_ROOT, "noqueue");
+	put_qdisc(buf, &off, 11, 2, TC_H_ROOT, "mq");
+	put_qdisc(buf, &off, 11, 2, TC_H_MAKE(0x80010000u, 1), "pfifo_fast");
+	assert_int_equal(qdisc_dump_parse(buf, off, 11, 2, kind, sizeof(kind), &errnum), 0);
+	assert_string_equal(kind, "mq");
+	assert_int_equal(errnum, 0);
+	off = 0;
+	put_msg(buf, &off, NLMSG_DONE, NLM_F_MULTI, 11, &done_code, sizeof(done_code));
+	assert_int_equal(qdisc_dump_parse(buf, off, 11, 2, kind, sizeof(kind), &errnum), 1);
+	assert_string_equal(kind, "mq");	/* kept from the datagram before */
+	/* another request's DONE does not end ours */
+	assert_int_equal(qdisc_dump_parse(buf, off, 12, 2, kind, sizeof(kind), &errnum), 0);
+
+	/* a kernel without the qdisc API answers the dump with an error */
+	int code = -EOPNOTSUPP;
+	off = 0;
+	put_msg(buf, &off, NLMSG_ERROR, 0, 13, &code, sizeof(code));
+	assert_int_equal(qdisc_dump_parse(buf, off, 13, 2, kind, sizeof(kind), &errnum), -1);
+	assert_int_equal(errnum, EOPNOTSUPP);
+	code = INT32_MIN;
+	off = 0;
+	put_msg(buf, &off, NLMSG_ERROR, 0, 13, &code, sizeof(code));
+	assert_int_equal(qdisc_dump_parse(buf, off, 13, 2, kind, sizeof(kind), &errnum), -1);
+	assert_int_equal(errnum, 0);
+
+	/* an attribute longer than its message is malformed, not read */
+	off = 0;
+	kind[0] = '\0';
+	put_qdisc(buf, &off, 14, 2, TC_H_ROOT, "fq_codel");
+	struct rtattr ra;
+	memcpy(&ra, buf + NLMSG_SPACE(sizeof(struct tcmsg)), sizeof(ra));
+	ra.rta_len = 200;
+	memcpy(buf + NLMSG_SPACE(sizeof(struct tcmsg)), &ra, sizeof(ra));
+	assert_int_equal(qdisc_dump_parse(buf, off, 14, 2, kind, sizeof(kind), &errnum), 0);
+	assert_string_equal(kind, "");
+	/* a message longer than the datagram */
+	assert_int_equal(qdisc_dump_parse(buf, off - 8, 14, 2, kind, sizeof(kind), &errnum), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +350,9 @@ int main(void)
 		cmocka_unit_test(test_set_invalid),
 		cmocka_unit_test(test_ethtool_coalesce_value),
 		cmocka_unit_test(test_iface_irq),
+		cmocka_unit_test(test_qdisc_requests),
+		cmocka_unit_test(test_netlink_ack),
+		cmocka_unit_test(test_qdisc_dump),
 	};
 	return cmocka_run_group_tests_name("agent set", tests, NULL, NULL);
 }

@@ -31,7 +31,7 @@ static void test_shipped_settings_load(void **state)
 	(void)state;
 	struct strlist names = { 0 };
 	assert_int_equal(catalog_names("setting", &names), 0);
-	assert_true(names.n >= 9);
+	assert_true(names.n >= 10);
 	for (size_t i = 0; i < names.n; i++) {
 		struct setting_def s;
 		if (setting_find(names.v[i], &s, err, sizeof(err)) < 0)
@@ -82,6 +82,64 @@ static void test_values_and_read_back(void **state)
 	assert_false(setting_same_value(&mask, "3", "1"));
 	setting_free(&usecs);
 	setting_free(&mask);
+}
+
+static void test_qdisc_setting(void **state)
+{
+	(void)state;
+	struct setting_def q;
+	assert_int_equal(setting_find("qdisc", &q, err, sizeof(err)), 0);
+	assert_int_equal(q.method, SM_QDISC);
+	assert_string_equal(setting_method_name(q.method), "qdisc");
+	assert_string_equal(q.key, "root");
+	assert_int_equal(q.read_back, SR_NAME);
+	assert_int_equal(setting_check_value(&q, "fq_codel", err, sizeof(err)), 0);
+	assert_int_equal(setting_check_value(&q, "pfifo_fast", err, sizeof(err)), 0);
+	/* upper case, '-', '@' or '=' are no kernel qdisc names; '@' and '='
+	 * would also break a sweep label */
+	const char *bad[] = { "FQ", "fq-codel", "a@b", "a=b", "" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(bad); i++) {
+		assert_int_equal(setting_check_value(&q, bad[i], err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "qdisc wants a name of [a-z0-9_]"));
+	}
+	assert_true(setting_same_value(&q, "fq_codel", "fq_codel"));
+	assert_false(setting_same_value(&q, "fq_codel", "fq"));
+	assert_false(setting_same_value(&q, "fq", "fq_codel"));
+	setting_free(&q);
+}
+
+/* A settings file whose method and read_back do not go together, or a
+ * qdisc setting anywhere but the root, is refused at its key. */
+static void test_qdisc_setting_file_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *phrase;
+		int line;
+	} cases[] = {
+		{ "name: q\ndescription: d\nmethod: qdisc\nkey: ingress\nread_back: name\n",
+		  "a qdisc setting replaces the root qdisc; write key: root", 4 },
+		{ "name: q\ndescription: d\nmethod: qdisc\nkey: root\nread_back: integer\n",
+		  "'read_back' integer does not fit method qdisc", 5 },
+		{ "name: q\ndescription: d\nmethod: sysfs-net\nkey: mtu\nread_back: name\n",
+		  "'read_back' name does not fit method sysfs-net", 5 },
+	};
+	char dir[] = "/tmp/hb-test-knobs.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = path_join(dir, "q.yaml");
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cases); i++) {
+		struct setting_def s;
+		assert_int_equal(write_file_atomic(path, cases[i].text, strlen(cases[i].text)), 0);
+		assert_int_equal(setting_load(path, &s, err, sizeof(err)), -1);
+		char *prefix = xasprintf("%s:%d:", path, cases[i].line);
+		if (strncmp(err, prefix, strlen(prefix)) || !strstr(err, cases[i].phrase))
+			print_error("got: %s\nwant: %s...%s\n", err, prefix, cases[i].phrase);
+		assert_int_equal(strncmp(err, prefix, strlen(prefix)), 0);
+		assert_non_null(strstr(err, cases[i].phrase));
+		free(prefix);
+	}
+	rm_rf(dir);
+	free(path);
 }
 
 static void test_put_and_split(void **state)
@@ -168,6 +226,10 @@ static const struct series_case series_cases[] = {
 	  "write 'setting: <name> <value>'" },
 	{ "series: set twice", "setting: tx-usecs 1\nsetting: tx-usecs 2\n", 0, 2,
 	  "tx-usecs is set twice" },
+	{ "series: a qdisc and a timer", "setting: qdisc fq_codel\nsetting: tx-usecs 0\n", 0, 0,
+	  NULL },
+	{ "series: a qdisc is a name", "setting: qdisc FQ-Codel\n", 0, 1,
+	  "qdisc wants a name of [a-z0-9_] (e.g. fq_codel), got 'FQ-Codel'" },
 	{ "series: a user's series sets nothing", "setting: tx-usecs 1\n", 1, 1,
 	  "'setting:' is only for strategies" },
 };
@@ -258,6 +320,10 @@ static const struct sweep_case sweep_cases[] = {
 	  "5 is listed twice", NULL },
 	{ "sweep: a mask has no range", "  - setting: rps-cpus\n"
 	  "    range: {from: 1, to: 3, step: 1}\n", 10, 12, "is a mask; list its 'values'", NULL },
+	{ "sweep: qdiscs", "  - setting: qdisc\n    values: [pfifo_fast, fq_codel, noqueue]\n",
+	  0, 0, NULL, "pfifo_fast fq_codel noqueue" },
+	{ "sweep: a name has no range", "  - setting: qdisc\n"
+	  "    range: {from: 1, to: 3, step: 1}\n", 10, 12, "is a name; list its 'values'", NULL },
 	{ "sweep: unknown key", "  - setting: tx-usecs\n    value: [1]\n", 10, 5,
 	  "unknown key 'value'", NULL },
 };
@@ -532,6 +598,8 @@ int main(void)
 		cmocka_unit_test(test_shipped_settings_load),
 		cmocka_unit_test(test_unknown_setting_lists_known),
 		cmocka_unit_test(test_values_and_read_back),
+		cmocka_unit_test(test_qdisc_setting),
+		cmocka_unit_test(test_qdisc_setting_file_errors),
 		cmocka_unit_test(test_put_and_split),
 		cmocka_unit_test(test_knob_strategies),
 		cmocka_unit_test(test_label_parse),

@@ -131,6 +131,44 @@ static void text_lists_runs_that_are_not_measurements(void **state)
 	free(text);
 }
 
+/* The line of text that starts with prefix, as its own string. */
+static char *line_starting(const char *text, const char *prefix)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, prefix, strlen(prefix)))
+			return strndup(l, strcspn(l, "\n"));
+	return NULL;
+}
+
+/* A label longer than the column's minimum (the hostile name here, a sweep
+ * point's "<strategy>@<setting>=<value>" in real reports) widens the column:
+ * every row's repetitions start under the heading, none is cut. */
+static void text_columns_fit_the_longest_label(void **state)
+{
+	(void)state;
+	char *text = render(REPORT_TEXT);
+	char *head = line_starting(text, "  strategy ");
+	assert_non_null(head);
+	size_t col = (size_t)(strstr(head, "repetitions") - head);
+	assert_true(col > strlen(evil));
+	static const struct {
+		const char *label, *reps;
+	} rows[] = { { "baseline", "1000 1001 999" }, { "faster", "1100 1101 1099" },
+		     { evil, "1000 1001 999" } };
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char prefix[128];
+		snprintf(prefix, sizeof(prefix), "  %s ", rows[i].label);
+		char *row = line_starting(text, prefix);
+		assert_non_null(row);
+		assert_true(strlen(row) > col);
+		assert_int_equal(strncmp(row + col, rows[i].reps, strlen(rows[i].reps)), 0);
+		assert_int_equal(row[col - 1], ' ');
+		free(row);
+	}
+	free(head);
+	free(text);
+}
+
 static void junit_counts_and_escapes(void **state)
 {
 	(void)state;
@@ -217,6 +255,7 @@ int main(void)
 		cmocka_unit_test(markdown_escapes_pipes_and_tags),
 		cmocka_unit_test(json_is_valid_and_has_the_verdict),
 		cmocka_unit_test(text_lists_runs_that_are_not_measurements),
+		cmocka_unit_test(text_columns_fit_the_longest_label),
 		cmocka_unit_test(an_unknown_reference_is_an_error),
 		cmocka_unit_test(commit_block_has_before_and_after),
 		cmocka_unit_test(junit_counts_and_escapes),

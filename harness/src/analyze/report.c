@@ -102,24 +102,46 @@ static void row_text(const struct series *s, const struct comparison *c, int is_
 
 /* --- text ---------------------------------------------------------------- */
 
+/* The strategy column is as wide as the longest label in the dataset (sweep
+ * points are "<strategy>@<setting>=<value>"), so every row's numbers stay
+ * under their headings; never narrower than the shipped strategy names. */
+#define TEXT_STRATEGY_MIN 16
+
+struct text_ctx {
+	FILE *out;
+	int strategy_width;
+};
+
+static int text_strategy_width(const struct dataset *d)
+{
+	size_t w = TEXT_STRATEGY_MIN;
+	for (size_t i = 0; i < d->strategies.n; i++)
+		if (strlen(d->strategies.v[i]) > w)
+			w = strlen(d->strategies.v[i]);
+	return (int)w;
+}
+
 static void text_workload(void *ctx, const char *w)
 {
-	fprintf(ctx, "\n== %s ==\n", w);
+	fprintf(((struct text_ctx *)ctx)->out, "\n== %s ==\n", w);
 }
 
 static void text_metric(void *ctx, const struct metric_info *m, const char *unit)
 {
-	fprintf(ctx, "%s (%s, %s is better)\n  %-16s %-30s %9s %9s %9s %9s %9s %7s %s\n",
-		m->name, unit, m->higher_is_better ? "higher" : "lower", "strategy",
-		"repetitions", "mean", "median", "stddev", "ci95", "delta", "p", "verdict");
+	const struct text_ctx *t = ctx;
+	fprintf(t->out, "%s (%s, %s is better)\n  %-*s %-30s %9s %9s %9s %9s %9s %7s %s\n",
+		m->name, unit, m->higher_is_better ? "higher" : "lower", t->strategy_width,
+		"strategy", "repetitions", "mean", "median", "stddev", "ci95", "delta", "p",
+		"verdict");
 }
 
 static void text_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
 {
+	const struct text_ctx *x = ctx;
 	struct row_text t;
 	row_text(s, c, is_ref, &t);
-	fprintf(ctx, "  %-16s %-30s %9s %9s %9s %9s %9s %7s %s\n", s->strategy, t.reps, t.mean,
-		t.median, t.sd, t.ci, t.delta, t.p, t.verdict);
+	fprintf(x->out, "  %-*s %-30s %9s %9s %9s %9s %9s %7s %s\n", x->strategy_width,
+		s->strategy, t.reps, t.mean, t.median, t.sd, t.ci, t.delta, t.p, t.verdict);
 }
 
 /* --- markdown ------------------------------------------------------------ */
@@ -434,9 +456,10 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		report_visit(&d, &v);
 	} else {
 		int md = f == REPORT_MD;
+		struct text_ctx tc = { out, text_strategy_width(&d) };
 		struct report_visitor v = { md ? md_workload : text_workload,
 					    md ? md_metric : text_metric,
-					    md ? md_row : text_row, NULL, out };
+					    md ? md_row : text_row, NULL, md ? (void *)out : &tc };
 		if (md)
 			fprintf(out, "# hilbench report\n\n%zu runs, %s time\n", d.runs, d.timing);
 		report_visit(&d, &v);

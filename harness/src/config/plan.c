@@ -163,8 +163,8 @@ static int check_sweeps(const struct ydoc *d, const struct ynode *at, struct pla
 			rc = ydoc_err(d, n, err, errlen, "a sweep needs exactly one of 'values' "
 				      "(a list) or 'range' (from, to, step or factor)");
 		else if (range && def.read_back != SR_INTEGER)
-			rc = ydoc_err(d, range, err, errlen, "%s is a mask; list its 'values'",
-				      def.name);
+			rc = ydoc_err(d, range, err, errlen, "%s is a %s; list its 'values'",
+				      def.name, def.read_back == SR_MASK ? "mask" : "name");
 		else if (range)
 			rc = expand_range(d, range, &sw[i], err, errlen);
 		else if (sw[i].values.n > SWEEP_MAX_POINTS)

@@ -14,9 +14,10 @@
 /* Indexed by the enums: YF_ENUM stores the index. */
 static const char *const methods[] = {
 	[SM_ETHTOOL_COALESCE] = "ethtool-coalesce", [SM_SYSFS_NET] = "sysfs-net",
-	[SM_IRQ_AFFINITY] = "irq-affinity", NULL
+	[SM_IRQ_AFFINITY] = "irq-affinity", [SM_QDISC] = "qdisc", NULL
 };
-static const char *const read_backs[] = { [SR_INTEGER] = "integer", [SR_MASK] = "mask", NULL };
+static const char *const read_backs[] = { [SR_INTEGER] = "integer", [SR_MASK] = "mask",
+					  [SR_NAME] = "name", NULL };
 
 _Static_assert(sizeof(enum setting_method) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum setting_read_back) == sizeof(int), "YF_ENUM stores an int");
@@ -58,6 +59,19 @@ int setting_load(const char *path, struct setting_def *s, char *err, size_t errl
 		rc = ydoc_err(d, ynode_get(d->root, "key"), err, errlen,
 			      "'key' %s is not a relative path of [a-z0-9_-] words; write e.g. "
 			      "tx-usecs or queues/rx-0/rps_cpus", s->key);
+	/* The agent replaces the root qdisc only: a class or an ingress qdisc
+	 * would need a parent handle, which nothing asks for yet. */
+	if (!rc && s->method == SM_QDISC && strcmp(s->key, "root") != 0)
+		rc = ydoc_err(d, ynode_get(d->root, "key"), err, errlen,
+			      "'key' %s: a qdisc setting replaces the root qdisc; write key: root",
+			      s->key);
+	/* A qdisc is a name, anything else a number; the other pairings have no
+	 * comparison that means anything. */
+	if (!rc && (s->method == SM_QDISC) != (s->read_back == SR_NAME))
+		rc = ydoc_err(d, ynode_get(d->root, "read_back"), err, errlen,
+			      "'read_back' %s does not fit method %s; a qdisc reads back a "
+			      "name, the other methods an integer or a mask",
+			      read_backs[s->read_back], methods[s->method]);
 	ydoc_free(d);
 	if (rc) {
 		setting_free(s);
@@ -133,6 +147,18 @@ static int parse_mask(const char *s, uint64_t *out)
 	return n > 16 ? -1 : parse_u64(buf, 16, out);
 }
 
+/* A qdisc kind as the kernel names them (TCA_KIND: "fq_codel", "pfifo_fast").
+ * Never '@' or '=', so a sweep label stays unambiguous. */
+static int name_ok(const char *v)
+{
+	if (!*v)
+		return 0;
+	for (; *v; v++)
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= '0' && *v <= '9') || *v == '_'))
+			return 0;
+	return 1;
+}
+
 int setting_check_value(const struct setting_def *s, const char *value, char *err,
 			size_t errlen)
 {
@@ -151,6 +177,11 @@ int setting_check_value(const struct setting_def *s, const char *value, char *er
 			 value);
 		return -1;
 	}
+	if (s->read_back == SR_NAME && !name_ok(value)) {
+		snprintf(err, errlen, "%s wants a name of [a-z0-9_] (e.g. fq_codel), got '%s'",
+			 s->name, value);
+		return -1;
+	}
 	return 0;
 }
 
@@ -161,6 +192,8 @@ int setting_same_value(const struct setting_def *s, const char *requested,
 	if (s->read_back == SR_INTEGER)
 		return parse_u64(requested, 10, &a) == 0 && parse_u64(read_back, 10, &b) == 0 &&
 		       a == b;
+	if (s->read_back == SR_NAME)
+		return strcmp(requested, read_back) == 0;
 	return parse_mask(requested, &a) == 0 && parse_mask(read_back, &b) == 0 && a == b;
 }
 

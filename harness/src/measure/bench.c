@@ -101,6 +101,8 @@ struct cell {
 	struct build_result k;
 	struct userland_result u;
 	int built;
+	int sweep;		/* its points are a sweep's */
+	int fresh_boots;	/* boots after failed runs so far (BENCH_SWEEP_REBOOTS) */
 	char *patches;		/* JSON, from the build manifest */
 	char *kernel_version;
 	char boot_id[40];
@@ -160,6 +162,7 @@ static void cell_free(struct cell *c)
  * strategy cannot be loaded. */
 static int cell_points(struct cell *c, const char *series, const struct sweep *sw)
 {
+	c->sweep = sw != NULL;
 	c->npoints = sw ? sw->values.n : 1;
 	c->points = xcalloc(c->npoints, sizeof(*c->points));
 	for (size_t i = 0; i < c->npoints; i++)
@@ -352,9 +355,11 @@ static enum run_class apply_point(struct dut *d, const struct point *pt, const c
  * attempt-th try. A failed run ends the boot: the DUT's state is unknown,
  * the rest of this boot would not be a measurement. Returns the index of a
  * run to try again on a fresh boot (an infrastructure error with attempts
- * left; that attempt is stored), or n when every run is stored. */
+ * left; that attempt is stored), or of the run after a failed one when a
+ * sweep goes on on a fresh boot (*fresh set), or n when every run is
+ * stored. */
 static size_t run_boot(struct cell *c, const struct workload *wls, const struct todo *t,
-		       size_t n, int attempt)
+		       size_t n, int attempt, int *fresh)
 {
 	struct plan_state *ps = c->ps;
 	size_t next = n;
@@ -471,9 +476,26 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 		 * as it was, and the next point sets the same knob anew. */
 		int refused = set == RUN_FAIL && !d.health[0];
 		if (hb_interrupted || (res.cls != RUN_PASS && !refused)) {
+			/* A sweep's boot holds every point: one flaky run must not
+			 * cost the points after it. They go on on a fresh boot,
+			 * which resets whatever the failure left behind; a cap,
+			 * because a point that breaks the DUT every time would
+			 * otherwise boot once per run. */
+			if (!hb_interrupted && c->sweep && k + 1 < n &&
+			    c->fresh_boots < BENCH_SWEEP_REBOOTS) {
+				c->fresh_boots++;
+				hb_info("  going on with the next run on a fresh boot (%d of %d "
+					"after failed runs in this sweep)", c->fresh_boots,
+					BENCH_SWEEP_REBOOTS);
+				next = k + 1;
+				*fresh = 1;
+				break;
+			}
 			char why[600];
-			snprintf(why, sizeof(why), "not run: %s in run %s",
-				 hb_interrupted ? "interrupted" : "the DUT failed", id);
+			snprintf(why, sizeof(why), "not run: %s in run %s%s",
+				 hb_interrupted ? "interrupted" : "the DUT failed", id,
+				 !hb_interrupted && c->sweep
+				 ? "; the sweep's fresh boots after failed runs are used up" : "");
 			record_unrun(c, wls, t + k + 1, n - k - 1, 1,
 				     hb_interrupted ? RUN_MISS : RUN_ERROR, why);
 			break;
@@ -497,10 +519,13 @@ static void run_boots(struct cell *c, const struct workload *wls, const struct t
 			record_unrun(c, wls, t, n, attempt, RUN_MISS, "not run: interrupted");
 			return;
 		}
-		size_t k = run_boot(c, wls, t, n, attempt);
+		int fresh = 0;
+		size_t k = run_boot(c, wls, t, n, attempt, &fresh);
 		if (k == n)
 			return;
-		attempt = k == 0 ? attempt + 1 : 2;
+		/* run k is retried (its attempt + 1) or, after a failed run
+		 * before it, tried for the first time */
+		attempt = fresh ? 1 : k == 0 ? attempt + 1 : 2;
 		t += k;
 		n -= k;
 	}

@@ -16,12 +16,14 @@
  * each failed try stored with "retried" in its reason; deterministic
  * failures (build, panic, the DUT's own errors) are not; nor is a lab that
  * cannot take boots (DUT_BOOT_LAB_UNAVAILABLE: its client retried already),
- * which stops the plan after storing that run as error. A store that
- * cannot take runs (locked, file system full) stops the plan with the runs
- * so far intact; a finished run it could not take keeps its row in its
- * directory (store/runfile.h). With o->resume such rows are imported first,
- * then the plan continues an earlier session: runs it already has as pass
- * are skipped, the rest run under the same session.
+ * which stops the plan after storing that run as error. A failed run ends
+ * its boot; in a sweep the runs after it go on on a fresh boot, at most
+ * BENCH_SWEEP_REBOOTS times per cell, the rest then stored "not run". A
+ * store that cannot take runs (locked, file system full) stops the plan
+ * with the runs so far intact; a finished run it could not take keeps its
+ * row in its directory (store/runfile.h). With o->resume such rows are
+ * imported first, then the plan continues an earlier session: runs it
+ * already has as pass are skipped, the rest run under the same session.
  */
 #ifndef HB_BENCH_H
 #define HB_BENCH_H
@@ -34,6 +36,10 @@
 /* Tries per run when it fails for infrastructure reasons (boot timeout, the
  * emulator or the console gone, the host's iperf side failing). */
 #define BENCH_ATTEMPTS 3
+/* Fresh boots a sweep cell may take after failed runs to go on with its
+ * later points (a sweep's boot holds all of them); the failed runs keep
+ * their class and reason. */
+#define BENCH_SWEEP_REBOOTS 2
 
 struct bench_opts {
 	struct strlist user_patches;	/* --patch, applied on every strategy */
