@@ -6,13 +6,15 @@
 # the Agilex family (arm64 defconfig + fragment of agilex5-socdk, whose DTS
 # is newer than 6.1), each strategy of driver-patches/6.1/ is built with
 # `hilbench build --objects-only drivers/net/ethernet/stmicro/stmmac`: the
-# same build path, lock and cache as a full build, but only the stmmac
-# objects and the board's DTB. Checked: the objects are for the board's
-# architecture, every strategy's stmmac_main.o differs from baseline's (its
-# patches were compiled in), and the arm DTBs hold the board's stmmac node.
+# same build path and cache as a full build, but only the stmmac objects
+# and the board's DTB. Checked: the objects are for the board's
+# architecture, every patched strategy's stmmac_main.o differs from
+# baseline's (its patches were compiled in), a strategy of runtime settings
+# only (knob-*) is baseline's build, and the arm DTBs hold the board's
+# stmmac node.
 #
-# Cold (empty cache) this is 3 configurations x 6 strategies of kernel
-# `prepare` + stmmac (the first cold, the others incremental from it);
+# Cold (empty cache) this is 3 configurations x 6 patched strategies of
+# kernel `prepare` + stmmac (the first cold, the others incremental from it);
 # warm, every cell is a manifest lookup. Times are printed, never asserted
 # (docs/boards.md has the measured ones).
 set -euo pipefail
@@ -66,10 +68,19 @@ for cell in "${cells[@]}"; do
 		got=$(readelf -h "$main" | sed -n 's/^ *Machine: *//p')
 		[[ $got == "$machine" ]] || fail "$board $s: stmmac_main.o is for '$got', not $machine"
 		sha=$(sha256sum <"$main")
+		# A strategy of runtime settings only (knob-*: no patch lines) is
+		# baseline's kernel: the same build, shared.
+		if grep -q '^[^#[:space:]]' <(grep -Ev '^(setting|upstream):' "driver-patches/6.1/$s/series"); then
+			patched=1
+		else
+			patched=0
+		fi
 		if [[ $s == baseline ]]; then
 			baseline_sha=$sha
-		elif [[ $sha == "$baseline_sha" ]]; then
+		elif ((patched)) && [[ $sha == "$baseline_sha" ]]; then
 			fail "$board $s: stmmac_main.o is baseline's: the strategy's patches were not built"
+		elif ((!patched)) && [[ $sha != "$baseline_sha" ]]; then
+			fail "$board $s: runtime settings only, yet its stmmac_main.o is not baseline's"
 		fi
 		if [[ $compatible ]]; then
 			if [[ ! -f $dtb ]]; then
