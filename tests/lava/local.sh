@@ -61,6 +61,15 @@ check "LAVA's results: job pass, hb-agent-run pass, pps measured" \
 	[ "$verdicts" = $'pass\npass\nTrue' ]
 check "the console (LAVA's target lines) has the agent's READY and END" \
 	grep -q "^HB END id=$run status=ok" "$dir/console.log"
+# A runtime setting goes to the agent in the job before the run, on the
+# same control connection, and is read back as on the qemu backend.
+"$HB" run --board qemu-orangepi-pc-lava --strategy knob-tx-usecs-5000 --workload udp64-dut-tx \
+	--timing realtime
+check "a strategy with a runtime setting runs through lava-local (exit $?)" \
+	[ "$(sql "select class from runs where strategy = 'knob-tx-usecs-5000'")" = pass ]
+check "... its setting was applied and read back in the LAVA job" eval \
+	'sql "select settings from runs where strategy = '"'knob-tx-usecs-5000'"'" |
+		grep -q "\"requested\":\"5000\",\"read_back\":\"5000\",\"status\":\"ok\""'
 check "nothing of ours is left running, no tap in the host namespace" \
 	test -z "$(ours)" -a ! -e /sys/class/net/hb0
 

@@ -20,7 +20,9 @@ int lava_session_open(struct lava_session *l, const char *workdir, const char *d
 	char *raw = path_join(workdir, "lava.log");
 	char *results = path_join(workdir, "lava-results.yaml");
 	memset(l, 0, sizeof(*l));
+	l->opened = 1;
 	l->con_in = -1;
+	l->control_fd = -1;
 	snprintf(l->dut_ip, sizeof(l->dut_ip), "%s", dut_ip);
 	l->control_port = control_port;
 	l->raw = fopen(raw, "we");
@@ -45,7 +47,12 @@ void lava_session_end_console(struct lava_session *l)
 
 void lava_session_close(struct lava_session *l)
 {
+	if (!l->opened)		/* the backend failed before it got here */
+		return;
 	lava_session_end_console(l);
+	if (l->control_fd >= 0)
+		close(l->control_fd);
+	l->control_fd = -1;
 	if (l->raw)
 		fclose(l->raw);
 	if (l->results)
@@ -53,9 +60,10 @@ void lava_session_close(struct lava_session *l)
 	l->raw = l->results = NULL;
 }
 
-/* Hands one "hbcmd ..." line to the agent in the job: one TCP connection;
- * closing it tells the agent that nothing else follows. */
-static int send_command(struct lava_session *l, const char *line)
+/* The connection to the agent in the job (nc -l | hb-agent): opened at the
+ * first command, kept for the settings that come before the run, closed
+ * after the run, which tells the agent that nothing else follows. */
+static int control_connect(struct lava_session *l)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)l->control_port) };
 	if (inet_pton(AF_INET, l->dut_ip, &a.sin_addr) != 1)
@@ -67,17 +75,25 @@ static int send_command(struct lava_session *l, const char *line)
 		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s < 0)
 			return -1;
-		if (connect(s, (struct sockaddr *)&a, sizeof(a)) == 0) {
-			size_t n = strlen(line);
-			int ok = write(s, line, n) == (ssize_t)n && write(s, "\n", 1) == 1;
-			close(s);
-			return ok ? 0 : -1;
-		}
+		if (connect(s, (struct sockaddr *)&a, sizeof(a)) == 0)
+			return s;
 		close(s);
 		if (monotonic_s() > deadline || hb_interrupted)
 			return -1;
 		usleep(200000);
 	}
+}
+
+static int send_command(struct lava_session *l, const char *line)
+{
+	if (l->control_fd < 0 && (l->control_fd = control_connect(l)) < 0)
+		return -1;
+	size_t n = strlen(line);
+	if (write(l->control_fd, line, n) == (ssize_t)n && write(l->control_fd, "\n", 1) == 1)
+		return 0;
+	close(l->control_fd);
+	l->control_fd = -1;
+	return -1;
 }
 
 static void write_all(int fd, const char *s, size_t n)
@@ -117,20 +133,27 @@ void lava_session_log_line(struct lava_session *l, const char *line)
 	free(e);
 }
 
-/* A command from the runner: "hbcmd run" goes to the agent; "hbcmd
- * poweroff" is LAVA's to do (the job ends and powers the device off). */
+/* A command from the runner: "hbcmd set" (a runtime setting) and "hbcmd
+ * run" go to the agent; "hbcmd poweroff" is LAVA's to do (the job ends and
+ * powers the device off). */
 void lava_session_command(struct lava_session *l, const char *line)
 {
-	if (strncmp(line, "hbcmd run ", 10))
+	int run = !strncmp(line, "hbcmd run ", 10);
+	if (!run && strncmp(line, "hbcmd set ", 10))
 		return;
 	if (l->run_sent) {
-		hb_err("lava-local: a LAVA job serves one run; '%s' not sent", line);
+		hb_err("LAVA: a job serves one run; '%s' not sent", line);
 		return;
 	}
-	l->run_sent = 1;
 	if (send_command(l, line) < 0)
-		hb_err("lava-local: cannot hand the run to the agent at %s:%d: %s", l->dut_ip,
+		hb_err("LAVA: cannot hand '%.10s' to the agent at %s:%d: %s", line, l->dut_ip,
 		       l->control_port, strerror(errno));
+	if (run) {
+		l->run_sent = 1;
+		if (l->control_fd >= 0)
+			close(l->control_fd);
+		l->control_fd = -1;
+	}
 }
 
 /* Splits what arrived on fd into lines for fn; 0 at end of file. */

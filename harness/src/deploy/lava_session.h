@@ -2,15 +2,15 @@
  * lava_session: what the lava-local and lava backends share while a LAVA
  * job runs the board: LAVA's log lines in, the DUT's console out (the
  * "target" lines, on the pipe dut.c reads), LAVA's results kept, and the
- * runner's "hbcmd run" handed to the agent in the job, which serves
- * commands on a TCP port (lava_job.h, control_port).
+ * runner's "hbcmd set" and "hbcmd run" handed to the agent in the job,
+ * which serves commands on a TCP port (lava_job.h, control_port).
  *
  * Contract: lava_session_open() creates lava.log (every log line as LAVA
  * wrote it) and lava-results.yaml (its results lines) in workdir, or
  * returns -1 with the message printed. The caller sets con_in (the write
  * end of the console pipe) and feeds lines from one thread; the counters
- * are read once that thread has ended. A job serves one run: a second
- * "hbcmd run" is refused with a message.
+ * are read once that thread has ended. A job serves one run, after any
+ * number of settings: a command after the run is refused with a message.
  */
 #ifndef HB_LAVA_SESSION_H
 #define HB_LAVA_SESSION_H
@@ -21,10 +21,12 @@
 #include "deploy/dut.h"
 
 struct lava_session {
+	int opened;		/* lava_session_open() ran: close has work to do */
 	int con_in;		/* console pipe (write end); -1 once ended */
 	FILE *raw, *results;
 	char dut_ip[64];
 	int control_port;
+	int control_fd;		/* to the agent; -1 before the first command, after the run */
 	_Atomic int run_sent;	/* the agent got its command */
 	int job_passed;		/* LAVA's "job" result was pass */
 	int n_results, n_failed;

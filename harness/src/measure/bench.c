@@ -649,22 +649,13 @@ static void cell_spec(const struct plan *p, size_t ci, const char **strategy,
 }
 
 /* A cell's points and the runs it owes; -1 (the message printed) for bad
- * input, -2 when the store cannot say. A backend that boots once per run
- * (LAVA) runs the agent's test shell, which applies no settings. */
+ * input, -2 when the store cannot say. */
 static int cell_prepare(struct plan_state *ps, struct cell *c, const char *series,
 			const struct sweep *sw, const struct workload *wls, size_t nw,
 			struct todo *t, size_t *n)
 {
 	if (cell_points(c, series, sw) < 0)
 		return -1;
-	const struct deploy_ops *ops = deploy_backend(c->board->backend);
-	for (size_t i = 0; i < c->npoints; i++)
-		if (c->points[i].settings.n && ops && ops->one_run_per_boot) {
-			hb_err("%s: runtime settings cannot be applied on board %s (backend %s "
-			       "boots once per run); run it on a qemu board (docs/knobs.md)",
-			       c->points[i].label, c->board->name, c->board->backend);
-			return -1;
-		}
 	return cell_todo(ps, c, wls, nw, t, n) < 0 ? -2 : 0;
 }
 
