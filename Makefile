@@ -154,7 +154,7 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) fuzz-check
 	$(MAKE) check-lava
-	$(MAKE) check-cross STRATEGIES="baseline hrtimer-active"
+	$(MAKE) check-cross
 	$(MAKE) valgrind
 	$(MAKE) check-integration
 	$(MAKE) check-lava-local
