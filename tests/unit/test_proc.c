@@ -59,6 +59,15 @@ static char *const *tree_argv(const char *pidfile)
 	return argv;
 }
 
+/* A fresh name for the pid file; the file itself appears once sleep runs. */
+static void new_pidfile_name(char *pidfile)
+{
+	int fd = mkstemp(pidfile);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(pidfile);
+}
+
 static void remove_files(const char *pidfile)
 {
 	char *mk = xasprintf("%s.mk", pidfile);
@@ -103,10 +112,7 @@ static void test_tree_dies_with_hilbench(void **state)
 {
 	(void)state;
 	char pidfile[] = "/tmp/hb-test-proc-XXXXXX";
-	int fd = mkstemp(pidfile);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(pidfile);
+	new_pidfile_name(pidfile);
 	pid_t hilbench = fork();
 	assert_true(hilbench >= 0);
 	if (hilbench == 0) {
@@ -134,10 +140,7 @@ static void test_handled_signal_stops_the_tree(void **state)
 {
 	(void)state;
 	char pidfile[] = "/tmp/hb-test-proc-XXXXXX";
-	int fd = mkstemp(pidfile);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(pidfile);
+	new_pidfile_name(pidfile);
 	struct sigaction sa = { 0 }, old;
 	sa.sa_handler = on_alarm;	/* no SA_RESTART, as hilbench's handlers */
 	sigemptyset(&sa.sa_mask);

@@ -205,6 +205,19 @@ int run_class_parse(const char *name, enum run_class *c)
 	return -1;
 }
 
+/* Steps a bound "SELECT 1 ..." once and finalizes it: 1 if it found a row,
+ * 0 if not, -1 on error (message printed). */
+static int found_row(struct store *s, sqlite3_stmt *st)
+{
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		report_error(s, "cannot read");
+		return -1;
+	}
+	return step == SQLITE_ROW;
+}
+
 /* 1 if the store has run id, 0 if not, -1 on error (message printed). */
 static int has_run(struct store *s, const char *id)
 {
@@ -214,13 +227,7 @@ static int has_run(struct store *s, const char *id)
 		return -1;
 	}
 	bind_text(st, 1, id);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		report_error(s, "cannot read");
-		return -1;
-	}
-	return step == SQLITE_ROW;
+	return found_row(s, st);
 }
 
 /* The run and its metrics in one transaction. if_absent: a run the store
@@ -325,13 +332,7 @@ int store_has_pass(struct store *s, const char *session, const char *board,
 	bind_text(st, 3, strategy);
 	bind_text(st, 4, workload);
 	sqlite3_bind_int(st, 5, repetition);
-	int step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		report_error(s, "cannot read");
-		return -1;
-	}
-	return step == SQLITE_ROW;
+	return found_row(s, st);
 }
 
 int store_session_plan(struct store *s, const char *session, char *plan, size_t len)
