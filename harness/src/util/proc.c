@@ -88,15 +88,19 @@ pid_t proc_spawn(char *const argv[], const struct proc_opts *o)
 	return pid;
 }
 
+/* The shell's convention: the exit status, or 128 + the killing signal. */
+static int exit_code(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 int proc_wait(pid_t pid)
 {
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + WTERMSIG(st);
+	return exit_code(st);
 }
 
 int proc_run(char *const argv[], const struct proc_opts *o)
@@ -114,7 +118,7 @@ int proc_run(char *const argv[], const struct proc_opts *o)
 			return -1;
 		kill(-pid, SIGTERM);
 	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return exit_code(st);
 }
 
 char *proc_output(char *const argv[])
