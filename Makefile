@@ -1,20 +1,5 @@
 # hilbench - hardware-in-the-loop benchmarks for Linux network-driver patches.
-#
-#   make            build the host program (build/hilbench) and the DUT agent
-#   make deps       install what the host needs (apt, armhf arch, kernel source)
-#   make check      unit + integration tests (builds and boots a real kernel)
-#   make check-unit fast unit tests under ASan/UBSan (and valgrind: make valgrind)
-#   make check-lava rendered LAVA jobs against LAVA's own schema, REST client error paths
-#   make check-lava-local  one run through LAVA's lava-run (the lava-local backend)
-#   make check-lava-server a real LAVA server on loopback, one run over REST (not in
-#                   make check: 3-5 min cold; docs/lava.md)
-#   make check-cross every 6.1 strategy's stmmac objects (and DTB) for the real
-#                   boards' configs, through hilbench's build path
-#   make check-boards full kernels and boot files for the real boards (slow;
-#                   not part of make check; docs/boards.md)
-#   make fuzz-check libFuzzer on every parser, 10 s each (make fuzz: 300 s; docs/fuzzing.md)
-#   make compare    the main job: compare strategies on the emulated board
-#   make bench      speed measurements (build, boot, run): numbers, not tests
+# `make help` lists the targets: the text after each target's `##`.
 
 CC       ?= gcc
 # The DUT agent per Debian architecture of the boards (boards/*.yaml).
@@ -25,7 +10,11 @@ PKGS     := libcjson yaml-0.1 sqlite3 libcrypto libpcap libnl-route-3.0 libcurl
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
             -Iharness/src -Iharness/agent $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liperf -lpthread -lm
+# Read when make parses this file: on a fresh machine that is before `make
+# deps` installed the -dev packages, so every target that runs deps first
+# builds in a second make (see compare), and the link says what is missing.
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LDLIBS   := $(PKG_LIBS) -liperf -lpthread -lm
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The agent's protocol code is shared: the host decodes what the agent encodes.
@@ -53,12 +42,16 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
 
-.PHONY: all deps check check-unit check-lava check-lava-local check-lava-server check-cross \
-	check-boards check-integration valgrind fuzz fuzz-check \
+.PHONY: all help deps emulator check check-unit check-lava check-lava-local check-lava-server \
+	check-cross check-boards check-integration valgrind fuzz fuzz-check \
 	compare bench clean
-all: $(B)/hilbench $(AGENTS)
+all: $(B)/hilbench $(AGENTS) ## build the host program (build/hilbench) and the DUT agents
+
+help: ## this list
+	@awk -F ':.*## ' '/^[a-z][a-z-]*:.*## / { printf "  make %-18s %s\n", $$1, $$2 }' $(firstword $(MAKEFILE_LIST))
 
 $(B)/hilbench: $(CMD_OBJ) $(LIB_OBJ)
+	@[ -n "$(PKG_LIBS)" ] || { echo "make: pkg-config finds none of $(PKGS): run make deps" >&2; exit 1; }
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/obj/%.o: %.c
@@ -92,14 +85,21 @@ $(FUZZ_BIN): $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-deps:
-	bash harness/scripts/deps.sh
+# SERIES="6.1 6.12": the kernel sources to install (default 6.1; 6.12 is
+# for boards with kernel.min_series 6.12).
+deps: ## install what hilbench needs from Debian, then build its emulator (cached)
+	bash harness/scripts/deps.sh $(SERIES)
+	$(MAKE) emulator
 
-check-unit: $(UNIT_BIN)
+emulator: all ## build the emulators of emulators/ from Debian's source (cached)
+	$(B)/hilbench emulator
+
+check-unit: $(UNIT_BIN) ## fast unit tests under ASan/UBSan, and make help's list
+	bash tests/make-help.sh
 	@set -e; for t in $(UNIT_BIN); do \
 		HILBENCH_HOME=$(CURDIR) UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 
-valgrind: $(VG_BIN)
+valgrind: $(VG_BIN) ## the unit tests under valgrind
 	@set -e; for t in $(VG_BIN); do HILBENCH_HOME=$(CURDIR) valgrind -q \
 		--leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $$t; done
@@ -108,7 +108,7 @@ valgrind: $(VG_BIN)
 # the temp dir, tests/fuzz/corpus only changes by hand (crash reproducers).
 # A crash, leak or sanitizer report fails the run and leaves the input as
 # $(B)/fuzz/<target>-crash-*; the full log is $(B)/fuzz/<target>.log.
-fuzz-check: $(FUZZ_BIN)
+fuzz-check: $(FUZZ_BIN) ## libFuzzer on every parser, 10 s each (docs/fuzzing.md)
 	@set -e; for t in $(FUZZ_BIN); do n=$${t##*/fuzz_}; tmp=$$(mktemp -d); \
 		cp -r tests/fuzz/corpus/$$n/. $$tmp/; \
 		if ! $$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -print_final_stats=1 \
@@ -120,37 +120,37 @@ fuzz-check: $(FUZZ_BIN)
 			awk '{print $$2}') runs in $(FUZZ_TIME) s, $$(grep -h 'stat::average_exec_per_sec' \
 			$(B)/fuzz/$$n.log | awk '{print $$2}')/s, ok"; done
 
-fuzz:
+fuzz: ## libFuzzer on every parser, 300 s each
 	$(MAKE) fuzz-check FUZZ_TIME=300
 
-check-lava: $(B)/hilbench
+check-lava: $(B)/hilbench ## rendered LAVA jobs against LAVA's schema, REST client error paths
 	bash tests/lava/validate.sh $(B)/hilbench
 	bash tests/lava/rest-errors.sh $(B)/hilbench
 
-check-lava-local: all
+check-lava-local: all ## runs through LAVA's lava-run (the lava-local backend)
 	bash tests/lava/local.sh
 
-check-lava-server: all
+check-lava-server: all ## a real LAVA server on loopback (not in make check: 3-5 min cold)
 	bash tests/lava/server.sh
 
-check-cross: $(B)/hilbench
+check-cross: $(B)/hilbench ## every 6.1 strategy's stmmac objects for the real boards' configs
 	bash tests/boards/cross-build.sh $(B)/hilbench
 
-check-boards: all
+check-boards: all ## full kernels and boot files for the real boards (slow; docs/boards.md)
 	bash tests/boards/images.sh $(B)/hilbench
 
 # faults.sh mounts a small tmpfs (a full disk) and so wants root, as QEMU's
 # network namespace does. tests/lava/plan-errors.sh (a fake LAVA server
 # failing under `hilbench run`) boots the emulated board too, in a network
 # namespace of its own: here rather than in check-lava.
-check-integration: all
+check-integration: all ## real kernels booted in the emulator: runs, faults, bisect, knobs
 	bash tests/integration/run.sh
 	bash tests/integration/faults.sh
 	bash tests/lava/plan-errors.sh
 	bash tests/integration/bisect.sh
 	bash tests/integration/knobs.sh
 
-check: deps
+check: deps ## all tests (the README's test command; .ci/run)
 	$(MAKE) check-unit
 	$(MAKE) fuzz-check
 	$(MAKE) check-lava
@@ -159,7 +159,9 @@ check: deps
 	$(MAKE) check-integration
 	$(MAKE) check-lava-local
 
-compare: deps all
+# deps first, then a second make: it reads pkg-config after deps ran.
+compare: deps ## the main job: compare the strategies on the emulated board, write a report
+	$(MAKE) all
 	$(B)/hilbench compare
 
 # The host's counting path on its own, for tests/bench.sh.
@@ -167,10 +169,10 @@ $(B)/bench/capture-count: tests/bench/capture_count.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-bench: all $(B)/bench/capture-count
+bench: all $(B)/bench/capture-count ## speed measurements (build, boot, run): numbers, not tests
 	bash tests/bench.sh
 
-clean:
+clean: ## remove build/ (the caches outside the clone stay)
 	rm -rf $(B)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
