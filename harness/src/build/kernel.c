@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include "build/source.h"
 #include "config/strategy.h"
+#include "util/lock.h"
 #include "util/proc.h"
 #include "util/tree.h"
 
@@ -414,24 +414,6 @@ static int copy_objects(const char *srcdir, const char *dir, const char *to)
 	return rc == 0 && copied ? 0 : -1;
 }
 
-static int hold_build_lock(void)
-{
-	char *path = xasprintf("%s/kernels/build.lock", hb_cache_dir());
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		hb_err("cannot open %s: %s", path, strerror(errno));
-	else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		hb_info("waiting for another hilbench's kernel build to finish (%s)", path);
-		if (flock(fd, LOCK_EX) < 0) {	/* EINTR: Ctrl-C or SIGTERM */
-			hb_err("stopped while waiting for %s: %s", path, strerror(errno));
-			close(fd);
-			fd = -1;
-		}
-	}
-	free(path);
-	return fd;
-}
-
 /* The cached build whose patch stack is the longest proper prefix of ours,
  * all other inputs equal: its tree and objects are ours minus the patches
  * after `*prefix`. NULL when there is none. */
@@ -573,18 +555,12 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	log = path_join(res->dir, "build.log");
 	marker = path_join(res->dir, "patched");
 	lockpath = xasprintf("%s.lock", res->dir);
-	if (mkdir_p(res->dir, 0755) < 0 ||
-	    (lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+	if (mkdir_p(res->dir, 0755) < 0) {
 		hb_err("cannot create %s: %s", res->dir, strerror(errno));
 		goto out;
 	}
-	if (flock(lockfd, LOCK_EX | LOCK_NB) < 0) {
-		hb_info("waiting for another hilbench building %s", res->key);
-		if (flock(lockfd, LOCK_EX) < 0) {	/* EINTR: Ctrl-C or SIGTERM */
-			hb_err("stopped while waiting for %s: %s", lockpath, strerror(errno));
-			goto out;
-		}
-	}
+	if ((lockfd = lock_wait(lockpath, "another hilbench building this kernel")) < 0)
+		goto out;
 	if (read_manifest(res) == 0) {
 		res->cached = 1;
 		rc = 0;
@@ -610,7 +586,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	 * not wait behind a half-hour cold build; patching above needs no CPU,
 	 * so a patch that does not apply never waits either. */
 	if ((!from || !*from) && !req->objects_dir) {
-		buildlock = hold_build_lock();
+		buildlock = lock_compile();
 		if (buildlock < 0)
 			goto out;
 		t0 = monotonic_s();	/* build_seconds: the build, not the wait for the lock */

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "util/lock.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -13,7 +15,7 @@ int userland_build(const struct board *b, struct userland_result *res)
 	char *agent = xasprintf("%s/build/%s/hb-agent", hb_home(), b->debian_arch);
 	char *script = xasprintf("%s/harness/scripts/mkinitramfs.sh", hb_home());
 	char agent_sha[65], script_sha[65];
-	int rc = HB_EXIT_INFRA;
+	int rc = HB_EXIT_INFRA, lockfd = -1;
 	char *key_text = NULL, *dir = NULL, *cache = NULL;
 	if (sha256_file_hex(agent, agent_sha) < 0) {
 		hb_err("no DUT agent for %s at %s; run `make`", b->debian_arch, agent);
@@ -33,6 +35,18 @@ int userland_build(const struct board *b, struct userland_result *res)
 	dir = xasprintf("%s/%s", cache, key);
 	res->initramfs = path_join(dir, "initramfs.cpio.gz");
 	res->manifest = xasprintf("%s.manifest", res->initramfs);
+	/* One userland build at a time per cache: builds share the package
+	 * downloads (debs/) and apt's view of each architecture (apt/), and
+	 * two processes downloading one file corrupt it. The initramfs is
+	 * renamed into place complete, so a reader needs no lock. */
+	if (!path_exists(res->initramfs)) {
+		mkdir_p(cache, 0755);
+		char *lockpath = path_join(cache, "build.lock");
+		lockfd = lock_wait(lockpath, "another hilbench building a DUT userland");
+		free(lockpath);
+		if (lockfd < 0)
+			goto out;
+	}
 	if (!path_exists(res->initramfs)) {
 		hb_info("building the %s DUT initramfs (%zu packages + agent)", b->debian_arch,
 			b->packages.n);
@@ -62,6 +76,8 @@ int userland_build(const struct board *b, struct userland_result *res)
 		goto out;
 	rc = 0;
 out:
+	if (lockfd >= 0)
+		close(lockfd);
 	free(agent);
 	free(script);
 	free(key_text);
