@@ -34,9 +34,11 @@ usage() {
 	exit 2
 }
 
-arch='' agent='' out='' cache=''
+orig_args=("$@")
+arch='' agent='' out='' cache='' retry=1
 while (($#)); do
 	case $1 in
+	--no-retry) retry=0; shift ;;
 	--arch) arch=${2:?}; shift 2 ;;
 	--agent) agent=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
@@ -62,14 +64,20 @@ cache=$(cd "$cache" && pwd)
 started=$SECONDS
 
 # apt sees an empty $arch system: unqualified names are $arch packages and
-# nothing installed on the host satisfies a dependency. The host's package
-# lists are only read; apt's caches for this view live in DIR/apt/$arch
-# (one per architecture: an armhf and an arm64 build may run at once).
+# nothing installed on the host satisfies a dependency. The view has package
+# lists of its own in DIR/apt/$arch, fetched from the host's sources: the
+# host needs no foreign architecture (dpkg --add-architecture), and a
+# foreign index that fails to download (bookworm-security's armhf index
+# failed its size check while a mirror synced) cannot make the host's apt
+# drop a suite it needs. The caller (build/userland.c) holds a lock, so
+# one process at a time writes DIR.
 aptdir=$cache/apt/$arch
+mkdir -p "$aptdir/lists/partial"
 : >"$aptdir/status"
 apt_opts=(
 	-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch"
 	-o "Dir::State::status=$aptdir/status"
+	-o "Dir::State::Lists=$aptdir/lists"
 	-o "Dir::Cache::pkgcache=$aptdir/pkgcache.bin"
 	-o "Dir::Cache::srcpkgcache=$aptdir/srcpkgcache.bin"
 )
@@ -77,11 +85,38 @@ apt_opts=(
 # _apt user cannot write there.
 ((EUID)) || apt_opts+=(-o APT::Sandbox::User=root)
 
-for pkg in "$@"; do
-	policy=$(apt-cache "${apt_opts[@]}" policy "$pkg" 2>/dev/null)
-	[[ $policy == *"Candidate: "[!\(]* ]] ||
-		die "no $arch candidate for $pkg: the $arch package lists are missing or stale; run 'make deps'"
-done
+# apt-get update of the view; an index that fails (a mirror mid-sync) is
+# tried once more, and what still fails is named, not fatal: the checks
+# below say whether every package asked for resolves.
+update_lists() {
+	local try
+	for try in 1 2; do
+		if apt-get "${apt_opts[@]}" -q update >"$aptdir/update.log" 2>&1; then
+			return 0
+		fi
+		log "apt-get update of the $arch view failed (try $try of 2): $(grep -m1 '^E:' "$aptdir/update.log" || tail -n1 "$aptdir/update.log")"
+	done
+	return 0
+}
+if ! compgen -G "$aptdir/lists/*_Packages*" >/dev/null; then
+	log "fetching the $arch package lists into $aptdir/lists"
+	update_lists
+fi
+
+no_candidate() {
+	local pkg policy
+	for pkg in "$@"; do
+		policy=$(apt-cache "${apt_opts[@]}" policy "$pkg" 2>/dev/null)
+		[[ $policy == *"Candidate: "[!\(]* ]] || { echo "$pkg"; return; }
+	done
+}
+unresolved=$(no_candidate "$@")
+if [[ $unresolved ]]; then
+	log "no $arch candidate for $unresolved; fetching fresh $arch lists"
+	update_lists
+	unresolved=$(no_candidate "$@")
+	[[ -z $unresolved ]] || die "no $arch candidate for $unresolved in $aptdir/lists; apt-get update of that view said: $(grep -m1 '^E:' "$aptdir/update.log" || echo nothing wrong); check the package name and /etc/apt/sources.list*"
+fi
 
 # --- dependency closure ------------------------------------------------------
 # apt-cache depends prints, per package, one line per alternative
@@ -149,15 +184,32 @@ for line in "${index[@]}"; do
 	rm -f "$deb"
 	fetch+=("$name=$version")
 done
+# A mirror's transient error (a size or hash mismatch while it syncs, a
+# version gone since the lists were fetched) is retried once on fresh
+# lists; what fails twice is named.
+download() {
+	(cd "$cache/debs" && apt-get "${apt_opts[@]}" -q download "$@" >&2)
+}
 if ((${#fetch[@]})); then
 	log "downloading ${#fetch[@]} packages into $cache/debs"
-	(cd "$cache/debs" && apt-get "${apt_opts[@]}" -q download "${fetch[@]}" >&2)
+	if ! download "${fetch[@]}"; then
+		((retry)) || die "downloading ${fetch[*]} failed twice; the mirror may be syncing: try again later"
+		log "download failed; fetching fresh $arch lists and trying once more"
+		update_lists
+		exec bash "$0" --no-retry "${orig_args[@]}"
+	fi
 fi
 manifest=()
 for line in "${index[@]}"; do
 	read -r name version parch sha <<<"$line"
 	deb=$(deb_file "$name" "$version" "$parch")
-	[[ $(sha256sum <"$deb") == "$sha "* ]] || die "$deb does not match the index's SHA256"
+	if ! [[ -f $deb && $(sha256sum <"$deb") == "$sha "* ]]; then
+		rm -f "$deb"
+		((retry)) || die "$name $version ($parch) did not download intact twice; the mirror may be syncing: try again later"
+		log "$name $version ($parch) does not match the index's SHA256; fetching fresh lists and trying once more"
+		update_lists
+		exec bash "$0" --no-retry "${orig_args[@]}"
+	fi
 	manifest+=("$name $version $parch $sha")
 done
 log "packages ready ($((SECONDS - started)) s)"
@@ -258,7 +310,8 @@ log "NEEDED libraries, all present: $(printf '%s\n' "${!libs[@]}" | LC_ALL=C sor
 find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --reproducible -R 0:0 --quiet) | gzip -9n >"$out.tmp"
-mv -f "$out.tmp" "$out"
+# The manifest first: a reader that finds the initramfs finds its manifest.
 printf '%s\n' "${manifest[@]}" >"$out.manifest.tmp"
 mv -f "$out.manifest.tmp" "$out.manifest"
+mv -f "$out.tmp" "$out"
 log "wrote $out ($(stat -c %s "$out") bytes, ${#manifest[@]} packages) in $((SECONDS - started)) s"
