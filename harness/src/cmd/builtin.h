@@ -18,5 +18,6 @@ int cmd_lava(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_emulator(int argc, char **argv);
 
 #endif

@@ -5,15 +5,16 @@
 
 #include "cmd/builtin.h"
 #include "config/catalog.h"
+#include "config/emulator.h"
 #include "config/setting.h"
 #include "config/strategy.h"
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench check [--kind board|workload|plan|setting] FILE...\n"
+	"usage: hilbench check [--kind board|workload|plan|setting|emulator] FILE...\n"
 	"Validates config files; errors are printed as FILE:LINE:COL: problem; fix.\n"
 	"The kind is taken from the directory (boards/, workloads/, plans/,\n"
-	"settings/) unless\n"
+	"settings/, emulators/) unless\n"
 	"given. A strategy's series file (driver-patches/<series>/<name>/series) is\n"
 	"checked too. Exit 0 when all are valid, 2 otherwise.\n";
 
@@ -22,7 +23,7 @@ static const char *kind_of(const char *path)
 {
 	static const char *const dirs[][2] = {
 		{ "boards/", "board" }, { "workloads/", "workload" }, { "plans/", "plan" },
-		{ "settings/", "setting" },
+		{ "settings/", "setting" }, { "emulators/", "emulator" },
 	};
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if (!strcmp(base, "series"))
@@ -33,6 +34,24 @@ static const char *kind_of(const char *path)
 			return dirs[i][1];
 	}
 	return NULL;
+}
+
+/* The emulator a board names loads (it is built on first use). */
+static int check_board_emulator(const struct board *b, char *err, size_t errlen)
+{
+	if (!b->qemu.emulator)
+		return 0;
+	char *path = catalog_path("emulator", b->qemu.emulator);
+	struct emulator e;
+	char eerr[1024];
+	int rc = emulator_load(path, &e, eerr, sizeof(eerr));
+	if (rc == 0)
+		emulator_free(&e);
+	else
+		snprintf(err, errlen, "%s: deploy.qemu.emulator '%s': %s", b->path,
+			 b->qemu.emulator, eerr);
+	free(path);
+	return rc;
 }
 
 /* What a plan names exists: each board, each workload, and each strategy
@@ -134,11 +153,17 @@ int cmd_check(int argc, char **argv)
 		int rc = -1;
 		if (!kind) {
 			snprintf(err, sizeof(err), "%s: cannot tell what kind of file this is; "
-				 "use --kind board|workload|plan|setting", path);
+				 "use --kind board|workload|plan|setting|emulator", path);
 		} else if (!strcmp(kind, "board")) {
 			struct board b;
-			if ((rc = board_load(path, &b, err, sizeof(err))) == 0)
+			if ((rc = board_load(path, &b, err, sizeof(err))) == 0) {
+				rc = check_board_emulator(&b, err, sizeof(err));
 				board_free(&b);
+			}
+		} else if (!strcmp(kind, "emulator")) {
+			struct emulator e;
+			if ((rc = emulator_load(path, &e, err, sizeof(err))) == 0)
+				emulator_free(&e);
 		} else if (!strcmp(kind, "workload")) {
 			struct workload w;
 			if ((rc = workload_load(path, &w, err, sizeof(err))) == 0)
@@ -156,7 +181,7 @@ int cmd_check(int argc, char **argv)
 		} else if (!strcmp(kind, "series")) {
 			rc = check_series(path, err, sizeof(err));
 		} else {
-			snprintf(err, sizeof(err), "--kind %s: choose board, workload, plan or setting", kind);
+			snprintf(err, sizeof(err), "--kind %s: choose board, workload, plan, setting or emulator", kind);
 		}
 		if (rc == 0)
 			printf("%s: ok (%s)\n", path, kind);

@@ -22,6 +22,7 @@ static const struct {
 	{ "nightly", cmd_nightly, "cron: run a plan once per kernel revision, then detect" },
 	{ "bisect", cmd_bisect, "find the kernel commit that made a metric worse" },
 	{ "lava", cmd_lava, "print the LAVA job for one board/strategy/workload cell" },
+	{ "emulator", cmd_emulator, "build the emulators hilbench makes from Debian source" },
 };
 
 static void usage(FILE *to)
