@@ -51,7 +51,8 @@ int cmd_boot(int argc, char **argv)
 	struct bench_opts o = { 0 };
 	struct build_result k;
 	struct userland_result u;
-	int rc = bench_prepare(&b, b.series.v[0], strategy, &o, &k, &u);
+	struct emulator_result e;
+	int rc = bench_prepare(&b, b.series.v[0], strategy, &o, &k, &u, &e);
 	if (rc) {
 		board_free(&b);
 		return rc;
@@ -63,7 +64,8 @@ int cmd_boot(int argc, char **argv)
 	char *console = path_join(dir, "console.log");
 	char *cmdline = bench_cmdline(&b);
 	struct dut_image img = { .kernel = k.image, .dtb = k.dtb, .initrd = u.initramfs,
-				 .cmdline = cmdline };
+				 .cmdline = cmdline, .emulator = e.binary,
+				 .emulator_provenance = e.provenance };
 	struct dut d;
 	mkdir_p(dir, 0755);
 	int boot = dut_boot(&d, &b, &img, timing, dir, console);
@@ -89,6 +91,7 @@ int cmd_boot(int argc, char **argv)
 	free(dir);
 	build_result_free(&k);
 	userland_result_free(&u);
+	emulator_result_free(&e);
 	board_free(&b);
 	return rc;
 }

@@ -96,7 +96,7 @@ int cmd_build(int argc, char **argv)
 		board_free(&b);
 		goto out;
 	}
-	rc = bench_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k, &u);
+	rc = bench_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k, &u, NULL);
 	if (rc == 0) {
 		char *cmdline = bench_cmdline(&b);
 		struct boot_images im;

@@ -415,9 +415,9 @@ int cmd_gate(int argc, char **argv)
 	cand.bo = &g.bench;
 	const char *series = b.series.v[0];
 	if ((!ref.stored &&
-	     (rc = bench_prepare(&b, series, ref.strategy, ref.bo, &ref.k, &ref.u)) != 0) ||
+	     (rc = bench_prepare(&b, series, ref.strategy, ref.bo, &ref.k, &ref.u, NULL)) != 0) ||
 	    (!cand.stored &&
-	     (rc = bench_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u)) != 0))
+	     (rc = bench_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u, NULL)) != 0))
 		goto out;
 	l.v = xcalloc(g.plan.workloads.n * g.plan.gate.metrics.n, sizeof(*l.v));
 	for (int first = 1;; first = 0) {

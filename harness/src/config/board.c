@@ -53,7 +53,12 @@ static const struct yfield dut_fields[] = {
 };
 
 static const struct yfield qemu_fields[] = {
-	{ .key = "binary", .type = YF_STRING, .required = 1, .off = B(qemu.binary) },
+	{ .key = "binary", .type = YF_STRING, .off = B(qemu.binary) },
+	{ .key = "emulator", .type = YF_STRING, .off = B(qemu.emulator), .is_name = 1 },
+	{ .key = "globals", .type = YF_STRLIST, .off = B(qemu.globals) },
+	/* 1 ps to 1 us per instruction: 1 THz to 1 MHz */
+	{ .key = "ps_per_insn", .type = YF_INT, .off = B(qemu.ps_per_insn),
+	  .min = 1, .max = 1000000 },
 	{ .key = "machine", .type = YF_STRING, .required = 1, .off = B(qemu.machine) },
 	{ .key = "cpu", .type = YF_STRING, .off = B(qemu.cpu) },
 	{ .key = "memory_mb", .type = YF_INT, .off = B(qemu.memory_mb),
@@ -98,6 +103,7 @@ static const struct yfield userland_fields[] = {
 static const struct yfield board_fields[] = {
 	{ .key = "name", .type = YF_STRING, .required = 1, .off = B(name), .is_name = 1 },
 	{ .key = "description", .type = YF_STRING, .required = 1, .off = B(description) },
+	{ .key = "stands_in_for", .type = YF_STRING, .off = B(stands_in_for) },
 	{ .key = "arch", .type = YF_STRING, .required = 1, .off = B(arch), .choices = arches },
 	{ .key = "cross_compile", .type = YF_STRING, .required = 1, .off = B(cross_compile) },
 	{ .key = "debian_arch", .type = YF_STRING, .required = 1, .off = B(debian_arch),
@@ -291,6 +297,22 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
 				"deploy.backend is qemu but there is no 'deploy.qemu' "
 				"mapping; add one with binary and machine");
+	if (ynode_get(deploy, "qemu") && !b->qemu.binary == !b->qemu.emulator)
+		return ydoc_err(d, ynode_get(deploy, "qemu"), err, errlen,
+				"deploy.qemu needs exactly one of 'binary' (an installed "
+				"QEMU, e.g. qemu-system-arm) and 'emulator' (one hilbench "
+				"builds: a name in emulators/)");
+	if (b->qemu.ps_per_insn && !b->qemu.emulator)
+		return ydoc_err(d, ynode_get(ynode_get(deploy, "qemu"), "ps_per_insn"), err, errlen,
+				"ps_per_insn needs an emulator hilbench builds (deploy.qemu."
+				"emulator): Debian's QEMU has only power-of-two shifts");
+	for (size_t i = 0; i < b->qemu.globals.n; i++) {
+		const char *g = b->qemu.globals.v[i], *dot = strchr(g, '.'), *eq = strchr(g, '=');
+		if (!dot || !eq || dot > eq || dot == g || eq == dot + 1 || g[0] == '-')
+			return ydoc_err(d, ynode_get(ynode_get(deploy, "qemu"), "globals"), err,
+					errlen, "global '%s' is not DEVICE.PROPERTY=VALUE (QEMU's "
+					"-global form, e.g. allwinner-sun8i-emac.tx-int-ctl=on)", g);
+	}
 	if (!strcmp(b->backend, "lava-local") &&
 	    (!b->lava.device || !b->lava.sd_bootloader || b->lava.sd_bootloader[0] != '/'))
 		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
@@ -377,7 +399,7 @@ void board_free(struct board *b)
 		&b->debian_arch, &b->defconfig, &b->config_fragment, &b->image,
 		&b->dtb, &b->cmdline, &b->dut_interface, &b->dut_driver,
 		&b->host_addr, &b->dut_addr, &b->backend, &b->qemu.binary,
-		&b->qemu.machine, &b->qemu.cpu, &b->lava.device_type, &b->lava.deploy_to,
+		&b->qemu.emulator, &b->stands_in_for, &b->qemu.machine, &b->qemu.cpu, &b->lava.device_type, &b->lava.deploy_to,
 		&b->lava.kernel_type, &b->lava.boot_method, &b->lava.boot_commands,
 		&b->lava.device, &b->lava.sd_bootloader, &b->lava.server,
 		&b->external_dtb, &b->min_series, &b->load_addr_text, &b->entry_addr_text,
@@ -386,6 +408,7 @@ void board_free(struct board *b)
 		free(*strs[i]);
 	strlist_free(&b->series);
 	strlist_free(&b->qemu.extra_args);
+	strlist_free(&b->qemu.globals);
 	strlist_free(&b->packages);
 	strlist_free(&b->lava.prompts);
 	memset(b, 0, sizeof *b);

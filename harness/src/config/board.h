@@ -16,7 +16,10 @@
 #include "util/util.h"
 
 struct board_qemu {
-	char *binary;		/* qemu-system-arm */
+	char *binary;		/* an installed QEMU: qemu-system-arm */
+	char *emulator;		/* or one hilbench builds: emulators/<name>.yaml */
+	struct strlist globals;	/* -global DEVICE.PROPERTY=VALUE each */
+	int ps_per_insn;	/* virtual time per instruction; 0 = -icount shift=5 */
 	char *machine;		/* orangepi-pc */
 	char *cpu;		/* optional, NULL = machine default */
 	int memory_mb;		/* 0 = machine default */
@@ -54,6 +57,8 @@ struct board {
 	char *path;		/* file it was loaded from */
 	char *name;		/* must equal the file's basename without .yaml */
 	char *description;
+	char *stands_in_for;	/* the real board an emulated one is calibrated
+				 * against (a boards/ name); NULL = none */
 	char *arch;		/* kernel ARCH: arm | arm64 */
 	char *cross_compile;	/* arm-linux-gnueabihf- */
 	char *debian_arch;	/* armhf | arm64: DUT userland packages */

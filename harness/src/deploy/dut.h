@@ -36,6 +36,9 @@ struct dut_image {
 	const struct workload *workload;
 	const char *run_id;
 	const char *series, *strategy;	/* for the job's metadata */
+	/* The emulator hilbench built for the board (build/emulator.h) and its
+	 * provenance line; NULL: the board's deploy.qemu.binary. */
+	const char *emulator, *emulator_provenance;
 };
 
 struct dut;

@@ -23,20 +23,27 @@
 struct qemu_state {
 	struct netns ns;
 	pid_t pid;
-	char version[128];
+	char version[1024];
 };
 
 /* Virtual time: guest time advances with executed instructions, so runs are
- * deterministic; shift=5 keeps the guest clock at or above real time
- * (shift=1 slowed it 12x and broke iperf3: shared/notes/emulated-board.md). */
-static const char icount_arg[] = "shift=5,sleep=off,align=off";
+ * deterministic; shift=5 (32 ns an instruction) keeps the guest clock at or
+ * above real time (shift=1 slowed it 12x and broke iperf3:
+ * shared/notes/emulated-board.md). A board with ps_per_insn runs an
+ * emulator hilbench built, whose -icount takes that instruction time
+ * instead (emulator-patches/qemu-7.2/0003). */
+#define ICOUNT_SHIFT "shift=5"
+#define ICOUNT_FLAGS "sleep=off,align=off"
 
-static void qemu_version(struct qemu_state *q, const char *binary)
+/* The --version line, and for an emulator hilbench built what it was built
+ * from: the run's record of which emulator measured it. */
+static void qemu_version(struct qemu_state *q, const char *binary, const char *provenance)
 {
 	char *argv[] = { (char *)binary, "--version", NULL };
 	char *v = proc_output(argv);
-	snprintf(q->version, sizeof(q->version), "%.*s", v ? (int)strcspn(v, "\n") : 7,
-		 v ? v : "unknown");
+	snprintf(q->version, sizeof(q->version), "%.*s%s%s", v ? (int)strcspn(v, "\n") : 7,
+		 v ? v : "unknown", provenance ? "; hilbench emulator: " : "",
+		 provenance ? provenance : "");
 	free(v);
 }
 
@@ -47,7 +54,13 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	q->ns.orig_fd = -1;
 	q->pid = -1;
 	d->priv = q;
-	qemu_version(q, b->qemu.binary);
+	const char *binary = img->emulator ? img->emulator : b->qemu.binary;
+	if (!binary) {
+		hb_err("%s names emulator %s, which was not built; run it through "
+		       "`hilbench run` or `hilbench boot`", b->path, b->qemu.emulator);
+		return -1;
+	}
+	qemu_version(q, binary, img->emulator_provenance);
 	if (netns_enter(&q->ns, QEMU_TAP, b->host_addr) < 0)
 		return -1;
 
@@ -60,7 +73,7 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 		return -1;
 	}
 	struct strlist a = { 0 };
-	strlist_push(&a, b->qemu.binary);
+	strlist_push(&a, binary);
 	strlist_push(&a, "-M");
 	strlist_push(&a, b->qemu.machine);
 	if (b->qemu.cpu) {
@@ -101,7 +114,15 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	free(dump);
 	if (d->timing == TIMING_VIRTUAL) {
 		strlist_push(&a, "-icount");
-		strlist_push(&a, icount_arg);
+		if (b->qemu.ps_per_insn)
+			strlist_pushf(&a, ICOUNT_SHIFT ",ps-per-insn=%d," ICOUNT_FLAGS,
+				      b->qemu.ps_per_insn);
+		else
+			strlist_push(&a, ICOUNT_SHIFT "," ICOUNT_FLAGS);
+	}
+	for (size_t i = 0; i < b->qemu.globals.n; i++) {
+		strlist_push(&a, "-global");
+		strlist_push(&a, b->qemu.globals.v[i]);
 	}
 	for (size_t i = 0; i < b->qemu.extra_args.n; i++)
 		strlist_push(&a, b->qemu.extra_args.v[i]);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/catalog.h"
+#include "config/emulator.h"
 #include "config/setting.h"
 #include "config/strategy.h"
 #include "deploy/dut.h"
@@ -33,7 +34,8 @@ int bench_check_series(const struct board *b, const char *series)
 }
 
 int bench_prepare(const struct board *b, const char *series, const char *strategy,
-		  const struct bench_opts *o, struct build_result *k, struct userland_result *u)
+		  const struct bench_opts *o, struct build_result *k, struct userland_result *u,
+		  struct emulator_result *e)
 {
 	/* A user's tree has a series of its own: the callers' default (the
 	 * board's first) does not apply, only an explicit --kernel-series;
@@ -49,8 +51,33 @@ int bench_prepare(const struct board *b, const char *series, const char *strateg
 	if (rc)
 		return rc;
 	rc = userland_build(b, u);
-	if (rc)
+	if (rc) {
 		build_result_free(k);
+		return rc;
+	}
+	if (e && (rc = bench_emulator(b, e)) != 0) {
+		build_result_free(k);
+		userland_result_free(u);
+	}
+	return rc;
+}
+
+int bench_emulator(const struct board *b, struct emulator_result *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (!b->qemu.emulator)
+		return 0;
+	struct emulator emu;
+	char *path = catalog_path("emulator", b->qemu.emulator);
+	char err[1024];
+	int rc = HB_EXIT_USAGE;
+	if (emulator_load(path, &emu, err, sizeof(err)) < 0) {
+		hb_err("%s (deploy.qemu.emulator of %s)", err, b->path);
+	} else {
+		rc = emulator_build(&emu, e) == 0 ? 0 : HB_EXIT_INFRA;
+		emulator_free(&emu);
+	}
+	free(path);
 	return rc;
 }
 
@@ -100,13 +127,14 @@ struct cell {
 	const char *series;
 	struct build_result k;
 	struct userland_result u;
+	struct emulator_result e;	/* e.binary NULL: the board's installed QEMU */
 	int built;
 	int sweep;		/* its points are a sweep's */
 	int fresh_boots;	/* boots after failed runs so far (BENCH_SWEEP_REBOOTS) */
 	char *patches;		/* JSON, from the build manifest */
 	char *kernel_version;
 	char boot_id[40];
-	char emulator[128];
+	char emulator[1024];
 };
 
 /* One run a cell still owes: a repetition of a workload at a point. */
@@ -147,6 +175,7 @@ static void cell_free(struct cell *c)
 	if (c->built) {
 		build_result_free(&c->k);
 		userland_result_free(&c->u);
+		emulator_result_free(&c->e);
 	}
 	free(c->patches);
 	free(c->kernel_version);
@@ -375,7 +404,8 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 	struct dut_image img = { .kernel = c->k.image, .dtb = c->k.dtb,
 				 .initrd = c->u.initramfs, .cmdline = cmdline,
 				 .workload = &wls[t[0].wl], .run_id = first_id,
-				 .series = c->series, .strategy = c->strategy };
+				 .series = c->series, .strategy = c->strategy,
+				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance };
 	struct dut d;
 	mkdir_p(bootdir, 0755);
 	progress(c, "booting");
@@ -764,7 +794,7 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 				goto out;
 			}
 			progress(&c, "building");
-			int brc = bench_prepare(b, series, c.strategy, o, &c.k, &c.u);
+			int brc = bench_prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
 			if (brc == 0) {
 				c.built = 1;
 				read_manifest_facts(&c);

@@ -28,6 +28,7 @@
 #ifndef HB_BENCH_H
 #define HB_BENCH_H
 
+#include "build/emulator.h"
 #include "build/kernel.h"
 #include "build/userland.h"
 #include "config/plan.h"
@@ -55,10 +56,15 @@ struct bench_opts {
 
 /* 0 if the board lists this kernel series, else -1 with the message. */
 int bench_check_series(const struct board *b, const char *series);
-/* Kernel + initramfs for one board/strategy (both cached); HB_EXIT_USAGE
- * for a series the board does not list or a patch that does not apply. */
+/* Kernel + initramfs for one board/strategy, and with e the emulator the
+ * board names (all cached); HB_EXIT_USAGE for a series the board does not
+ * list, a patch that does not apply or a bad emulator file. */
 int bench_prepare(const struct board *b, const char *series, const char *strategy,
-		  const struct bench_opts *o, struct build_result *k, struct userland_result *u);
+		  const struct bench_opts *o, struct build_result *k, struct userland_result *u,
+		  struct emulator_result *e);
+/* The emulator of the board's deploy.qemu.emulator, built once per cache;
+ * e->binary NULL (and 0) for a board that runs an installed QEMU. */
+int bench_emulator(const struct board *b, struct emulator_result *e);
 /* The kernel command line: the board's, plus what the agent needs. */
 char *bench_cmdline(const struct board *b);
 
