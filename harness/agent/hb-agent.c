@@ -854,16 +854,109 @@ static int end_run(const char *id, const char *msg)
 	return 0;
 }
 
+/*
+ * The driver's own statistics (ETHTOOL_GSTATS: what `ethtool -S` prints),
+ * read before and after a run. stmmac counts there what characterises the
+ * TX timer strategies at no cost to the run: TX interrupts
+ * (tx_normal_irq_n), TX cleans (tx_clean), frames asking for an interrupt
+ * (tx_set_ic_bit), NAPI polls. After the run every stat that changed goes
+ * out as "HB DSTAT id= name= delta=": the host picks what it knows.
+ */
+struct driver_stats {
+	uint32_t n;
+	struct ethtool_gstrings *names;
+	struct ethtool_stats *before;
+};
+
+static int ethtool_ioctl(const char *iface, void *data)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", iface);
+	ifr.ifr_data = data;
+	int rc = ioctl(fd, SIOCETHTOOL, &ifr);
+	close(fd);
+	return rc;
+}
+
+static struct ethtool_stats *driver_stats_read(const char *iface, uint32_t n)
+{
+	struct ethtool_stats *st = calloc(1, sizeof(*st) + n * sizeof(uint64_t));
+	if (!st)
+		return NULL;
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = n;
+	if (ethtool_ioctl(iface, st) < 0 || st->n_stats != n) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* A driver without statistics (or a failed read) leaves ds->n 0. */
+static void driver_stats_begin(const char *iface, struct driver_stats *ds)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		uint32_t len;
+	} info = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ull << ETH_SS_STATS } };
+	memset(ds, 0, sizeof(*ds));
+	/* 4096: far more than any driver has; a bound on what we allocate */
+	if (ethtool_ioctl(iface, &info) < 0 || !info.hdr.sset_mask || !info.len ||
+	    info.len > 4096)
+		return;
+	ds->names = calloc(1, sizeof(*ds->names) + (size_t)info.len * ETH_GSTRING_LEN);
+	if (!ds->names)
+		return;
+	ds->names->cmd = ETHTOOL_GSTRINGS;
+	ds->names->string_set = ETH_SS_STATS;
+	ds->names->len = info.len;
+	if (ethtool_ioctl(iface, ds->names) < 0 || ds->names->len != info.len ||
+	    !(ds->before = driver_stats_read(iface, info.len))) {
+		free(ds->names);
+		ds->names = NULL;
+		return;
+	}
+	ds->n = info.len;
+}
+
+static void driver_stats_end(const char *iface, const char *id, struct driver_stats *ds)
+{
+	struct ethtool_stats *after = ds->n ? driver_stats_read(iface, ds->n) : NULL;
+	for (uint32_t i = 0; after && i < ds->n; i++) {
+		uint64_t b = ds->before->data[i], a = after->data[i];
+		if (a == b)
+			continue;
+		char name[ETH_GSTRING_LEN + 1];
+		printable((const char *)ds->names->data + (size_t)i * ETH_GSTRING_LEN,
+			  strnlen((const char *)ds->names->data + (size_t)i * ETH_GSTRING_LEN,
+				  ETH_GSTRING_LEN), name, sizeof(name));
+		for (char *c = name; *c; c++)
+			if (*c == ' ' || *c == '=')
+				*c = '_';
+		emit("HB DSTAT id=%s name=%s delta=%llu", id, name,
+		     (unsigned long long)(a > b ? a - b : 0));
+	}
+	free(after);
+	free(ds->names);
+	free(ds->before);
+	memset(ds, 0, sizeof(*ds));
+}
+
 static int run_test(const struct agent_params *p, const struct run_spec *rs)
 {
 	char json_path[96], err_path[96], msg[400] = "", detail[256];
 	struct iperf_args args;
 
+	struct driver_stats ds;
 	emit_context(p, rs->id);
 	if (emit_counters(p->iface, rs->id, "before") < 0) {
 		snprintf(msg, sizeof(msg), "cannot read the counters of %s", p->iface);
 		return end_run(rs->id, msg);
 	}
+	driver_stats_begin(p->iface, &ds);
 	snprintf(json_path, sizeof(json_path), "/tmp/%s.json", rs->id);
 	snprintf(err_path, sizeof(err_path), "/tmp/%s.err", rs->id);
 	iperf_args_build(&args, p, rs);
@@ -878,6 +971,7 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	if (pid < 0) {
 		snprintf(msg, sizeof(msg), "fork: %s", strerror(errno));
 		profile_stop(&prof, rs->id);
+		driver_stats_end(p->iface, rs->id, &ds);
 		if (hist)
 			hist_report_and_disarm(rs->id);
 		kmsg_report(kmsg, rs->id);
@@ -904,6 +998,7 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	profile_stop(&prof, rs->id);
 	if (emit_counters(p->iface, rs->id, "after") < 0 && !msg[0])
 		snprintf(msg, sizeof(msg), "cannot read the counters of %s", p->iface);
+	driver_stats_end(p->iface, rs->id, &ds);
 	if (hist)
 		hist_report_and_disarm(rs->id);
 	kmsg_report(kmsg, rs->id);

@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #define COUNTERS 40
 #define HIST_MAX 128
 #define PROFILE_MAX 256
+#define DSTAT_MAX 64
 
 /* What the agent reported for one run. */
 struct agent_report {
@@ -31,6 +33,9 @@ struct agent_report {
 	char hist_caller[HIST_MAX][64];
 	long long hist_hits[HIST_MAX];
 	int n_hist;
+	char dstat_name[DSTAT_MAX][40];	/* the driver's ethtool -S stats that moved */
+	long long dstat_delta[DSTAT_MAX];
+	int n_dstat;
 	int end_seen, end_ok;
 	char end_msg[256];
 	int file_ok;		/* iperf.json arrived intact */
@@ -64,6 +69,18 @@ static long long counter_delta(const struct agent_report *a, const char *name)
 		if (!strcmp(a->names[i], name) && a->before[i] >= 0 && a->after[i] >= a->before[i])
 			return a->after[i] - a->before[i];
 	return -1;
+}
+
+/* A count the DUT sent: decimal digits only, below 2^63. */
+static int parse_count(const char *s, long long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (!*s || *end || s[0] == '-' || errno || v > LLONG_MAX)
+		return -1;
+	*out = (long long)v;
+	return 0;
 }
 
 static void add_metric(struct run_result *res, const char *name, double value,
@@ -277,6 +294,46 @@ out:
  * is deterministic, and in real time it matches the host's. The host's view
  * is kept beside it for cross-checking.
  */
+/*
+ * The driver's own statistics (ethtool -S, read by the agent before and
+ * after the run) that show how the TX path ran: stmmac's names. Exact and
+ * free (the driver counts them anyway), so on in every run. A driver
+ * without one of these stats has no such metric.
+ */
+static const struct {
+	const char *stat, *metric, *what;
+	int per_rx;	/* per received packet, else per sent one */
+} driver_ratios[] = {
+	{ "tx_normal_irq_n", "tx_irqs_per_pkt", "TX interrupts", 0 },
+	{ "tx_clean", "tx_cleans_per_pkt", "stmmac_tx_clean() runs (TX NAPI polls)", 0 },
+	{ "tx_set_ic_bit", "tx_ic_frames_per_pkt", "frames asking for a TX interrupt", 0 },
+	{ "rx_normal_irq_n", "rx_irqs_per_pkt", "RX interrupts", 1 },
+};
+
+static void driver_metrics(const struct agent_report *a, long long txp, long long rxp,
+			   struct run_result *res)
+{
+	for (size_t r = 0; r < HB_ARRAY_SIZE(driver_ratios); r++) {
+		long long delta = 0;
+		for (int i = 0; i < a->n_dstat; i++)
+			if (!strcmp(a->dstat_name[i], driver_ratios[r].stat))
+				delta = a->dstat_delta[i];
+		long long pkts = driver_ratios[r].per_rx ? rxp : txp;
+		char name[64], source[sizeof(res->sources[0])];
+		snprintf(name, sizeof(name), "ethtool.%s", driver_ratios[r].stat);
+		snprintf(source, sizeof(source), "ethtool -S %.24s delta: %.40s",
+			 driver_ratios[r].stat, driver_ratios[r].what);
+		/* an unchanged stat is not reported: 0 only where the driver has it */
+		if (!a->n_dstat || pkts <= 0)
+			continue;
+		add_metric(res, name, (double)delta, "events", source);
+		snprintf(source, sizeof(source), "ethtool -S %.24s / DUT %s_packets",
+			 driver_ratios[r].stat, driver_ratios[r].per_rx ? "rx" : "tx");
+		add_metric(res, driver_ratios[r].metric, (double)delta / (double)pkts, "ratio",
+			   source);
+	}
+}
+
 static int compute_metrics(const struct workload *w, const struct agent_report *a,
 			   const char *iface, const char *rundir, const char *dut_json,
 			   const char *host_json, struct run_result *res)
@@ -395,6 +452,10 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		add_metric(res, "tx_timer_expiries_per_s", (double)tx_timer_expiries / secs_dut,
 			   "events/s", "tracefs hist: expiries of stmmac_tx_timer / DUT clock window");
 	}
+	if (a->n_hist > 0 && txp > 0)
+		add_metric(res, "tx_timer_expiries_per_pkt", (double)tx_timer_expiries / (double)txp,
+			   "ratio", "tracefs hist: expiries of stmmac_tx_timer / DUT tx_packets");
+	driver_metrics(a, txp, rxp, res);
 	/* the agent counts NAPI polls in profiled runs only (per-packet cost) */
 	if (w->profile != WL_PROFILE_NONE && a->n_hist > 0 && txp >= 0 && rxp >= 0 && txp + rxp > 0)
 		add_metric(res, "napi_polls_per_pkt", (double)napi_polls / (double)(txp + rxp), "ratio",
@@ -594,6 +655,11 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 			snprintf(a->hist_event[a->n_hist], sizeof(a->hist_event[0]), "%s", ev);
 			snprintf(a->hist_caller[a->n_hist], sizeof(a->hist_caller[0]), "%s", name);
 			a->hist_hits[a->n_hist++] = atoll(value);
+		} else if (!strncmp(line, "DSTAT ", 6) && a->n_dstat < DSTAT_MAX &&
+			   proto_get(line, "name", name, sizeof(name)) &&
+			   proto_get(line, "delta", value, sizeof(value)) &&
+			   parse_count(value, &a->dstat_delta[a->n_dstat]) == 0) {
+			snprintf(a->dstat_name[a->n_dstat++], sizeof(a->dstat_name[0]), "%s", name);
 		} else if (!strncmp(line, "LISTENING ", 10)) {
 			*listening = 1;
 			return;
