@@ -12,6 +12,7 @@
 #define B(f) offsetof(struct board, f)
 
 static const char *const arches[] = { "arm", "arm64", NULL };
+static const char *const off_on[] = { "off", "on", NULL };
 static const char *const debian_arches[] = { "armhf", "arm64", NULL };
 static const char *const backends[] = { "qemu", "lava-local", "lava", NULL };
 /* Only what deploy/lava_job.c can render: a new method needs both. */
@@ -59,6 +60,8 @@ static const struct yfield qemu_fields[] = {
 	/* 1 ps to 1 us per instruction: 1 THz to 1 MHz */
 	{ .key = "ps_per_insn", .type = YF_INT, .off = B(qemu.ps_per_insn),
 	  .min = 1, .max = 1000000 },
+	{ .key = "icount_sleep", .type = YF_ENUM, .off = B(qemu.icount_sleep),
+	  .choices = off_on },
 	{ .key = "machine", .type = YF_STRING, .required = 1, .off = B(qemu.machine) },
 	{ .key = "cpu", .type = YF_STRING, .off = B(qemu.cpu) },
 	{ .key = "memory_mb", .type = YF_INT, .off = B(qemu.memory_mb),

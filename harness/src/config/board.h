@@ -20,6 +20,8 @@ struct board_qemu {
 	char *emulator;		/* or one hilbench builds: emulators/<name>.yaml */
 	struct strlist globals;	/* -global DEVICE.PROPERTY=VALUE each */
 	int ps_per_insn;	/* virtual time per instruction; 0 = -icount shift=5 */
+	int icount_sleep;	/* 1: an idle guest waits in real time (-icount
+				 * sleep=on); 0: its clock jumps to the next timer */
 	char *machine;		/* orangepi-pc */
 	char *cpu;		/* optional, NULL = machine default */
 	int memory_mb;		/* 0 = machine default */

@@ -33,7 +33,6 @@ struct qemu_state {
  * emulator hilbench built, whose -icount takes that instruction time
  * instead (emulator-patches/qemu-7.2/0003). */
 #define ICOUNT_SHIFT "shift=5"
-#define ICOUNT_FLAGS "sleep=off,align=off"
 
 /* The --version line, and for an emulator hilbench built what it was built
  * from: the run's record of which emulator measured it. */
@@ -114,11 +113,12 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	free(dump);
 	if (d->timing == TIMING_VIRTUAL) {
 		strlist_push(&a, "-icount");
+		const char *sleep = b->qemu.icount_sleep ? "on" : "off";
 		if (b->qemu.ps_per_insn)
-			strlist_pushf(&a, ICOUNT_SHIFT ",ps-per-insn=%d," ICOUNT_FLAGS,
-				      b->qemu.ps_per_insn);
+			strlist_pushf(&a, ICOUNT_SHIFT ",ps-per-insn=%d,sleep=%s,align=off",
+				      b->qemu.ps_per_insn, sleep);
 		else
-			strlist_push(&a, ICOUNT_SHIFT "," ICOUNT_FLAGS);
+			strlist_pushf(&a, ICOUNT_SHIFT ",sleep=%s,align=off", sleep);
 	}
 	for (size_t i = 0; i < b->qemu.globals.n; i++) {
 		strlist_push(&a, "-global");
