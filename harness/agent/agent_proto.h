@@ -74,6 +74,11 @@ struct iperf_args {
 void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
 		      const struct run_spec *rs);
 
+/* How the END msg of a run begins when the agent killed iperf3 at its
+ * deadline (time + omit + a grace, on the DUT's clock): the host tells that
+ * failure from the others (measure/runner.c). */
+#define AGENT_DEADLINE_KILL "iperf3 killed after"
+
 /*
  * The top-level "error" string of iperf3's JSON, escapes kept, non-printable
  * bytes as '?'. 1 if there is one. iperf3 3.12 exits 0 with -J even when the
@@ -171,7 +176,7 @@ int kmsg_record_parse(const char *rec, size_t len, unsigned *level,
 int tcp_port_listening(const char *proc_net_tcp, unsigned port);
 
 /* The aggregate "cpu" line of /proc/stat, in jiffies, in this order. */
-enum { CPU_FIELDS = 7 };
+enum { CPU_USER, CPU_NICE, CPU_SYSTEM, CPU_IDLE, CPU_IOWAIT, CPU_IRQ, CPU_SOFTIRQ, CPU_FIELDS };
 extern const char *const cpu_field_names[CPU_FIELDS];
 int cpu_stat_parse(const char *proc_stat, uint64_t out[CPU_FIELDS]);
 

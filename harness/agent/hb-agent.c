@@ -1011,7 +1011,7 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 		emit_file(rs->id, "iperf.json", json, json_len);
 	if (!msg[0]) {
 		if (killed)
-			snprintf(msg, sizeof(msg), "iperf3 killed after %u s", limit_s);
+			snprintf(msg, sizeof(msg), AGENT_DEADLINE_KILL " %u s", limit_s);
 		else if (WIFSIGNALED(status))
 			snprintf(msg, sizeof(msg), "iperf3 killed by signal %d", WTERMSIG(status));
 		else if (json && iperf_json_error(json, detail, sizeof(detail)))

@@ -11,9 +11,14 @@ bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto)
 	return m->protocol == GATE_ANY_PROTOCOL || (m->protocol == GATE_UDP) == (proto == WL_UDP);
 }
 
-double gate_look_alpha(const struct gate_policy *g)
+int gate_max_looks(const struct gate_policy *g, int ref_repetitions)
 {
-	return g->alpha / (double)(g->max_repetitions - g->first_repetitions + 1);
+	return (g->max_repetitions - ref_repetitions) + (g->max_repetitions - g->first_repetitions) + 1;
+}
+
+double gate_look_alpha(const struct gate_policy *g, int ref_repetitions)
+{
+	return g->alpha / (double)gate_max_looks(g, ref_repetitions);
 }
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
@@ -46,6 +51,28 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 		d->outcome = gain < 0 ? GATE_REGRESSED : GATE_IMPROVED;
 	else if (worst > -threshold_pct)
 		d->outcome = GATE_PASS;
+}
+
+void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
+	       const double *ref, size_t nref, const double *cand, size_t ncand,
+	       enum metric_direction better, double threshold_pct, struct gate_decision *d)
+{
+	gate_decide(ref, nref, cand, ncand, better, gate_look_alpha(g, ref_repetitions),
+		    threshold_pct, d);
+	if (d->shift.method == SHIFT_NONE)
+		return;
+	int last = gate_max_looks(g, ref_repetitions);
+	if (nref != s->nref || ncand != s->ncand) {
+		if (s->looks == last) {
+			d->outcome = GATE_INCONCLUSIVE;	/* a test more would break the bound */
+			return;
+		}
+		s->looks++;
+		s->nref = nref;
+		s->ncand = ncand;
+	}
+	if (d->outcome == GATE_OPEN && s->looks == last)
+		d->outcome = GATE_INCONCLUSIVE;
 }
 
 enum gate_next gate_next_run(const struct gate_policy *g, int ref_repetitions, size_t nref,

@@ -12,13 +12,15 @@
  *     runs are tight enough, and never fails);
  *   - OPEN: neither yet; the caller adds a run and looks again, and at its
  *     cap reports INCONCLUSIVE.
- * Repeated looks would inflate false alarms, so each uses alpha divided by
- * the number of looks the cap allows (Bonferroni): the chance of any false
- * alarm for a metric over the whole sequence stays below alpha.
+ * Repeated looks would inflate false alarms, so each tests at alpha divided
+ * by the most looks a gate can make (Bonferroni): the chance of any false
+ * alarm for a metric over the whole sequence is at most alpha.
  *
- * Contract: gate_decide() is pure; gate_exit_code() maps the decisions to
- * 0 pass, 1 regression, 125 inconclusive (HB_EXIT_*); gate_write_junit()
- * escapes every string.
+ * Contract: gate_decide(), gate_look() and gate_next_run() are pure;
+ * gate_exit_code() maps the decisions to 0 pass, 1 regression, 125
+ * inconclusive (HB_EXIT_*); gate_write_junit() escapes every string. A
+ * policy's cap is at least the reference's repetitions and
+ * first_repetitions (config/plan.c and the gate's options check it).
  */
 #ifndef HB_GATE_H
 #define HB_GATE_H
@@ -44,12 +46,37 @@ struct gate_decision {
 
 /* Does a gate metric entry apply to a workload of this protocol? */
 bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto);
-/* The significance level of each look under the policy's cap. */
-double gate_look_alpha(const struct gate_policy *g);
+/*
+ * The most looks (significance tests) the gate makes at one metric: the
+ * first once the reference has ref_repetitions runs and the candidate
+ * first_repetitions, then one after each run added, one at a time, until
+ * both sides are at the cap: (cap - ref_repetitions) + (cap -
+ * first_repetitions) + 1, 9 with plans/gate.yaml (3 + 5 + 1).
+ */
+int gate_max_looks(const struct gate_policy *g, int ref_repetitions);
+/* alpha / gate_max_looks(): the significance level of each look. */
+double gate_look_alpha(const struct gate_policy *g, int ref_repetitions);
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
 		 enum metric_direction better, double look_alpha, double threshold_pct,
 		 struct gate_decision *d);
+/* One metric's looks so far; zeroed before the first. */
+struct gate_seq {
+	size_t nref, ncand;	/* the runs of the last look that tested */
+	int looks;		/* tests made */
+};
+/*
+ * One look of the sequential procedure at one metric: gate_decide() at
+ * gate_look_alpha(). A test of runs not tested before counts against
+ * gate_max_looks(); the same runs again decide the same and count nothing.
+ * An open metric is INCONCLUSIVE once its last look is made, and so are new
+ * runs past it (the store can grow under a gate): a metric is never tested
+ * more than gate_max_looks() times, whatever the runs did (failed, reused,
+ * stored by another process).
+ */
+void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
+	       const double *ref, size_t nref, const double *cand, size_t ncand,
+	       enum metric_direction better, double threshold_pct, struct gate_decision *d);
 /*
  * Where the next runs of a workload go, given its pass runs so far: the
  * reference up to its repetitions, the candidate up to first_repetitions,

@@ -100,11 +100,18 @@ static int measure_into(struct bisect_opts *b, struct store *s, const char *rev,
 	return rc;
 }
 
-static void decide(const struct bisect_opts *b, const struct values *good,
+/* One look of the gate's procedure (analyze/gate.h). Both sides start at
+ * the plan's repetitions (GOOD and BAD; each step's revision against GOOD's
+ * runs) and get one run at a time up to the cap, so the looks are counted
+ * as the gate's with first_repetitions = repetitions: 2 (cap -
+ * repetitions) + 1 at most. */
+static void decide(const struct bisect_opts *b, struct gate_seq *seq, const struct values *good,
 		   const struct values *cand, struct gate_decision *d)
 {
-	gate_decide(good->v, good->n, cand->v, cand->n, b->gm->better,
-		    gate_look_alpha(&b->plan.gate), b->threshold_pct, d);
+	struct gate_policy both = b->plan.gate;
+	both.first_repetitions = b->plan.repetitions;
+	gate_look(&both, b->plan.repetitions, seq, good->v, good->n, cand->v, cand->n,
+		  b->gm->better, b->threshold_pct, d);
 }
 
 static double mean_of(const struct values *x)
@@ -140,14 +147,15 @@ static int run_step(struct bisect_opts *b, struct store *s)
 	 * its reason; the pass runs still count, and the gate asks for more */
 	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, NULL);
 	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
+	struct gate_seq seq = { 0 };
 	if (rc != HB_EXIT_USAGE && good.n && cand.n) {
-		decide(b, &good, &cand, &d);
+		decide(b, &seq, &good, &cand, &d);
 		/* the gate's own policy: one more run at a time while open */
 		int tries = 0;
 		while (d.outcome == GATE_OPEN && cand.n < (size_t)b->plan.gate.max_repetitions &&
 		       tries++ < b->plan.gate.max_repetitions && !hb_interrupted &&
 		       measure_into(b, s, rev, 1, &cand, &gr, NULL) != HB_EXIT_USAGE)
-			decide(b, &good, &cand, &d);
+			decide(b, &seq, &good, &cand, &d);
 	}
 	int verdict = d.outcome == GATE_REGRESSED ? 1 :
 		      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED ? 0 : HB_EXIT_INFRA;
@@ -211,7 +219,8 @@ static int run_bisect(struct bisect_opts *b, struct store *s)
 		goto out;
 	}
 	struct gate_decision d;
-	decide(b, &g, &bs, &d);
+	struct gate_seq seq = { 0 };
+	decide(b, &seq, &g, &bs, &d);
 	/* the gate's policy: while open, one more run on the side with fewer */
 	int tries = 0;
 	while (d.outcome == GATE_OPEN && !hb_interrupted &&
@@ -223,7 +232,7 @@ static int run_bisect(struct bisect_opts *b, struct store *s)
 			      : measure_into(b, s, b->good, 1, &g, &good_rev, &b->good_sessions)) ==
 			    HB_EXIT_USAGE)
 			break;
-		decide(b, &g, &bs, &d);
+		decide(b, &seq, &g, &bs, &d);
 	}
 	printf("good %.12s: %s %.6g (%zu runs); bad %.12s: %.6g (%zu runs) "
 	       "(%+.2f %%, threshold %.2f %%): %s\n", good_rev.commit, b->metric, mean_of(&g), g.n,

@@ -163,6 +163,7 @@ static int run_more(const struct gate_opts *g, struct side *sd, struct store *s,
 struct looks {
 	struct gate_decision *v;
 	size_t n;
+	struct gate_seq *seq;	/* per (workload, metric of the plan): its looks so far */
 };
 
 /* Decides every (workload, metric) the runs so far allow. */
@@ -188,8 +189,9 @@ static void look(const struct gate_opts *g, const struct workload *wls, const st
 			double thr = isnan(g->threshold_pct) ? gm[m].threshold_pct[g->plan.timing]
 							     : g->threshold_pct;
 			static const double none[1];
-			gate_decide(r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
-				    gm[m].better, gate_look_alpha(pol), thr, d);
+			gate_look(pol, g->plan.repetitions, &out->seq[w * pol->metrics.n + m],
+				  r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
+				  gm[m].better, thr, d);
 		}
 	}
 }
@@ -344,10 +346,11 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 		p->gate.max_repetitions = (int)max_repeat;
 	if (alpha)
 		p->gate.alpha = alpha;
-	if (p->gate.max_repetitions < p->repetitions) {
+	if (p->gate.max_repetitions < p->repetitions ||
+	    p->gate.max_repetitions < p->gate.first_repetitions) {
 		hb_err("the cap (%d runs, --max-repeat or %s gate.max_repetitions) is below the "
-		       "reference's %d repetitions; raise it", p->gate.max_repetitions, p->path,
-		       p->repetitions);
+		       "reference's %d repetitions or the candidate's first %d; raise it",
+		       p->gate.max_repetitions, p->path, p->repetitions, p->gate.first_repetitions);
 		return HB_EXIT_USAGE;
 	}
 	if (p->boards.n != 1) {
@@ -420,6 +423,7 @@ int cmd_gate(int argc, char **argv)
 	     (rc = bench_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u, NULL)) != 0))
 		goto out;
 	l.v = xcalloc(g.plan.workloads.n * g.plan.gate.metrics.n, sizeof(*l.v));
+	l.seq = xcalloc(g.plan.workloads.n * g.plan.gate.metrics.n, sizeof(*l.seq));
 	for (int first = 1;; first = 0) {
 		if (load_side(s, &g, &ref) < 0 || load_side(s, &g, &cand) < 0) {
 			rc = HB_EXIT_USAGE;
@@ -456,6 +460,7 @@ int cmd_gate(int argc, char **argv)
 	}
 out:
 	free(l.v);
+	free(l.seq);
 	free(ref.sel_text);
 	free(cand.sel_text);
 	dataset_free(&ref.ds);

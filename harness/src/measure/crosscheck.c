@@ -1,5 +1,9 @@
 #include "measure/crosscheck.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 int crosscheck_counts(const long long *counts, size_t n, struct crosscheck *out)
 {
 	struct crosscheck r = { 0 };
@@ -24,5 +28,38 @@ int crosscheck_counts(const long long *counts, size_t n, struct crosscheck *out)
 	if (!pairs)
 		return -1;
 	*out = r;
+	return 0;
+}
+
+int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
+{
+	if (!(c->dut_s >= 0 && c->dut_idle_s >= 0 && c->host_s > 0 && c->host_wait_s >= 0))
+		return -1;
+	struct clock_check r = { .idle_per_host_s = c->dut_idle_s / c->host_s,
+				 .host_wait_pct = 100 * c->host_wait_s / c->host_s };
+	r.host_behind = r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S &&
+			r.host_wait_pct >= CROSSCHECK_MIN_HOST_WAIT_PCT;
+	if (r.host_behind)
+		snprintf(r.reason, sizeof(r.reason),
+			 "the DUT's clock ran %.1f s, %.1f s of it idle, while %.1f s passed on "
+			 "the host's, whose CPUs were contended %.0f %% of it: the DUT waited for "
+			 "a host that fell behind", c->dut_s, c->dut_idle_s, c->host_s,
+			 r.host_wait_pct);
+	*out = r;
+	return 0;
+}
+
+int crosscheck_psi_some_us(const char *text, long long *us)
+{
+	/* "some avg10=0.00 avg60=0.00 avg300=0.00 total=12345\nfull ..." */
+	const char *t = strncmp(text, "some ", 5) ? NULL : strstr(text, " total=");
+	const char *eol = strchr(text, '\n');
+	if (!t || (eol && t > eol))
+		return -1;
+	char *end;
+	long long v = strtoll(t + 7, &end, 10);
+	if (end == t + 7 || v < 0)
+		return -1;
+	*us = v;
 	return 0;
 }

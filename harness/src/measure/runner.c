@@ -83,6 +83,19 @@ static int parse_count(const char *s, long long *out)
 	return 0;
 }
 
+/* The DUT's /proc/stat ticks over the agent's window, per field of
+ * agent_proto.h (< 0 not sent) into v; returns their sum, 0 when none was
+ * sent. */
+static long long cpu_ticks(const struct agent_report *a, long long v[CPU_FIELDS])
+{
+	long long total = 0;
+	for (int i = 0; i < CPU_FIELDS; i++) {
+		v[i] = counter_delta(a, cpu_field_names[i]);
+		total += v[i] > 0 ? v[i] : 0;
+	}
+	return total;
+}
+
 static void add_metric(struct run_result *res, const char *name, double value,
 		       const char *unit, const char *source)
 {
@@ -468,18 +481,12 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		add_metric(res, "timer_list_starts_per_pkt", (double)tx_timer_starts[1] / (double)txp,
 			   "ratio", "stmmac_tx_timer timer_start (timer_list) / DUT tx_packets");
 	}
-	long long busy = 0, total = 0;
-	static const char *const cpu[] = { "cpu_user", "cpu_nice", "cpu_system", "cpu_idle",
-					   "cpu_iowait", "cpu_irq", "cpu_softirq" };
-	long long v[7];
-	for (int i = 0; i < 7; i++) {
-		v[i] = counter_delta(a, cpu[i]);
-		total += v[i] > 0 ? v[i] : 0;
-	}
-	busy = total - (v[3] > 0 ? v[3] : 0);
+	long long v[CPU_FIELDS];
+	long long total = cpu_ticks(a, v);
+	long long busy = total - (v[CPU_IDLE] > 0 ? v[CPU_IDLE] : 0);
 	if (total > 0) {
-		add_metric(res, "cpu_softirq_pct", 100.0 * (double)v[6] / (double)total, "%", "/proc/stat on the DUT");
-		add_metric(res, "cpu_system_pct", 100.0 * (double)v[2] / (double)total, "%", "/proc/stat on the DUT");
+		add_metric(res, "cpu_softirq_pct", 100.0 * (double)v[CPU_SOFTIRQ] / (double)total, "%", "/proc/stat on the DUT");
+		add_metric(res, "cpu_system_pct", 100.0 * (double)v[CPU_SYSTEM] / (double)total, "%", "/proc/stat on the DUT");
 		add_metric(res, "cpu_busy_pct", 100.0 * (double)busy / (double)total, "%", "/proc/stat on the DUT");
 	}
 	for (int i = 0; i < 4; i++)
@@ -514,7 +521,21 @@ struct host_view {
 	/* the emulator's own record of the link (d->netdev_pcap), by offsets */
 	const char *dump_path;
 	long long dump_from, dump_to;
+	/* the window on the host's clock, and PSI's cpu "some" total at its
+	 * ends (microseconds; -1 without PSI, a kernel booted with psi=0) */
+	double t_start, t_stop;
+	long long psi_start, psi_stop;
 };
+
+static long long host_cpu_pressure_us(void)
+{
+	char *text = read_file("/proc/pressure/cpu", NULL);
+	long long us;
+	if (!text || crosscheck_psi_some_us(text, &us) < 0)
+		us = -1;
+	free(text);
+	return us;
+}
 
 static void host_view_start(struct host_view *h, const struct dut *d)
 {
@@ -525,6 +546,8 @@ static void host_view_start(struct host_view *h, const struct dut *d)
 		h->dump_path = d->netdev_pcap;
 		h->dump_from = pcapfile_size(d->netdev_pcap);
 	}
+	h->psi_start = host_cpu_pressure_us();
+	h->t_start = monotonic_s();
 	if (linkstats_iface_of(b->host_addr, h->ifname, sizeof(h->ifname)) < 0)
 		return;
 	h->cap = capture_start(h->ifname, b->host_addr, b->dut_addr);
@@ -537,6 +560,8 @@ static void host_view_stop(struct host_view *h)
 	if (h->stopped)
 		return;
 	h->stopped = 1;
+	h->t_stop = monotonic_s();
+	h->psi_stop = host_cpu_pressure_us();
 	if (h->link_ok)
 		h->link_ok = linkstats_read(h->ifname, &h->after) == 0;
 	if (h->cap)
@@ -623,6 +648,45 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 		hb_info("  %s: the packet counts disagree: %s %lld, %s %lld (%.2f %%)", run_id,
 			what[cc.worst_a], counts[cc.worst_a], what[cc.worst_b], counts[cc.worst_b],
 			cc.max_pct);
+}
+
+/*
+ * Did the host fall behind this run (measure/crosscheck.h)? Only a
+ * virtual-time run at an unlimited rate can tell: in real time the DUT's
+ * clock is real time too, and at a set rate the DUT idles by design. The
+ * DUT's clock and idle ticks are the agent's window, the host's clock and
+ * CPU pressure its own, which holds the agent's. *cc is filled whenever the
+ * clocks were read.
+ */
+static int host_fell_behind(const struct dut *d, const struct workload *w,
+			    const struct host_view *h, const struct agent_report *a,
+			    struct clock_check *cc)
+{
+	long long v[CPU_FIELDS], ns = counter_delta(a, "clock_ns");
+	long long total = cpu_ticks(a, v);
+	if (ns < 0 || total <= 0 || v[CPU_IDLE] < 0 || h->psi_start < 0)
+		return 0;
+	double dut_s = (double)ns / 1e9;
+	struct run_clocks c = {
+		.dut_s = dut_s, .dut_idle_s = dut_s * (double)v[CPU_IDLE] / (double)total,
+		.host_s = h->t_stop - h->t_start,
+		.host_wait_s = (double)(h->psi_stop - h->psi_start) / 1e6,
+	};
+	return crosscheck_clocks(&c, cc) == 0 && cc->host_behind &&
+	       d->timing == TIMING_VIRTUAL && w->rate_bps == 0;
+}
+
+/* The clock check's two ratios, for reading how close a run came. */
+static void clock_metrics(const struct clock_check *cc, FILE *trace, struct run_result *res)
+{
+	if (cc->idle_per_host_s < 0)
+		return;
+	add_metric(res, "dut_idle_per_host_s", cc->idle_per_host_s, "ratio",
+		   "DUT idle seconds (/proc/stat, DUT clock) / host seconds, over the windows");
+	add_metric(res, "host_cpu_pressure_pct", cc->host_wait_pct, "%",
+		   "host /proc/pressure/cpu some / host seconds, host window");
+	fprintf(trace, "host clocks: DUT idle %.3f s per host s, host CPU pressure %.1f %%\n",
+		cc->idle_per_host_s, cc->host_wait_pct);
 }
 
 /* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
@@ -747,7 +811,8 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 		 "port=%d profile=%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir], w->length,
 		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT,
 		 wl_profile_name(w->profile));
-	int listening = 0, host_ok = 0, host_rc = 0;
+	int listening = 0, host_ok = 0, host_rc = 0, host_behind = 0;
+	struct clock_check cc = { .idle_per_host_s = -1 };
 	collect(d, run_id, budget, rundir, dut_json, trace, &a, &listening);
 	if (w->dir == WL_DUT_RX) {
 		if (!listening || traffic_client_start(&host, dut_ip, IPERF_PORT, w, host_json) < 0) {
@@ -762,6 +827,7 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
 	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0);
 	host_ok = host_rc == 0;
 classify:
+	host_behind = host_fell_behind(d, w, &hv, &a, &cc);
 	if (hb_interrupted) {
 		snprintf(res->reason, sizeof(res->reason), "interrupted");
 	} else if (d->health[0]) {
@@ -783,6 +849,11 @@ classify:
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason),
 			 "the agent did not finish within %.0f s (DUT hung or console lost)", budget);
+	} else if (!a.end_ok && host_behind &&
+		   !strncmp(a.end_msg, AGENT_DEADLINE_KILL, strlen(AGENT_DEADLINE_KILL))) {
+		/* RUN_ERROR: the deadline is on the DUT's clock, which raced
+		 * ahead of a host that had not sent its traffic yet */
+		snprintf(res->reason, sizeof(res->reason), "agent: %.100s; %s", a.end_msg, cc.reason);
 	} else if (!a.end_ok) {
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason), "agent: %s", a.end_msg);
@@ -794,6 +865,14 @@ classify:
 	} else if (compute_metrics(w, &a, b->dut_interface, rundir, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
 		host_metrics(&hv, &a, run_id, trace, res);
+		clock_metrics(&cc, trace, res);
+	}
+	if (res->cls == RUN_PASS && host_behind) {
+		/* RUN_ERROR, and no numbers: they measured the host */
+		res->cls = RUN_ERROR;
+		res->n_metrics = 0;
+		snprintf(res->reason, sizeof(res->reason), "the run's rates are not the DUT's: %s",
+			 cc.reason);
 	}
 out:
 	host_view_stop(&hv);
