@@ -2,7 +2,7 @@
 # build-emulator.sh: build an emulator from a Debian source package plus
 # hilbench's patches (build/emulator.c runs it; emulators/*.yaml say what).
 #
-#   build-emulator.sh --package P --version V --target T --binary B
+#   build-emulator.sh --name N --package P --version V --target T --binary B
 #                     [--device SYM]... [--configure OPT]... [--patch FILE]...
 #                     --out DIR --cache DIR
 #
@@ -19,14 +19,15 @@ umask 022
 log() { printf 'build-emulator: %s\n' "$*" >&2; }
 die() { printf 'build-emulator: error: %s\n' "$*" >&2; exit 1; }
 usage() {
-	echo "usage: $0 --package P --version V --target T --binary B [--device SYM]... [--configure OPT]... [--patch FILE]... --out DIR --cache DIR" >&2
+	echo "usage: $0 --name N --package P --version V --target T --binary B [--device SYM]... [--configure OPT]... [--patch FILE]... --out DIR --cache DIR" >&2
 	exit 2
 }
 
-package='' version='' target='' binary='' out='' cache=''
+name='' package='' version='' target='' binary='' out='' cache=''
 devices=() configure=() patches=()
 while (($#)); do
 	case $1 in
+	--name) name=${2:?}; shift 2 ;;
 	--package) package=${2:?}; shift 2 ;;
 	--version) version=${2:?}; shift 2 ;;
 	--target) target=${2:?}; shift 2 ;;
@@ -39,7 +40,7 @@ while (($#)); do
 	*) echo "unknown argument $1" >&2; usage ;;
 	esac
 done
-[[ $package && $version && $target && $binary && $out && $cache ]] || usage
+[[ $name && $package && $version && $target && $binary && $out && $cache ]] || usage
 for tool in apt-get apt-cache dpkg-source patch meson ninja sha256sum flock; do
 	command -v "$tool" >/dev/null || die "$tool not found; run 'make deps'"
 done
@@ -114,7 +115,7 @@ trap 'rm -rf "$tmp"' EXIT
 log "unpacking $(basename "$dsc") (Debian's patches applied)"
 dpkg-source --no-copy -x "$dsc" "$tmp/src" >"$tmp/unpack.log" 2>&1 ||
 	die "dpkg-source -x $dsc failed: $(tail -n3 "$tmp/unpack.log")"
-manifest=("name $(basename "$out")" "package $package" "version $version" "verified $verified"
+manifest=("name $name" "package $package" "version $version" "verified $verified"
 	"dsc_sha256 $dsc_sha" "target $target")
 for p in "${patches[@]}"; do
 	patch -d "$tmp/src" -p1 --dry-run --quiet <"$p" >"$tmp/patch.log" 2>&1 ||

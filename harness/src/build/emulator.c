@@ -62,11 +62,12 @@ static int run_script(const struct emulator *e, const struct strlist *patches,
 	struct strlist a = { 0 };
 	strlist_push(&a, "bash");
 	strlist_push(&a, script);
-	const char *pairs[][2] = { { "--package", e->package }, { "--version", e->version },
-				   { "--target", e->target },   { "--binary", e->binary },
-				   { "--out", dir },		 { "--cache", NULL } };
 	char *cache = path_join(hb_cache_dir(), "emulators");
-	pairs[5][1] = cache;
+	const char *pairs[][2] = {
+		{ "--name", e->name },	   { "--package", e->package }, { "--version", e->version },
+		{ "--target", e->target }, { "--binary", e->binary },	{ "--out", dir },
+		{ "--cache", cache },
+	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(pairs); i++) {
 		strlist_push(&a, pairs[i][0]);
 		strlist_push(&a, pairs[i][1]);
