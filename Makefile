@@ -146,6 +146,7 @@ check-boards: all ## full kernels and boot files for the real boards (slow; docs
 check-integration: all ## real kernels booted in the emulator: runs, faults, bisect, knobs
 	bash tests/integration/run.sh
 	bash tests/integration/model.sh
+	bash tests/integration/concurrent.sh
 	bash tests/integration/faults.sh
 	bash tests/lava/plan-errors.sh
 	bash tests/integration/bisect.sh

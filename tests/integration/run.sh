@@ -33,6 +33,35 @@ check "a patch that does not apply exits 2" [ $rc = 2 ]
 check "the error names the patch, the file and the hunk" \
 	grep -q "bad.patch (user layer) does not apply.*stmmac_main.c: Hunk #1 FAILED" <<<"$out"
 
+# --- a kernel source the stacks were not verified on --------------------------
+# A home whose driver-patches/6.1/verified lists another version than the
+# installed linux-source-6.1: every strategy is checked to apply first.
+home=$HILBENCH_STORE/home
+mkdir -p "$home"
+for e in *; do [ "$e" = driver-patches ] || ln -s "$PWD/$e" "$home/$e"; done
+cp -a driver-patches "$home/"
+echo "0.0-1" >"$home/driver-patches/6.1/verified"
+unverified=$HILBENCH_STORE/unverified.patch
+sed 's/a comment changes nothing that runs/an unverified source, a comment/' \
+	"$DATA/patches/comment-only.patch" >"$unverified"
+out=$(HILBENCH_HOME=$home $HB build --board qemu-orangepi-pc --strategy baseline \
+	--patch "$unverified" 2>&1); rc=$?
+check "an unverified linux-source builds once every strategy applies (exit $rc)" [ $rc = 0 ]
+check "... saying so, with the versions it was verified on" \
+	grep -q "NOTE: linux-source-6.1 .* is not a version driver-patches/6.1/ was verified on (0.0-1" <<<"$out"
+m=$(sed -n 's|^manifest *||p' <<<"$out")
+check "... and its manifest says source_verified false" \
+	grep -q '"source_verified":[[:space:]]*false' "${m:-/nonexistent}"
+mkdir "$home/driver-patches/6.1/zz-broken"
+cp "$badpatch" "$home/driver-patches/6.1/zz-broken/0001-bad.patch"
+printf '# A strategy that does not apply (integration test)\n0001-bad.patch\n' \
+	>"$home/driver-patches/6.1/zz-broken/series"
+sed -i 's/an unverified source, a comment/an unverified source, another comment/' "$unverified"
+out=$(HILBENCH_HOME=$home $HB build --board qemu-orangepi-pc --strategy baseline \
+	--patch "$unverified" 2>&1); rc=$?
+check "a strategy that does not apply to the unverified source stops the build (exit 2, got $rc)" [ $rc = 2 ]
+check "... naming the strategy" grep -q "strategy zz-broken does not apply to linux-source-6.1" <<<"$out"
+
 # --- the end-to-end slice ----------------------------------------------------
 $HB run --board qemu-orangepi-pc --strategy baseline \
 	--workload "$DATA/workloads/udp64-smoke.yaml,$DATA/workloads/tcp-rx-smoke.yaml" \

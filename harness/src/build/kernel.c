@@ -263,7 +263,7 @@ static void add_objects(cJSON *obj, const char *dir)
 static int write_manifest(const struct build_request *req, const struct source *src,
 			  const char *toolchain, const char *fragment_sha,
 			  const struct layer_patch *patches, size_t n,
-			  const struct strlist *upstream, const char *from,
+			  const struct strlist *upstream, const char *from, int verified,
 			  struct build_result *res, double seconds)
 {
 	char now[32];
@@ -286,6 +286,7 @@ static int write_manifest(const struct build_request *req, const struct source *
 		cJSON_AddStringToObject(s, "package", "linux-source");
 		cJSON_AddStringToObject(s, "deb_version", src->deb_version);
 		cJSON_AddStringToObject(s, "tarball_sha256", src->tarball_sha256);
+		cJSON_AddBoolToObject(s, "source_verified", verified);
 	}
 	cJSON_AddStringToObject(m, "toolchain", toolchain);
 	cJSON_AddStringToObject(m, "defconfig", req->board->defconfig);
@@ -341,6 +342,85 @@ static int read_manifest(struct build_result *res)
 	}
 	cJSON_Delete(m);
 	return ok && path_exists(res->image) && (!res->dtb || path_exists(res->dtb)) ? 0 : -1;
+}
+
+static int gather_patches(const struct build_request *req, const char *series,
+			  struct strategy *base, struct strategy *strat, struct layer_patch **out,
+			  size_t *n);
+
+/*
+ * driver-patches/<series>/verified lists the Debian linux-source versions
+ * the series' stacks were made and measured on, one a line ('#' comments).
+ * Another version (a mirror that moved on, a fresh root that missed the
+ * security suite) is built only after base and every strategy of the
+ * series are checked to apply to it, each on a scratch hard-linked copy of
+ * the pristine tree, and then with a note; *verified says which. Sources
+ * other than Debian's are the user's choice and are not checked.
+ */
+static int check_source_version(const struct source *src, int *verified)
+{
+	*verified = 1;
+	if (src->kind != SOURCE_DEBIAN)
+		return 0;
+	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), src->series);
+	char *list = path_join(dir, "verified");
+	char *text = read_file(list, NULL);
+	struct strlist versions = { 0 }, names = { 0 };
+	int rc = 0;
+	for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+		line[strcspn(line, "#")] = '\0';
+		strlist_split(&versions, line, " \t");
+	}
+	for (size_t i = 0; i < versions.n; i++)
+		if (!strcmp(versions.v[i], src->deb_version))
+			goto out;
+	*verified = 0;
+	char *known = versions.n ? argv_join(&versions, ", ") : xstrdup("none listed");
+	hb_info("NOTE: %s %s is not a version driver-patches/%s/ was verified on (%s, in %s): "
+		"checking that base and every strategy apply to it first", src->origin,
+		src->deb_version, src->series, known, list);
+	free(known);
+	strategy_list(src->series, &names);
+	char *scratch = xasprintf("%s/kernels/verify.%d", hb_cache_dir(), (int)getpid());
+	for (size_t i = 0; i < names.n && rc == 0; i++) {
+		struct strategy base = { 0 }, st = { 0 };
+		struct layer_patch *patches = NULL;
+		size_t n = 0;
+		struct build_request probe = { .strategy = names.v[i] };
+		if (gather_patches(&probe, src->series, &base, &st, &patches, &n) < 0) {
+			rc = HB_EXIT_USAGE;
+		} else if (n) {
+			char *tree = path_join(scratch, "src");
+			char *cp[] = { "cp", "-al", src->tree, tree, NULL };
+			rm_rf(scratch);
+			mkdir_p(scratch, 0755);
+			if (proc_run(cp, NULL) != 0) {
+				hb_err("cannot copy %s to %s (disk full?)", src->tree, tree);
+				rc = HB_EXIT_INFRA;
+			} else if (apply_patches(tree, scratch, src, patches, 0, n) < 0) {
+				hb_err("strategy %s does not apply to %s %s: nothing was built; rebase "
+				       "its stack, or install a verified version", names.v[i],
+				       src->origin, src->deb_version);
+				rc = HB_EXIT_USAGE;
+			}
+			free(tree);
+		}
+		free(patches);
+		strategy_free(&base);
+		strategy_free(&st);
+	}
+	rm_rf(scratch);
+	free(scratch);
+	if (rc == 0)
+		hb_info("every strategy of series %s applies to %s %s; its builds say "
+			"\"source_verified\": false", src->series, src->origin, src->deb_version);
+out:
+	strlist_free(&versions);
+	strlist_free(&names);
+	free(text);
+	free(list);
+	free(dir);
+	return rc;
 }
 
 static int gather_patches(const struct build_request *req, const char *series,
@@ -494,7 +574,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	size_t npatches = 0;
 	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
 	char *from = NULL;	/* key of the cached build this one started from */
-	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA;
+	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA, verified = 1;
 	double t0 = monotonic_s();
 
 	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
@@ -567,6 +647,9 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		goto out;
 	}
 
+	if ((rc = check_source_version(&src, &verified)) != 0)
+		goto out;
+	rc = HB_EXIT_INFRA;
 	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
 		req->strategy, b->name, res->key, log);
 	/* An interrupted build resumes in its patched tree; anything less is redone. */
@@ -627,7 +710,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	}
 	res->kernel_release[strcspn(res->kernel_release, "\n")] = '\0';
 	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches,
-			   &strat.upstream, from ? from : "", res,
+			   &strat.upstream, from ? from : "", verified, res,
 			   monotonic_s() - t0) < 0) {
 		hb_err("cannot write %s: %s", res->manifest, strerror(errno));
 		goto out;
