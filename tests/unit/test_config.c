@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "config/board.h"
+#include "config/emulator.h"
 #include "config/plan.h"
 #include "config/strategy.h"
 #include "config/workload.h"
@@ -310,6 +311,71 @@ static void test_enum_names(void **state)
 	assert_int_equal(timing_mode_parse("Virtual", &m), -1);
 }
 
+/* The shipped emulator loads; each mistake is reported where it is. */
+static void test_emulator_files(void **state)
+{
+	(void)state;
+	char *path = home_path("emulators/qemu-7.2.yaml");
+	struct emulator e;
+	assert_int_equal(emulator_load(path, &e, err, sizeof err), 0);
+	assert_string_equal(e.package, "qemu");
+	assert_string_equal(e.target, "arm-softmmu");
+	assert_true(e.patches[0] == '/');
+	assert_int_equal(e.devices.n, 4);
+	emulator_free(&e);
+	char *text = read_file(path, NULL);
+	assert_non_null(text);
+	static const struct {
+		const char *from, *to, *phrase;
+	} bad[] = {
+		{ "version: \"1:7.2+dfsg-7+deb12u18\"", "version: \"7.2 (latest)\"",
+		  "is not a Debian version" },
+		{ "ALLWINNER_H3,", "allwinner-h3,", "device 'allwinner-h3' is not a Kconfig symbol" },
+		{ "patches: ../emulator-patches/qemu-7.2", "patches: nowhere",
+		  "'nowhere' is no directory with a series file" },
+		{ "--disable-docs,", "disable-docs,", "does not start with --" },
+	};
+	char *dir = xasprintf("%s/emulators", getenv("HILBENCH_HOME"));
+	for (size_t i = 0; i < HB_ARRAY_SIZE(bad); i++) {
+		char *at = strstr(text, bad[i].from);
+		assert_non_null(at);
+		char *variant = xasprintf("%.*s%s%s", (int)(at - text), text, bad[i].to,
+					  at + strlen(bad[i].from));
+		/* beside the shipped file, so relative patches resolve alike */
+		char *tmp = xasprintf("%s/.test-%d/qemu-7.2.yaml", dir, (int)i);
+		char *tmpdir = path_dirname(tmp);
+		mkdir_p(tmpdir, 0755);
+		assert_int_equal(write_file_atomic(tmp, variant, strlen(variant)), 0);
+		int rc = emulator_load(tmp, &e, err, sizeof err);
+		if (rc == 0 || !strstr(err, bad[i].phrase) || strncmp(err, tmp, strlen(tmp)))
+			print_error("case %zu: %s\n", i, err);
+		rm_rf(tmpdir);
+		assert_int_equal(rc, -1);
+		assert_non_null(strstr(err, bad[i].phrase));
+		free(tmp);
+		free(tmpdir);
+		free(variant);
+	}
+	free(dir);
+	free(text);
+	free(path);
+}
+
+/* A calibrated board runs a workload's seconds scaled, never below 1. */
+static void test_board_virtual_seconds(void **state)
+{
+	(void)state;
+	struct board b = { 0 };
+	assert_int_equal(board_virtual_seconds(&b, 10), 10);
+	b.qemu.duration_scale = 0.2;
+	assert_int_equal(board_virtual_seconds(&b, 10), 2);
+	assert_int_equal(board_virtual_seconds(&b, 4), 1);
+	assert_int_equal(board_virtual_seconds(&b, 1), 1);
+	assert_int_equal(board_virtual_seconds(&b, 0), 0);
+	b.qemu.duration_scale = 0.25;
+	assert_int_equal(board_virtual_seconds(&b, 10), 3);
+}
+
 static void test_missing_file(void **state)
 {
 	(void)state;
@@ -501,7 +567,25 @@ static const struct variant variants[] = {
 
 	/* board schema */
 	{ "unknown key in deploy.qemu", 'b', "    memory_mb: 512", "    memory: 512", 24, 5,
-	  "unknown key 'memory' in 'deploy.qemu'; expected one of: binary, machine, cpu, memory_mb, extra_args" },
+	  "unknown key 'memory' in 'deploy.qemu'; expected one of: binary, machine, cpu, memory_mb, "
+	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, duration_scale" },
+	{ "an emulator hilbench builds, its properties and instruction time", 'b',
+	  "    binary: qemu-system-arm\n",
+	  "    emulator: qemu-7.2\n    globals: [allwinner-sun8i-emac.tx-int-ctl=on]\n"
+	  "    ps_per_insn: 3224\n    icount_sleep: on\n    duration_scale: 0.2\n", 0, 0, NULL },
+	{ "both an installed QEMU and an emulator", 'b', "    binary: qemu-system-arm\n",
+	  "    binary: qemu-system-arm\n    emulator: qemu-7.2\n", 22, 5,
+	  "deploy.qemu needs exactly one of 'binary' (an installed QEMU" },
+	{ "neither an installed QEMU nor an emulator", 'b', "    binary: qemu-system-arm\n", "",
+	  22, 5, "deploy.qemu needs exactly one of 'binary'" },
+	{ "an instruction time on Debian's QEMU", 'b', "    memory_mb: 512\n",
+	  "    memory_mb: 512\n    ps_per_insn: 3224\n", 25, 18,
+	  "ps_per_insn needs an emulator hilbench builds" },
+	{ "a global that is not DEVICE.PROPERTY=VALUE", 'b', "    binary: qemu-system-arm\n",
+	  "    emulator: qemu-7.2\n    globals: [tx-int-ctl=on]\n", 23, 14,
+	  "global 'tx-int-ctl=on' is not DEVICE.PROPERTY=VALUE" },
+	{ "a duration scale above 1", 'b', "    memory_mb: 512\n",
+	  "    memory_mb: 512\n    duration_scale: 2\n", 25, 21, "duration_scale" },
 	{ "missing nested key", 'b', "  backend: qemu\n", "", 18, 1,
 	  "'deploy' is missing required key 'backend'; add it" },
 	{ "missing nested mapping", 'b', "userland:\n  packages: [busybox-static, iperf3]\n", "", 1, 1,
@@ -537,8 +621,6 @@ static const struct variant variants[] = {
 	  "  qemu:\n    binary: qemu-system-arm\n    machine: orangepi-pc\n    memory_mb: 512\n"
 	  "    extra_args: [-no-reboot]\n", "", 19, 12,
 	  "deploy.backend is qemu but there is no 'deploy.qemu' mapping" },
-	{ "qemu without binary", 'b', "    binary: qemu-system-arm\n", "", 21, 3,
-	  "'deploy.qemu' is missing required key 'binary'" },
 	{ "host outside 198.18/15", 'b', "198.18.0.1/24", "10.0.0.1/24", 16, 14,
 	  "dut.host_addr '10.0.0.1/24' is outside 198.18.0.0/15, the range RFC 2544 reserves for benchmarking" },
 	{ "address just above 198.18/15", 'b', "198.18.0.2/24", "198.20.0.2/24", 17, 13,
@@ -722,6 +804,8 @@ int main(void)
 		cmocka_unit_test(test_series_compare),
 		cmocka_unit_test(test_strategy_upstream),
 		cmocka_unit_test(test_enum_names),
+		cmocka_unit_test(test_emulator_files),
+		cmocka_unit_test(test_board_virtual_seconds),
 		cmocka_unit_test(test_missing_file),
 	};
 	/* One cmocka test per table row, so a failure names the case. */

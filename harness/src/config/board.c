@@ -1,6 +1,7 @@
 #include "config/board.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,11 @@ static const struct yfield dut_fields[] = {
 
 static const struct yfield qemu_fields[] = {
 	{ .key = "binary", .type = YF_STRING, .off = B(qemu.binary) },
+	{ .key = "machine", .type = YF_STRING, .required = 1, .off = B(qemu.machine) },
+	{ .key = "cpu", .type = YF_STRING, .off = B(qemu.cpu) },
+	{ .key = "memory_mb", .type = YF_INT, .off = B(qemu.memory_mb),
+	  .min = 16, .max = 65536 },
+	{ .key = "extra_args", .type = YF_STRLIST, .off = B(qemu.extra_args) },
 	{ .key = "emulator", .type = YF_STRING, .off = B(qemu.emulator), .is_name = 1 },
 	{ .key = "globals", .type = YF_STRLIST, .off = B(qemu.globals) },
 	/* 1 ps to 1 us per instruction: 1 THz to 1 MHz */
@@ -62,11 +68,8 @@ static const struct yfield qemu_fields[] = {
 	  .min = 1, .max = 1000000 },
 	{ .key = "icount_sleep", .type = YF_ENUM, .off = B(qemu.icount_sleep),
 	  .choices = off_on },
-	{ .key = "machine", .type = YF_STRING, .required = 1, .off = B(qemu.machine) },
-	{ .key = "cpu", .type = YF_STRING, .off = B(qemu.cpu) },
-	{ .key = "memory_mb", .type = YF_INT, .off = B(qemu.memory_mb),
-	  .min = 16, .max = 65536 },
-	{ .key = "extra_args", .type = YF_STRLIST, .off = B(qemu.extra_args) },
+	{ .key = "duration_scale", .type = YF_DOUBLE, .off = B(qemu.duration_scale),
+	  .fmin = 0.01, .fmax = 1 },
 	{ 0 }
 };
 
@@ -415,6 +418,15 @@ void board_free(struct board *b)
 	strlist_free(&b->packages);
 	strlist_free(&b->lava.prompts);
 	memset(b, 0, sizeof *b);
+}
+
+int board_virtual_seconds(const struct board *b, int seconds)
+{
+	double scale = b->qemu.duration_scale;
+	if (!(scale > 0) || scale >= 1 || seconds <= 0)
+		return seconds;
+	int s = (int)ceil(seconds * scale);
+	return s < 1 ? 1 : s;
 }
 
 void board_ip(const char *cidr, char *out, size_t outlen)

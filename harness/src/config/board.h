@@ -22,6 +22,12 @@ struct board_qemu {
 	int ps_per_insn;	/* virtual time per instruction; 0 = -icount shift=5 */
 	int icount_sleep;	/* 1: an idle guest waits in real time (-icount
 				 * sleep=on); 0: its clock jumps to the next timer */
+	/* Virtual time only: a workload's seconds times this (0 = 1). A CPU
+	 * calibrated faster than the default board's 32 ns an instruction runs
+	 * more instructions per virtual second, so more wall time: this keeps a
+	 * run's instructions, and its wall time, about where they were (and
+	 * under libiperf's server timer, which runs in real time). */
+	double duration_scale;
 	char *machine;		/* orangepi-pc */
 	char *cpu;		/* optional, NULL = machine default */
 	int memory_mb;		/* 0 = machine default */
@@ -103,6 +109,10 @@ struct board {
 };
 
 int board_load(const char *path, struct board *b, char *err, size_t errlen);
+/* A workload's duration or warm-up in seconds as the board runs it in
+ * virtual time: times deploy.qemu.duration_scale, rounded up, at least 1
+ * (0 stays 0). */
+int board_virtual_seconds(const struct board *b, int seconds);
 /* The address of host_addr or dut_addr without its /prefix. */
 void board_ip(const char *cidr, char *out, size_t outlen);
 /* Compares kernel series "MAJOR.MINOR" (6.1 < 6.12) into *cmp (<0, 0, >0);

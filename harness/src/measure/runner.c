@@ -766,11 +766,18 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 	}
 }
 
-enum run_class runner_run(struct dut *d, const struct workload *w, const char *run_id,
+enum run_class runner_run(struct dut *d, const struct workload *asked, const char *run_id,
 			  const char *rundir, struct run_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	const struct board *b = d->board;
+	/* the workload as this board runs it (board_virtual_seconds()) */
+	struct workload scaled = *asked;
+	if (d->timing == TIMING_VIRTUAL) {
+		scaled.duration_s = board_virtual_seconds(b, asked->duration_s);
+		scaled.omit_s = board_virtual_seconds(b, asked->omit_s);
+	}
+	const struct workload *w = &scaled;
 	char *host_json = path_join(rundir, "host-iperf.json");
 	char *dut_json = path_join(rundir, "dut-iperf.json");
 	char *trace_path = path_join(rundir, "agent.log");
