@@ -284,6 +284,22 @@ int copy_file(const char *from, const char *to)
 	return rc;
 }
 
+int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
+{
+	unsigned long long n = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		/* n * 10 + d <= max, written so that nothing wraps */
+		if (d > 9 || d > max || n > (max - d) / 10)
+			return -1;
+		n = n * 10 + d;
+	}
+	*v = n;
+	return 0;
+}
+
 char *path_join(const char *a, const char *b)
 {
 	if (b[0] == '/')

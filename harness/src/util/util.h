@@ -62,6 +62,12 @@ int copy_file(const char *from, const char *to);
 char *path_join(const char *a, const char *b);
 char *path_dirname(const char *path);
 
+/* s as a whole decimal number no greater than max: digits only (no sign,
+ * blank or suffix), no overflow. 0 with *v, else -1. For numbers from
+ * text hilbench does not control (a DUT's console, a LAVA log): they
+ * become sizes and counts, so they are bounded before they are used. */
+int parse_uint(const char *s, unsigned long long max, unsigned long long *v);
+
 /* Lower-case hex SHA-256 (65 bytes incl. NUL) of a buffer or a file. */
 void sha256_hex(const void *data, size_t len, char out[65]);
 int sha256_file_hex(const char *path, char out[65]);
