@@ -54,7 +54,9 @@ int rm_rf(const char *path);
 int path_exists(const char *path);
 /* Whole file into a NUL-terminated buffer; *len may be NULL. */
 char *read_file(const char *path, size_t *len);
-/* Write to path.tmp, fsync, rename: readers never see half a file. */
+/* Write to a new file of an unpredictable name beside path (O_EXCL, so
+ * never through a symlink someone planted), fsync, rename: readers never
+ * see half a file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* Plain write of a string, for /proc and /sys files. */
 int write_string(const char *path, const char *s);
