@@ -102,7 +102,10 @@ struct selection {
 				 * of 100,000 runs reads a fifth less */
 };
 /* Streams matching rows (one per run and metric) in run order, so readers
- * never hold the whole store in memory. fn returning non-zero stops. */
+ * never hold the whole store in memory. fn returning non-zero stops, and
+ * that value is returned; a read that fails part-way returns -1 with the
+ * message printed, after fn saw the rows before it (readers then drop
+ * what they collected). */
 int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx);
 /* The session of the newest run, copied to out; -1 when the store is empty. */
