@@ -489,3 +489,39 @@ int store_show_run(struct store *s, const char *id)
 	sqlite3_finalize(st);
 	return rc;
 }
+
+struct run_list {
+	FILE *out;
+	char *last;	/* a copy: r->id is SQLite's, and the next row reuses it */
+};
+
+/* One line per run: what `hilbench show` lists. */
+static int list_row(const struct run_row *r, void *ctx)
+{
+	struct run_list *l = ctx;
+	if (r->metric && strcmp(r->metric, "pps") && strcmp(r->metric, "mbps"))
+		return 0;
+	if (!l->last || strcmp(l->last, r->id)) {
+		fprintf(l->out, "\n%-24s %-18s %-14s %-14s %2d %-5s %-8s", r->id, r->board,
+			r->strategy, r->workload, r->repetition, r->cls, r->timing);
+		if (r->reason)
+			fprintf(l->out, " %s", r->reason);
+		free(l->last);
+		l->last = xstrdup(r->id);
+	}
+	if (r->metric)
+		fprintf(l->out, " %s=%.1f", r->metric, r->value);
+	return 0;
+}
+
+int store_list_runs(struct store *s, FILE *out)
+{
+	struct run_list l = { out, NULL };
+	fprintf(out, "%-24s %-18s %-14s %-14s %2s %-5s %-8s", "run", "board", "strategy",
+		"workload", "#", "class", "timing");
+	struct selection all = { .all_classes = 1 };
+	int rc = store_foreach(s, &all, list_row, &l);
+	fprintf(out, "\n");
+	free(l.last);
+	return rc;
+}

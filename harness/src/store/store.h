@@ -15,6 +15,7 @@
 #define HB_STORE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "util/util.h"
 
@@ -110,6 +111,9 @@ int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx);
 /* The session of the newest run, copied to out; -1 when the store is empty. */
 int store_latest_session(struct store *s, char *out, size_t len);
+/* Every run, one line each: id, board, strategy, workload, repetition,
+ * class, timing, the reason or pps and mbps. */
+int store_list_runs(struct store *s, FILE *out);
 /* Print one run and its provenance. */
 int store_show_run(struct store *s, const char *id);
 
