@@ -156,7 +156,7 @@ static void more_data_than_announced_is_refused(void **state)
 }
 
 /* Two hist buckets of 2^63 - 1 hits overflowed the sum of TX timer starts;
- * a counter beyond 2^53 is noise, not a count. */
+ * a counter or a driver statistic beyond 2^53 is noise, not a count. */
 static void counts_beyond_any_real_one_are_ignored(void **state)
 {
 	(void)state;
@@ -168,6 +168,8 @@ static void counts_beyond_any_real_one_are_ignored(void **state)
 		"HB HIST id=r1 event=timer:hrtimer_start caller=stmmac_tx_timer hits=9223372036854775807\n"
 		"HB HIST id=r1 event=timer:hrtimer_start caller=stmmac_tx_timer hits=9223372036854775807\n"
 		"HB CONTEXT id=r1 name=coalesce msg=rx_usecs=-5 tx_usecs=18446744073709551615 tx_frames=25\n"
+		"HB DSTAT id=r1 name=tx_clean delta=1000\n"
+		"HB DSTAT id=r1 name=tx_set_ic_bit delta=+18446744073709551615\n"
 		"%sHB END id=r1 status=ok\n", counters, file);
 	assert_int_equal(run_console(text), 1);
 	assert_true(isnan(metric("dut_rx_packets")));
@@ -175,6 +177,8 @@ static void counts_beyond_any_real_one_are_ignored(void **state)
 	assert_true(isnan(metric("coalesce_rx_usecs")));
 	assert_true(isnan(metric("coalesce_tx_usecs")));
 	assert_float_equal(metric("coalesce_tx_frames"), 25, 1e-9);
+	assert_float_equal(metric("ethtool.tx_clean"), 1000, 1e-9);
+	assert_float_equal(metric("ethtool.tx_set_ic_bit"), 0, 1e-9);	/* as if not sent */
 	free(text);
 	free(file);
 }
