@@ -42,8 +42,8 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
 
-.PHONY: all help deps emulator check check-unit check-lava check-lava-local check-lava-server \
-	check-cross check-boards check-integration valgrind fuzz fuzz-check \
+.PHONY: all help deps emulator check check-unit check-agent check-lava check-lava-local \
+	check-lava-server check-cross check-boards check-integration valgrind fuzz fuzz-check \
 	compare bench clean
 all: $(B)/hilbench $(AGENTS) ## build the host program (build/hilbench) and the DUT agents
 
@@ -123,6 +123,10 @@ fuzz-check: $(FUZZ_BIN) ## libFuzzer on every parser, 10 s each (docs/fuzzing.md
 fuzz: ## libFuzzer on every parser, 300 s each
 	$(MAKE) fuzz-check FUZZ_TIME=300
 
+# Builds its own agent (static, host gcc): no build/hilbench needed.
+check-agent: ## the DUT agent on the host: unit tests, one-shot runs against iperf3
+	bash tests/agent/run.sh
+
 check-lava: $(B)/hilbench ## rendered LAVA jobs against LAVA's schema, REST client error paths
 	bash tests/lava/validate.sh $(B)/hilbench
 	bash tests/lava/rest-errors.sh $(B)/hilbench
@@ -143,7 +147,8 @@ check-boards: all ## full kernels and boot files for the real boards (slow; docs
 # network namespace does. tests/lava/plan-errors.sh (a fake LAVA server
 # failing under `hilbench run`) boots the emulated board too, in a network
 # namespace of its own: here rather than in check-lava.
-check-integration: all ## real kernels booted in the emulator: runs, faults, bisect, knobs
+check-integration: all ## the agent on the host; real kernels booted in the emulator: runs, faults, bisect, knobs
+	bash tests/agent/run.sh
 	bash tests/integration/run.sh
 	bash tests/integration/model.sh
 	bash tests/integration/concurrent.sh

@@ -12,8 +12,12 @@
 #    so it runs the initramfs's own busybox ip and iperf3, with eth0 a veth
 #    in a private network namespace and the host side at 198.18.0.1.
 # Parts 2 and 3 run in user namespaces; part 3 also needs qemu-user-static
-# and a kernel that allows binfmt_misc in a user namespace (6.7+). A part
-# whose prerequisites are missing is skipped with a message.
+# and a kernel that allows binfmt_misc in a user namespace (6.7+). `make
+# check-agent` (part of make check-integration) runs parts 1 and 2; part 3
+# runs when an initramfs is given (every integration boot runs that agent
+# too, on the real kernel). A missing tool (iperf3, qemu-user-static) or no
+# user namespaces fails the test: a skip would pass it unseen. Only a
+# kernel without binfmt_misc in user namespaces skips part 3, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=build/host-agent
@@ -21,6 +25,8 @@ CFLAGS=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2)
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; }
+# need TOOL WHAT: fail unless TOOL is on PATH
+need() { command -v "$1" >/dev/null || fail "$2: $1 is not installed (make deps installs it)"; }
 
 # Poll a file for a line matching an ERE; 1 after about $2 s.
 wait_line() {
@@ -153,36 +159,32 @@ fi
 echo "PASS: agent unit tests and argument handling"
 
 # --- part 2 ------------------------------------------------------------------------
-if ! command -v iperf3 >/dev/null; then
-	skip "host agent against iperf3: no iperf3 on this host"
-elif ! unshare --user --map-root-user --net --mount true 2>/dev/null; then
-	skip "host agent against iperf3: no user namespaces"
-else
-	unshare --user --map-root-user --net --mount --pid --fork --mount-proc \
-		"$0" --in-host-netns "$T"
-	check_run "$T/t1.out" t1 ok
-	check_files "$T/t1.out"
-	grep -q '^HB HIST' "$T/t1.out" && fail "HB HIST without tracefs"
-	check_run "$T/r1.out" r1 ok
-	check_files "$T/r1.out"
-	check_run "$T/e1.out" e1 error
-	grep -q '^HB END id=e1 status=error msg=iperf3: unable to connect' "$T/e1.out" ||
-		fail "refused connection not reported"
-	[[ $(cat "$T/e1.rc") == 1 ]] || fail "refused connection: exit $(cat "$T/e1.rc"), want 1"
-	for f in "$T"/{t1,r1,e1}.out; do
-		! grep -qv '^HB ' "$f" || fail "$f: a line not starting with 'HB '"
-	done
-	echo "PASS: host agent, one-shot, DUT-TX/DUT-RX/refused on loopback"
-fi
+need iperf3 "host agent against iperf3"
+unshare --user --map-root-user --net --mount true 2>/dev/null ||
+	fail "host agent against iperf3: no user namespaces here (unshare --user failed)"
+unshare --user --map-root-user --net --mount --pid --fork --mount-proc \
+	"$0" --in-host-netns "$T"
+check_run "$T/t1.out" t1 ok
+check_files "$T/t1.out"
+grep -q '^HB HIST' "$T/t1.out" && fail "HB HIST without tracefs"
+check_run "$T/r1.out" r1 ok
+check_files "$T/r1.out"
+check_run "$T/e1.out" e1 error
+grep -q '^HB END id=e1 status=error msg=iperf3: unable to connect' "$T/e1.out" ||
+	fail "refused connection not reported"
+[[ $(cat "$T/e1.rc") == 1 ]] || fail "refused connection: exit $(cat "$T/e1.rc"), want 1"
+for f in "$T"/{t1,r1,e1}.out; do
+	! grep -qv '^HB ' "$f" || fail "$f: a line not starting with 'HB '"
+done
+echo "PASS: host agent, one-shot, DUT-TX/DUT-RX/refused on loopback"
 
 # --- part 3 ------------------------------------------------------------------------
 if [[ -z ${1-} ]]; then
-	skip "armhf agent: no initramfs given"
-elif ! command -v qemu-arm-static >/dev/null || [[ ! -f /usr/share/binfmts/qemu-arm ]]; then
-	skip "armhf agent: qemu-user-static is not installed"
-elif ! command -v iperf3 >/dev/null; then
-	skip "armhf agent: no iperf3 on this host"
+	echo "armhf agent under qemu-arm-static: not run (no initramfs given)"
 else
+	need qemu-arm-static "armhf agent"
+	[[ -f /usr/share/binfmts/qemu-arm ]] ||
+		fail "armhf agent: /usr/share/binfmts/qemu-arm missing (qemu-user-static is not installed)"
 	mkdir "$T/root"
 	(cd "$T/root" && gzip -dc | cpio -id --quiet --no-preserve-owner) <"$1"
 	unshare --user --map-root-user --net --mount --pid --fork --mount-proc \

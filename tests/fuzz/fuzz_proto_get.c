@@ -3,7 +3,8 @@
  * arbitrary "HB ..." lines. The lines come from a serial console shared with
  * the kernel's own output, so anything can arrive. The first byte picks one
  * of the keys the host looks up, the second the size of the output buffer
- * (allocated exactly, so ASan sees any overflow); the rest is the line.
+ * (allocated exactly, so ASan sees any overflow) and the bound given to
+ * proto_get_uint() (2^byte); the rest is the line.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!out)
 		abort();
 	proto_get(line, key, out, outlen);
+	unsigned long long max = data[1] < 64 ? 1ull << data[1] : ~0ull, v;
+	if (proto_get_uint(line, key, max, &v) && v > max)
+		abort();
 	free(line);
 	free(out);
 	return 0;

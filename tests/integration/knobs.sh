@@ -12,11 +12,7 @@ HB=$PWD/build/hilbench
 export HILBENCH_STORE
 HILBENCH_STORE=$(mktemp -d /tmp/hb-knobs.XXXXXX)
 DATA=$PWD/tests/data
-pass=0 fail=0
-ok() { echo "ok - $1"; pass=$((pass + 1)); }
-not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
-sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
+source tests/integration/lib.sh
 t0=$SECONDS
 
 # --- the plan and its mistakes -------------------------------------------------
@@ -103,13 +99,12 @@ check "the JSON report has the two sweeps" [ "$(python3 -c 'import json,sys
 d=json.load(sys.stdin); print(sorted({s["setting"] for s in d["sweeps"]}))' <<<"$json")" = "['napi_defer_hard_irqs', 'tx-usecs']" ]
 html=$HILBENCH_STORE/report.html
 $HB report --all --format html --out "$html"
-dom=$(timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-	--disable-background-networking --disable-component-update --disable-sync \
-	--user-data-dir="$HILBENCH_STORE/chromium" --dump-dom "file://$html" 2>/dev/null)
-check "Chromium renders the report with a sweep curve per metric and setting" eval \
-	'[ "$(grep -o "<svg class=\"plot sweep\"" <<<"$dom" | wc -l)" -ge 4 ]'
-check "... each with the baseline's line and points" eval \
-	'grep -q "<title>baseline@tx-usecs=40000: mean" <<<"$dom" && grep -q "<title>knob-irq-coalescing@napi_defer_hard_irqs=200: mean" <<<"$dom"'
+read -r sweeps curves < <(rendered "$html" "svg.sweep" "svg.sweep polyline")
+check "Chromium lays out a sweep curve per metric and setting, as SVG (got ${sweeps:-none})" \
+	[ "${sweeps:-0}" -ge 4 ]
+check "... each with lines (got ${curves:-none})" [ "${curves:-0}" -ge 4 ]
+check "... the baseline's and the IRQ-coalescing strategy's curves among them" eval \
+	'grep -q "<title>baseline@tx-usecs=40000: mean" "$html" && grep -q "<title>knob-irq-coalescing@napi_defer_hard_irqs=200: mean" "$html"'
 
 echo "# sweeps and reports: $((SECONDS - t0)) s"
 
@@ -158,16 +153,7 @@ check "... two fresh boots, then the cap: the last point is not run, saying why"
 check "... the broken points on three boots" [ "$(sql "SELECT count(DISTINCT boot_id) FROM runs
 	WHERE strategy LIKE 'baseline@%' AND strategy != 'baseline@tx-usecs=40000'")" = 3 ]
 HILBENCH_STORE=$main_store
-# QEMUs of this test carry its store in their environment (others' do not)
-ours_left() {
-	local pid
-	for pid in $(pgrep -f "qemu-system-arm -M orangepi-pc"); do
-		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^HILBENCH_STORE=$main_store" &&
-			return 0
-	done
-	ip link show hb0 >/dev/null 2>&1
-}
-check "no QEMU or tap of this test left" eval '! ours_left'
+check "no QEMU of this test left, none in a network namespace (a tap) of its own" host_is_clean
 
 echo "knobs: $((SECONDS - t0)) s"
 echo "$pass passed, $fail failed"

@@ -24,20 +24,68 @@ store_intact() {
 	done
 }
 
-# QEMU processes started by this test run: their environment carries a store
-# under $HB_TEST_ROOT (default: the store itself), so that other hilbench
-# jobs on the machine do not count.
-our_qemus() {
+# of_this_run PID|/proc/PID...: the processes started by this test run:
+# their environment carries a store under $HB_TEST_ROOT (default: the store
+# itself), so that other hilbench jobs on the machine do not count.
+of_this_run() {
 	local pid root=${HB_TEST_ROOT:-$HILBENCH_STORE}
-	for pid in $(pgrep -f "qemu-system-arm -M orangepi-pc"); do
-		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
+	for pid in "${@#/proc/}"; do
+		{ tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null |
 			grep -q "^HILBENCH_STORE=$root" && echo "$pid"
 	done
 }
+# QEMU processes started by this test run.
+our_qemus() {
+	# shellcheck disable=SC2046 # one pid per word
+	of_this_run $(pgrep -f "qemu-system-arm -M orangepi-pc")
+}
 
+# Nothing of ours outlives a run: no QEMU, and no process of ours in a
+# network namespace other than this shell's. The tap only ever exists in
+# hilbench's anonymous namespace, which the kernel removes with its last
+# process: a tap can outlive a run only with such a process (looking for
+# the tap in the host's namespace, where it never is, could not fail).
 host_is_clean() {
-	# nothing of ours outlives a run: no QEMU, no tap in the host's namespace
-	[ -z "$(our_qemus)" ] && ! ip link show hb0 >/dev/null 2>&1
+	local pid ns me
+	me=$(readlink /proc/self/ns/net) && [ -n "$me" ] && [ -z "$(our_qemus)" ] || return 1
+	for pid in $(of_this_run /proc/[0-9]*); do
+		ns=$(readlink "/proc/$pid/ns/net" 2>/dev/null)
+		[ "$ns" = "$me" ] || [ ! -e "/proc/$pid" ] || return 1
+	done
+}
+
+# rendered HTML SELECTOR...: what Chromium made of the page, which a grep of
+# the file cannot tell: per selector, how many matching elements parsed
+# into the SVG namespace and were laid out with a box (one count each, in
+# order, on one line). A probe script appended to a copy of the page counts
+# them in the live DOM and writes the counts into it; --dump-dom prints
+# the DOM after the scripts ran. Prints nothing when Chromium fails.
+rendered() {
+	local html=$1 probe=$HILBENCH_STORE/probe.html sel
+	shift
+	{
+		cat "$html"
+		printf '<script>\nvar hbSelectors = [];\n'
+		for sel in "$@"; do printf 'hbSelectors.push("%s");\n' "$sel"; done
+		cat <<'EOF'
+(function () {
+	var ns = "http://www.w3.org/2000/svg", p = document.createElement("pre");
+	p.id = "hb-probe";
+	p.textContent = hbSelectors.map(function (sel) {
+		return Array.prototype.filter.call(document.querySelectorAll(sel), function (e) {
+			var b = e.getBoundingClientRect();
+			return e.namespaceURI === ns && (b.width > 0 || b.height > 0);
+		}).length;
+	}).join(" ");
+	document.body.appendChild(p);
+})();
+</script>
+EOF
+	} >"$probe"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$HILBENCH_STORE/chromium" --dump-dom "file://$probe" 2>/dev/null |
+		sed -n 's|.*<pre id="hb-probe">\([0-9 ]*\)</pre>.*|\1|p'
 }
 
 # start_mid_run LOG N [ARGS...]: starts `hilbench run` of N UDP repetitions

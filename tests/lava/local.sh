@@ -13,11 +13,7 @@ HB=$PWD/build/hilbench
 export HILBENCH_STORE HILBENCH_HOME=$PWD
 HILBENCH_STORE=$(mktemp -d /tmp/hb-lava-local.XXXXXX)
 trap 'rm -rf "$HILBENCH_STORE"' EXIT
-pass=0 fail=0
-ok() { echo "ok - $1"; pass=$((pass + 1)); }
-not_ok() { echo "not ok - $1"; fail=$((fail + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
-sql() { sqlite3 "$HILBENCH_STORE/hilbench.db" "$@"; }
+source tests/integration/lib.sh
 
 # Processes this test started (their environment carries our store): QEMU
 # under lava-run, lava-run itself, in.tftpd. Other helpers' runs do not count.
@@ -70,8 +66,8 @@ check "a strategy with a runtime setting runs through lava-local (exit $?)" \
 check "... its setting was applied and read back in the LAVA job" eval \
 	'sql "select settings from runs where strategy = '"'knob-tx-usecs-5000'"'" |
 		grep -q "\"requested\":\"5000\",\"read_back\":\"5000\",\"status\":\"ok\""'
-check "nothing of ours is left running, no tap in the host namespace" \
-	test -z "$(ours)" -a ! -e /sys/class/net/hb0
+check "nothing of ours is left running, none in a network namespace (a tap) of its own" \
+	eval '[ -z "$(ours)" ] && host_is_clean'
 
 echo "# lava-local: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -4,7 +4,7 @@
 # (tests/lava/fake_lava_server.py) that tests the client code only: wrong
 # token (403), bad job (400), server down, a job that ends Incomplete, 5xx
 # then success, a Bad device reported before submitting, Ctrl-C canceling
-# the job, and that the
+# the job, a plain-HTTP server on another machine refused, and that the
 # token never appears in hilbench's output. The real LAVA server is
 # tests/lava/server.sh. Asserts behaviour, never speed.
 set -uo pipefail
@@ -80,6 +80,12 @@ kill "$server_pid"; wait "$server_pid" 2>/dev/null; server_pid=
 submit
 check "server down: exit 125 after the retries" \
 	bash -c '[[ $1 == 125 && $2 == *"gave up after the retries"* && $(grep -c "retrying in" <<<"$2") == 4 ]]' _ "$rc" "$out"
+
+url=http://192.0.2.1:8000/	# TEST-NET-1: nothing answers there
+submit
+check "plain HTTP to another machine: refused before any request, exit 2" \
+	bash -c '[[ $1 == 2 && $2 == *"plain HTTP to another machine"* && $2 != *"retrying"* ]]' _ "$rc" "$out"
+check "plain HTTP: the token is not printed" no_token
 
 printf '\n' >"$work/token"
 submit

@@ -191,7 +191,7 @@ static void test_markup_escape(void **state)
 	static const char text[] = "<a href=\"x\">it's & \x01\tok\n</a>";
 	void (*const escape[])(FILE *, const char *) = { xml_escape, html_escape };
 	static const char *const want[] = {
-		"&lt;a href=&quot;x&quot;&gt;it&apos;s &amp; \tok\n&lt;/a&gt;",
+		"&lt;a href=&quot;x&quot;&gt;it&apos;s &amp; \xef\xbf\xbd&#9;ok&#10;&lt;/a&gt;",
 		"&lt;a href=&quot;x&quot;&gt;it&#39;s &amp; \x01\tok\n&lt;/a&gt;",
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(escape); i++) {

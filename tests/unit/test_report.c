@@ -12,6 +12,7 @@
 
 #include "analyze/report.h"
 #include "store/store.h"
+#include "util/proc.h"
 
 static char dir[64];
 static struct store *st;
@@ -19,11 +20,12 @@ static char first_id[40];
 
 static const char evil[] = "<script>alert('x')</script>|\"a\",b";
 
-static void add(const char *strategy, int rep, double pps, const char *cls, const char *reason)
+static void add_to(const char *session, const char *strategy, int rep, double pps,
+		   const char *cls, const char *reason)
 {
 	struct metric m = { "pps", pps, "packets/s", "test" };
 	struct run_record r = {
-		.session = "s1", .plan = "p", .board = "b", .strategy = strategy,
+		.session = session, .plan = "p", .board = "b", .strategy = strategy,
 		.workload = "udp", .repetition = rep, .cls = !strcmp(cls, "pass") ? RUN_PASS : RUN_FAIL,
 		.reason = reason, .timing = "virtual", .started = "2026-11-30T00:00:00Z",
 		.ended = "2026-11-30T00:00:01Z", .metrics = &m, .n_metrics = reason ? 0 : 1,
@@ -33,6 +35,11 @@ static void add(const char *strategy, int rep, double pps, const char *cls, cons
 	assert_int_equal(store_add_run(st, &r), 0);
 	if (!first_id[0])
 		snprintf(first_id, sizeof(first_id), "%s", r.id);
+}
+
+static void add(const char *strategy, int rep, double pps, const char *cls, const char *reason)
+{
+	add_to("s1", strategy, rep, pps, cls, reason);
 }
 
 static char *render(enum report_format f)
@@ -197,6 +204,67 @@ static void junit_counts_and_escapes(void **state)
 	free(buf);
 }
 
+/* What a console can put in a run's reason: C0 controls, CR, DEL, lone
+ * continuation bytes, overlong forms, a surrogate, U+FFFE, past U+10FFFF,
+ * a cut sequence, bytes that start nothing; and a euro sign, valid. */
+static const char noise[] =
+	"oops\r\n\x01\x08\x0b\x0c\x1b[0m\x1f\x7f|\x80|\xbf|\xc0\xaf|\xe0\x80\xaf|\xed\xa0\x80|"
+	"\xef\xbf\xbe|\xf4\x90\x80\x80|\xe2\x82|\xf5\xff|\xe2\x82\xac";
+
+/* Well-formed UTF-8 of XML 1.0 characters only (its Char production). */
+static int xml_chars_only(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		unsigned cp, n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2 : *p >= 0xe0 && *p < 0xf0 ? 3
+			: *p >= 0xf0 && *p < 0xf5 ? 4 : 0;
+		if (!n)
+			return 0;
+		cp = n == 1 ? *p : *p & (0x7fu >> n);
+		for (unsigned i = 1; i < n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3fu);
+		}
+		static const unsigned min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+		if (cp < min[n] || !(cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+				     (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/* JUnit files go to CI systems that reject a file that is not XML: a
+ * reason full of console noise must still make one, and read back (by
+ * Python's expat) with CR kept and each bad sequence one U+FFFD. */
+static void junit_of_console_noise_is_well_formed_xml(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct selection sel = { .session = "s2", .all_classes = 1 };
+	assert_int_equal(report_write(st, &sel, NULL, REPORT_JUNIT, out), 0);
+	fclose(out);
+	assert_true(xml_chars_only(buf));
+	char *path = path_join(dir, "noise.xml");
+	assert_int_equal(write_file_atomic(path, buf, len), 0);
+	static const char check[] =
+		"import sys, xml.dom.minidom\n"
+		"d = xml.dom.minidom.parse(sys.argv[1])\n"
+		"m = d.getElementsByTagName('error')[0].getAttribute('message')\n"
+		"R = '\\ufffd'\n"
+		"want = ('oops\\r\\n' + R * 5 + '[0m' + R + '\\x7f|' + R + '|' + R + '|' + R * 2 + '|' +\n"
+		"        R * 3 + '|' + R * 3 + '|' + R + '|' + R * 4 + '|' + R * 2 + '|' + R * 2 +\n"
+		"        '|\\u20ac')\n"
+		"sys.exit(0 if m.endswith(want) else 'got %r' % m)\n";
+	char *argv[] = { "python3", "-c", (char *)check, path, NULL };
+	assert_int_equal(proc_run(argv, NULL), 0);
+	free(path);
+	free(buf);
+}
+
 static int count_row(const struct run_row *r, void *ctx)
 {
 	(void)r;
@@ -237,6 +305,8 @@ static int setup(void **state)
 		add(evil, i + 1, base[i], "pass", NULL);
 	}
 	add("faster", 4, 0, "fail", "watchdog <b>");
+	add_to("s2", "baseline", 1, 1000, "pass", NULL);
+	add_to("s2", "baseline", 2, 0, "fail", noise);
 	return 0;
 }
 
@@ -259,6 +329,7 @@ int main(void)
 		cmocka_unit_test(an_unknown_reference_is_an_error),
 		cmocka_unit_test(commit_block_has_before_and_after),
 		cmocka_unit_test(junit_counts_and_escapes),
+		cmocka_unit_test(junit_of_console_noise_is_well_formed_xml),
 		cmocka_unit_test(a_selection_can_name_runs_and_metrics),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/report.h"
 #include "store/store.h"
@@ -87,15 +88,27 @@ static char *export_to(const char *name)
 	return path;
 }
 
-static int validate(const char *path)
+/* validate.py's exit status; its complaints (stderr) in *why when given. */
+static int validate_why(const char *path, char **why)
 {
 	char *script = path_join(getenv("HILBENCH_HOME") ? getenv("HILBENCH_HOME") : ".",
 				 "tests/kcidb/validate.py");
+	char *log = xasprintf("%s.stderr", path);
 	char *argv[] = { "python3", script, (char *)path, NULL };
 	struct proc_opts o = PROC_OPTS_DEFAULT;
+	o.log = log;
+	unlink(log);
 	int rc = proc_run(argv, &o);
+	if (why)
+		*why = read_file(log, NULL);
+	free(log);
 	free(script);
 	return rc;
+}
+
+static int validate(const char *path)
+{
+	return validate_why(path, NULL);
 }
 
 static cJSON *load(const char *path)
@@ -169,7 +182,16 @@ static void validator_rejects_a_broken_report(void **state)
 		"\"origin\":\"hilbench\",\"build_id\":\"hilbench:nowhere\",\"status\":\"PASSED\","
 		"\"path\":\"a..b\",\"comment\":null}]}";
 	assert_int_equal(write_file_atomic(path, broken, strlen(broken)), 0);
-	assert_int_equal(validate(path), 1);
+	char *why = NULL;
+	assert_int_equal(validate_why(path, &why), 1);
+	/* each of the three checks said why: an ImportError, a missing
+	 * schema or a crash also exit 1, and would say none of this */
+	assert_non_null(why);
+	assert_non_null(strstr(why, "tests/0/status: 'PASSED' is not one of"));
+	assert_non_null(strstr(why, "$.tests[0].comment: null (KCIDB has no nulls)"));
+	assert_non_null(strstr(why, "test hilbench:x: build hilbench:nowhere not in the report"));
+	assert_null(strstr(why, "Traceback"));
+	free(why);
 	free(path);
 }
 

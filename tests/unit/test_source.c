@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build/source.h"
@@ -192,6 +193,62 @@ static void tarball_is_extracted_once(void **state)
 	free(rel);
 }
 
+/* Two hilbench processes meeting a tarball for the first time, at the
+ * same moment: both get the tree, whole. They shared one fixed <base>.tmp
+ * before any lock, and one removed or renamed it under the other. A few
+ * hundred files make the extraction last long enough to overlap; each
+ * round's tarball is new to the cache (its content differs). */
+static void two_processes_prepare_one_tarball_at_once(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 300; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "race/linux-6.12.3/drivers/f%03d.c", i);
+		free(put(name, makefile_612));
+	}
+	free(put("race/linux-6.12.3/Makefile", makefile_612));
+	char *tarball = xasprintf("%s/race.tar", tmp), *race = xasprintf("%s/race", tmp);
+	char *tar[] = { "tar", "-cf", tarball, "-C", race, "linux-6.12.3", NULL };
+	struct source_spec spec = { .path = tarball };
+	for (int round = 0; round < 5; round++) {
+		char text[16];
+		snprintf(text, sizeof(text), "%d\n", round);
+		free(put("race/linux-6.12.3/round", text));
+		assert_int_equal(proc_run(tar, NULL), 0);
+		int go[2];
+		assert_int_equal(pipe(go), 0);
+		pid_t kids[2];
+		for (int k = 0; k < 2; k++) {
+			kids[k] = fork();
+			assert_true(kids[k] >= 0);
+			if (kids[k] == 0) {
+				char c;
+				close(go[1]);
+				struct source s = { 0 };
+				int ok = read(go[0], &c, 1) == 1 && source_prepare(&spec, &s) == 0;
+				char *last = ok ? path_join(s.tree, "drivers/f299.c") : NULL;
+				ok = ok && path_exists(last);
+				/* nothing left for valgrind's leak check in this process */
+				free(last);
+				source_free(&s);
+				free(tarball);
+				free(race);
+				_exit(ok ? 0 : 1);
+			}
+		}
+		close(go[0]);
+		assert_int_equal(write(go[1], "gg", 2), 2);
+		close(go[1]);
+		for (int k = 0; k < 2; k++) {
+			int st;
+			assert_int_equal(waitpid(kids[k], &st, 0), kids[k]);
+			assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		}
+	}
+	free(tarball);
+	free(race);
+}
+
 static void bad_trees_are_refused(void **state)
 {
 	struct source a;
@@ -235,6 +292,7 @@ int main(void)
 		cmocka_unit_test(plain_dir_is_copied_and_identified_by_content),
 		cmocka_unit_test(git_checkout_identity_follows_commits_and_edits),
 		cmocka_unit_test(tarball_is_extracted_once),
+		cmocka_unit_test(two_processes_prepare_one_tarball_at_once),
 		cmocka_unit_test(bad_trees_are_refused),
 	};
 	return cmocka_run_group_tests_name("source", tests, setup, teardown);

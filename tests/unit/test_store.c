@@ -9,10 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store/store.h"
 #include "util/util.h"
@@ -135,6 +137,117 @@ static void a_bad_timeout_is_refused(void **state)
 	unsetenv("HILBENCH_STORE_TIMEOUT_S");
 }
 
+/* A pass run "run-<rep>" of session with these metrics. */
+static void add_pass(struct store *s, const char *session, int rep, const struct metric *m,
+		     size_t n)
+{
+	struct run_record r = {
+		.session = session, .plan = "adhoc", .board = "b", .strategy = "baseline",
+		.workload = "udp", .repetition = rep, .cls = RUN_PASS, .timing = "virtual",
+		.started = "2026-11-30T00:00:00Z", .ended = "2026-11-30T00:00:01Z",
+		.metrics = m, .n_metrics = n, .attempt = 1,
+	};
+	snprintf(r.id, sizeof(r.id), "run-%d", rep);
+	assert_int_equal(store_add_run(s, &r), 0);
+}
+
+static int count_rows(const struct run_row *r, void *ctx)
+{
+	(void)r;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* A read that fails half-way (here: the later pages of the file damaged)
+ * is an error naming the store and SQLite's reason, never the rows read
+ * before it passed off as the whole selection. */
+static void a_read_that_fails_half_way_is_an_error(void **state)
+{
+	(void)state;
+	char *sub = path_join(dir, "damaged"), *db = path_join(sub, "hilbench.db");
+	char *log = path_join(dir, "stderr");
+	assert_int_equal(mkdir_p(sub, 0755), 0);
+	struct store *s = store_open(sub);
+	assert_non_null(s);
+	struct metric m[20];
+	char names[20][16];
+	for (int i = 0; i < 20; i++) {
+		snprintf(names[i], sizeof(names[i]), "metric_%02d", i);
+		m[i] = (struct metric){ names[i], i, "x", "a source long enough to fill pages" };
+	}
+	for (int rep = 1; rep <= 100; rep++)
+		add_pass(s, "S5", rep, m, 20);
+	store_close(s);	/* the last connection: the WAL goes into the file */
+	FILE *f = fopen(db, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long size = ftell(f), pages = size / 4096;
+	assert_true(pages > 8);
+	static char junk[4096];
+	memset(junk, 0xa5, sizeof(junk));
+	assert_int_equal(fseek(f, (pages / 2) * 4096, SEEK_SET), 0);
+	for (long p = pages / 2; p < pages; p++)
+		assert_int_equal(fwrite(junk, 1, sizeof(junk), f), sizeof(junk));
+	assert_int_equal(fclose(f), 0);
+
+	s = store_open(sub);
+	assert_non_null(s);
+	struct selection sel = { .session = "S5" };
+	int rows = 0;
+	fflush(stderr);
+	int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	int rc = store_foreach(s, &sel, count_rows, &rows);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	store_close(s);
+	assert_true(rows < 100 * 20);
+	assert_int_equal(rc, -1);
+	char *msg = read_file(log, NULL);
+	assert_non_null(strstr(msg, "damaged/hilbench.db"));
+	assert_non_null(strstr(msg, "malformed"));
+	free(msg);
+	free(log);
+	free(db);
+	free(sub);
+}
+
+/* `hilbench show`: each run on its own line, with its own metrics. The
+ * list kept a pointer to the id of the row before, in SQLite's buffer the
+ * next row reused, so every run's metrics strung onto the first line. */
+static void show_lists_each_run_on_its_own_row(void **state)
+{
+	(void)state;
+	char *sub = path_join(dir, "show");
+	assert_int_equal(mkdir_p(sub, 0755), 0);
+	struct store *s = store_open(sub);
+	assert_non_null(s);
+	for (int rep = 1; rep <= 2; rep++) {
+		struct metric m[2] = { { "mbps", 10.0 * rep, "Mbit/s", "t" },
+				       { "pps", 1000.0 * rep, "packets/s", "t" } };
+		add_pass(s, "S6", rep, m, 2);
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(store_list_runs(s, out), 0);
+	fclose(out);
+	store_close(s);
+	struct strlist lines = { 0 };
+	strlist_split(&lines, text, "\n");
+	assert_int_equal(lines.n, 3);	/* the heading and two runs */
+	assert_true(!strncmp(lines.v[1], "run-1 ", 6));
+	assert_non_null(strstr(lines.v[1], " mbps=10.0 pps=1000.0"));
+	assert_null(strstr(lines.v[1], "2000"));
+	assert_true(!strncmp(lines.v[2], "run-2 ", 6));
+	assert_non_null(strstr(lines.v[2], " mbps=20.0 pps=2000.0"));
+	strlist_free(&lines);
+	free(text);
+	free(sub);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -155,6 +268,8 @@ int main(void)
 		cmocka_unit_test(resume_finds_pass_runs_of_a_session),
 		cmocka_unit_test(a_locked_store_fails_after_the_timeout_and_stores_nothing),
 		cmocka_unit_test(a_bad_timeout_is_refused),
+		cmocka_unit_test(a_read_that_fails_half_way_is_an_error),
+		cmocka_unit_test(show_lists_each_run_on_its_own_row),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -102,24 +102,17 @@ static int apply_patches(const char *tree, const char *logdir, const struct sour
 	return 0;
 }
 
-static char **make_env(const char *srcdir)
+void kernel_make_env(const char *srcdir, struct strlist *env)
 {
-	static char *env[8];
-	static char ccache_dir[4096], basedir[4096];
-	snprintf(ccache_dir, sizeof(ccache_dir), "CCACHE_DIR=%s/ccache", hb_cache_dir());
-	snprintf(basedir, sizeof(basedir), "CCACHE_BASEDIR=%s", srcdir);
-	int i = 0;
-	env[i++] = ccache_dir;
-	env[i++] = basedir;
-	env[i++] = "CCACHE_NOHASHDIR=1";
+	strlist_pushf(env, "CCACHE_DIR=%s/ccache", hb_cache_dir());
+	strlist_pushf(env, "CCACHE_BASEDIR=%s", srcdir);
+	strlist_push(env, "CCACHE_NOHASHDIR=1");
 	/* Fixed build identity: the same inputs give the same image, and
 	 * init/version.c stays a ccache hit. */
-	env[i++] = "KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970";
-	env[i++] = "KBUILD_BUILD_USER=hilbench";
-	env[i++] = "KBUILD_BUILD_HOST=hilbench";
-	env[i++] = "KBUILD_BUILD_VERSION=1";
-	env[i] = NULL;
-	return env;
+	strlist_push(env, "KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970");
+	strlist_push(env, "KBUILD_BUILD_USER=hilbench");
+	strlist_push(env, "KBUILD_BUILD_HOST=hilbench");
+	strlist_push(env, "KBUILD_BUILD_VERSION=1");
 }
 
 static int run_make(const struct build_request *req, const char *srcdir, const char *log,
@@ -137,12 +130,15 @@ static int run_make(const struct build_request *req, const char *srcdir, const c
 	strlist_push(&a, target1);
 	if (target2)
 		strlist_push(&a, target2);
+	struct strlist env = { 0 };
+	kernel_make_env(srcdir, &env);
 	struct proc_opts o = PROC_OPTS_TREE;
 	o.cwd = srcdir;
 	o.log = log;
-	o.env_add = make_env(srcdir);
+	o.env_add = strlist_argv(&env);
 	int st = proc_run(strlist_argv(&a), &o);
 	strlist_free(&a);
+	strlist_free(&env);
 	return st;
 }
 

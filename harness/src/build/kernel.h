@@ -63,5 +63,9 @@ struct build_result {
 
 int kernel_build(const struct build_request *req, struct build_result *res);
 void build_result_free(struct build_result *res);
+/* What make runs with besides the inherited environment: ccache's
+ * directories (CCACHE_BASEDIR=srcdir) and a fixed build identity, as
+ * NAME=VALUE entries appended to env. */
+void kernel_make_env(const char *srcdir, struct strlist *env);
 
 #endif

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/lock.h"
 #include "util/proc.h"
 #include "util/tree.h"
 #include "util/util.h"
@@ -76,6 +77,72 @@ static int read_version(const char *tree, struct source *s)
 	return rc;
 }
 
+/*
+ * Fills the cache entry base once for every hilbench process sharing the
+ * cache: fill() writes the entry into <base>.tmp, marker (a file in it)
+ * last, and the whole directory is renamed into place. All of it happens
+ * under a flock on <base>.lock, and marker is looked for again once the
+ * lock is held: another process may have filled base while this one
+ * waited. Under the lock a <base>.tmp is one a dead process left. what
+ * ("extracting X") goes into the messages. 0, or -1 with the message
+ * printed and nothing kept.
+ */
+static int cache_fill(const char *base, const char *marker, const char *what,
+		      int (*fill)(const char *tmp, void *ctx), void *ctx)
+{
+	char *info = path_join(base, marker), *lockpath = xasprintf("%s.lock", base);
+	char *tmp = xasprintf("%s.tmp", base), *parent = path_dirname(base), *waiting = NULL;
+	int fd = -1, rc = -1;
+	if (path_exists(info)) {
+		rc = 0;
+		goto out;
+	}
+	if (mkdir_p(parent, 0755) < 0) {
+		hb_err("cannot create %s: %s", parent, strerror(errno));
+		goto out;
+	}
+	waiting = xasprintf("another hilbench %s into %s", what, base);
+	if ((fd = lock_wait(lockpath, waiting)) < 0)
+		goto out;
+	if (path_exists(info)) {
+		rc = 0;
+		goto out;
+	}
+	hb_info("%s into %s (once)", what, base);
+	rm_rf(tmp);
+	if (mkdir_p(tmp, 0755) == 0 && fill(tmp, ctx) == 0 && rm_rf(base) == 0 &&
+	    rename(tmp, base) == 0) {
+		rc = 0;
+	} else {
+		hb_err("%s into %s failed (disk full? a file unreadable?); nothing was kept", what,
+		       base);
+		rm_rf(tmp);
+	}
+out:
+	if (fd >= 0)
+		close(fd);	/* releases the flock */
+	free(info);
+	free(lockpath);
+	free(tmp);
+	free(parent);
+	free(waiting);
+	return rc;
+}
+
+/* Debian's tarball into tmp, its SHA-256 (the marker) last. */
+static int fill_debian(const char *tmp, void *ctx)
+{
+	const char *tarball = ctx;
+	char sha[65];
+	char *tar[] = { "tar", "-xJf", (char *)tarball, "-C", (char *)tmp, NULL };
+	struct proc_opts tree = PROC_OPTS_TREE;
+	char *shafile = path_join(tmp, "tarball.sha256");
+	int rc = sha256_file_hex(tarball, sha) == 0 && proc_run(tar, &tree) == 0 &&
+		 write_file_atomic(shafile, sha, strlen(sha)) == 0 ? 0 : -1;
+	free(shafile);
+	return rc;
+}
+
 /* Debian's linux-source-<series>, extracted once under the cache. */
 static int prepare_debian(const char *series, struct source *s)
 {
@@ -84,7 +151,7 @@ static int prepare_debian(const char *series, struct source *s)
 	s->origin = xasprintf("linux-source-%s", series);
 	char *q[] = { "dpkg-query", "-W", "-f", "${Version}", s->origin, NULL };
 	s->deb_version = proc_output(q);
-	char *base = NULL, *info = NULL;
+	char *base = NULL, *info = NULL, *what = NULL;
 	int rc = HB_EXIT_INFRA;
 	if (!s->deb_version || !*s->deb_version || !path_exists(tarball)) {
 		hb_err("%s is not installed (%s missing); run `make deps`, or `apt-get install "
@@ -95,29 +162,9 @@ static int prepare_debian(const char *series, struct source *s)
 	base = xasprintf("%s/src/%s", hb_cache_dir(), s->deb_version);
 	s->tree = xasprintf("%s/linux-source-%s", base, series);
 	info = path_join(base, "tarball.sha256");
-	if (!path_exists(info)) {
-		hb_info("extracting %s into %s (once)", tarball, base);
-		char *tmp = xasprintf("%s.tmp", base);
-		rm_rf(tmp);
-		char sha[65];
-		if (mkdir_p(tmp, 0755) < 0 || sha256_file_hex(tarball, sha) < 0) {
-			hb_err("cannot prepare %s: %s", tmp, strerror(errno));
-			free(tmp);
-			goto out;
-		}
-		char *tar[] = { "tar", "-xJf", tarball, "-C", tmp, NULL };
-		struct proc_opts tree = PROC_OPTS_TREE;
-		char *shafile = path_join(tmp, "tarball.sha256");
-		int ok = proc_run(tar, &tree) == 0 &&
-			 write_file_atomic(shafile, sha, strlen(sha)) == 0 &&
-			 rm_rf(base) == 0 && rename(tmp, base) == 0;
-		free(shafile);
-		free(tmp);
-		if (!ok) {
-			hb_err("extracting %s failed (disk full?); nothing was kept", tarball);
-			goto out;
-		}
-	}
+	what = xasprintf("extracting %s", tarball);
+	if (cache_fill(base, "tarball.sha256", what, fill_debian, tarball) < 0)
+		goto out;
 	s->tarball_sha256 = read_file(info, NULL);
 	if (!s->tarball_sha256 || read_version(s->tree, s) < 0) {
 		hb_err("%s is damaged; delete %s and run again", s->tree, base);
@@ -127,6 +174,7 @@ static int prepare_debian(const char *series, struct source *s)
 				s->tarball_sha256);
 	rc = 0;
 out:
+	free(what);
 	free(info);
 	free(base);
 	free(tarball);
@@ -238,34 +286,33 @@ static int copy_user_tree(const char *from, const char *to)
 	return copy_tree(from, to, TREE_COPY, NULL);
 }
 
-/* Moves a finished copy into the cache as $cache/src/<name>/tree. */
+struct copy_job {
+	int (*fill)(const char *from, const char *tree);
+	const char *from, *identity;
+};
+
+/* The copy as <tmp>/tree, its identity (the marker) last. */
+static int fill_copy(const char *tmp, void *ctx)
+{
+	const struct copy_job *job = ctx;
+	char *tree = path_join(tmp, "tree"), *info = path_join(tmp, "identity");
+	int rc = job->fill(job->from, tree) == 0 &&
+		 write_file_atomic(info, job->identity, strlen(job->identity)) == 0 ? 0 : -1;
+	free(tree);
+	free(info);
+	return rc;
+}
+
+/* A finished copy in the cache as $cache/src/<name>/tree, made once. */
 static int cache_copy(const char *name, const char *identity, int (*fill)(const char *from, const char *tmp),
 		      const char *from, char **tree)
 {
 	char *base = xasprintf("%s/src/%s", hb_cache_dir(), name);
-	char *info = path_join(base, "identity");
-	int rc = 0;
+	char *what = xasprintf("copying %s", from);
+	struct copy_job job = { fill, from, identity };
 	*tree = path_join(base, "tree");
-	if (!path_exists(info)) {
-		char *tmp = xasprintf("%s.tmp", base);
-		char *tmp_info = path_join(tmp, "identity");
-		char *tmp_tree = path_join(tmp, "tree");
-		rm_rf(tmp);
-		hb_info("copying %s into %s (once per content)", from, base);
-		int ok = mkdir_p(tmp, 0755) == 0 && fill(from, tmp_tree) == 0 &&
-			 write_file_atomic(tmp_info, identity, strlen(identity)) == 0 &&
-			 rm_rf(base) == 0 && rename(tmp, base) == 0;
-		if (!ok) {
-			hb_err("cannot copy %s into %s (disk full? a file unreadable?); nothing was kept",
-			       from, base);
-			rm_rf(tmp);
-			rc = -1;
-		}
-		free(tmp);
-		free(tmp_info);
-		free(tmp_tree);
-	}
-	free(info);
+	int rc = cache_fill(base, "identity", what, fill_copy, &job);
+	free(what);
 	free(base);
 	return rc;
 }

@@ -35,7 +35,8 @@ static const char usage[] =
 	"a device that is Bad, in Maintenance or Retired is reported before\n"
 	"submitting. Ctrl-C cancels the job. The server is --server or\n"
 	"$HILBENCH_LAVA_URL; the token comes from the file $HILBENCH_LAVA_TOKEN_FILE\n"
-	"names, or $HILBENCH_LAVA_TOKEN, and is never printed.\n";
+	"names, or $HILBENCH_LAVA_TOKEN, and is never printed. The server must be\n"
+	"https://, or http:// on this machine (or with $HILBENCH_LAVA_ALLOW_HTTP=1).\n";
 
 struct lava_opts {
 	const char *board, *strategy, *workload, *out, *series, *job_name;
@@ -283,8 +284,13 @@ static int submit(int argc, char **argv)
 		return HB_EXIT_USAGE;
 	}
 	hb_install_interrupt_handlers();
-	struct lava_client *lc = lava_client_new(server, token, NULL);
-	free(token);
+	struct lava_client *lc = lava_client_new(server, token, NULL, err, sizeof(err));
+	lava_token_free(token);
+	if (!lc) {
+		hb_err("%s", err);
+		free(job);
+		return HB_EXIT_USAGE;
+	}
 	long id = 0, next = 0;
 	int rc = LAVA_OK, status = HB_EXIT_INFRA;
 	if (device && (rc = lava_device_check(lc, device, err, sizeof(err))) != LAVA_OK)

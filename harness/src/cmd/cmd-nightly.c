@@ -155,7 +155,8 @@ int cmd_nightly(int argc, char **argv)
 	}
 	struct class_count k = { 0 };
 	struct selection mine = { .session = session, .all_classes = 1 };
-	store_foreach(s, &mine, count_class, &k);
+	if (store_foreach(s, &mine, count_class, &k) < 0)
+		goto out;
 	printf("nightly: plan %s, %s, session %s: %zu pass, %zu fail, %zu error, %zu miss\n",
 	       plan.name, revision, session, k.n[0], k.n[1], k.n[2], k.n[3]);
 

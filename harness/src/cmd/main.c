@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "deploy/lava_client.h"
 #include "util/util.h"
 
 static const struct {
@@ -37,6 +38,8 @@ static void usage(FILE *to)
 
 int main(int argc, char **argv)
 {
+	/* before any child is started: none of them may inherit it */
+	lava_token_take_env();
 	if (argc < 2) {
 		usage(stderr);
 		return HB_EXIT_USAGE;

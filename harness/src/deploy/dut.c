@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,6 +74,16 @@ int proto_get(const char *line, const char *key, char *out, size_t outlen)
 		return 1;
 	}
 	return 0;
+}
+
+int proto_get_uint(const char *line, const char *key, unsigned long long max,
+		   unsigned long long *v)
+{
+	/* 20 digits hold any 64-bit number; a value that fills the buffer may
+	 * have been cut by proto_get() and is not read as a smaller one */
+	char s[24];
+	return proto_get(line, key, s, sizeof(s)) && strlen(s) < sizeof(s) - 1 &&
+	       parse_uint(s, max, v) == 0;
 }
 
 /* Take one complete line out of the buffer; 1 if there was one. */
@@ -211,10 +220,11 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 			snprintf(d->health, sizeof(d->health), "agent: %.480s", line);
 			return DUT_BOOT_FAILED;
 		} else if (!strncmp(line, "READY", 5)) {
-			char speed[16] = "0";
+			unsigned long long speed = 0;
 			proto_get(line, "driver", d->driver, sizeof(d->driver));
-			proto_get(line, "speed", speed, sizeof(speed));
-			d->speed = atoi(speed);
+			/* Mb/s; beyond 10 Tb/s it is noise, shown as 0 (unknown) */
+			if (proto_get_uint(line, "speed", 10000000, &speed))
+				d->speed = (int)speed;
 			if (strcmp(d->driver, b->dut_driver)) {
 				snprintf(d->health, sizeof(d->health),
 					 "%s is driven by '%s', not '%s' as %s says",

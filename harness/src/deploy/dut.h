@@ -101,5 +101,9 @@ const char *dut_health_sign(const char *line);
 
 /* key=value lookup in a protocol line; copies into out, 0 if absent. */
 int proto_get(const char *line, const char *key, char *out, size_t outlen);
+/* A key's value as a whole decimal number no greater than max
+ * (parse_uint); 0 if absent, too long to be one, or anything else. */
+int proto_get_uint(const char *line, const char *key, unsigned long long max,
+		   unsigned long long *v);
 
 #endif

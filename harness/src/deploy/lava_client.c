@@ -1,13 +1,16 @@
 #include "deploy/lava_client.h"
 
+#include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "deploy/dut.h"
@@ -38,40 +41,164 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The token from the environment, for as long as the process runs. */
+static char *env_token;
+
+/* A copy of n bytes of s, with nothing left behind in other buffers (as
+ * vasprintf's growing ones may). */
+static char *copy_secret(const char *s, size_t n)
+{
+	char *t = xmalloc(n + 1);
+	memcpy(t, s, n);
+	t[n] = '\0';
+	return t;
+}
+
+void lava_token_free(char *token)
+{
+	if (token) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+	}
+}
+
+void lava_token_take_env(void)
+{
+	char *v = getenv(LAVA_TOKEN_ENV);
+	if (!v)
+		return;
+	if (v[0]) {
+		lava_token_free(env_token);
+		env_token = copy_secret(v, strlen(v));
+	}
+	/* Wiped in place before it goes: the initial environment stays
+	 * readable in /proc/<pid>/environ after unsetenv(). */
+	explicit_bzero(v, strlen(v));
+	unsetenv(LAVA_TOKEN_ENV);
+}
+
+/* The first word of a token file, read with read(2) into a buffer that is
+ * wiped after: no stdio buffer keeps a copy. */
+static int read_token_file(const char *file, char **token, char *err, size_t errlen)
+{
+	char buf[4096];
+	ssize_t n = 0, got = 0;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
+			LAVA_TOKEN_FILE_ENV, strerror(errno));
+		return -1;
+	}
+	while (n < (ssize_t)sizeof(buf) - 1 &&
+	       ((got = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0 || (got < 0 && errno == EINTR)))
+		n += got > 0 ? got : 0;
+	int saved = errno;
+	close(fd);
+	buf[n] = '\0';
+	/* one line; surrounding blanks and the newline are not part of it */
+	char *s = buf + strspn(buf, " \t\r\n");
+	size_t len = strcspn(s, " \t\r\n");
+	int rc = -1;
+	if (got < 0)
+		set_err(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
+			LAVA_TOKEN_FILE_ENV, strerror(saved));
+	else if (n == (ssize_t)sizeof(buf) - 1)
+		set_err(err, errlen, "the LAVA token file %s ($%s) is over 4 KiB: not a token", file,
+			LAVA_TOKEN_FILE_ENV);
+	else if (!len)
+		set_err(err, errlen, "the LAVA token file %s ($%s) is empty", file,
+			LAVA_TOKEN_FILE_ENV);
+	else
+		rc = 0;
+	if (rc == 0)
+		*token = copy_secret(s, len);
+	explicit_bzero(buf, sizeof(buf));
+	return rc;
+}
+
 int lava_token_load(char **token, char *err, size_t errlen)
 {
 	const char *file = getenv(LAVA_TOKEN_FILE_ENV);
 	*token = NULL;
-	if (file && file[0]) {
-		char *text = read_file(file, NULL);
-		if (!text) {
-			set_err(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
-				LAVA_TOKEN_FILE_ENV, strerror(errno));
-			return -1;
-		}
-		/* one line; surrounding blanks and the newline are not part of it */
-		char *s = text + strspn(text, " \t\r\n");
-		size_t n = strcspn(s, " \t\r\n");
-		if (!n) {
-			free(text);
-			set_err(err, errlen, "the LAVA token file %s ($%s) is empty", file,
-				LAVA_TOKEN_FILE_ENV);
-			return -1;
-		}
-		*token = xasprintf("%.*s", (int)n, s);
-		free(text);
-		return 0;
-	}
-	const char *env = getenv(LAVA_TOKEN_ENV);
-	if (env && env[0])
-		*token = xstrdup(env);
+	lava_token_take_env();
+	if (file && file[0])
+		return read_token_file(file, token, err, errlen);
+	if (env_token)
+		*token = copy_secret(env_token, strlen(env_token));
 	return 0;
 }
 
+/* Whether host (n bytes, an IPv6 address in brackets) is this machine. */
+static int loopback_host(const char *host, size_t n)
+{
+	char h[64];
+	struct in_addr a4;
+	struct in6_addr a6;
+	if (n >= sizeof(h))
+		return 0;
+	memcpy(h, host, n);
+	h[n] = '\0';
+	if (!strcasecmp(h, "localhost"))
+		return 1;
+	if (inet_pton(AF_INET, h, &a4) == 1)
+		return ntohl(a4.s_addr) >> 24 == 127;
+	if (n > 2 && h[0] == '[' && h[n - 1] == ']') {
+		h[n - 1] = '\0';
+		return inet_pton(AF_INET6, h + 1, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+	}
+	return 0;
+}
+
+/* 0 if url may carry the token (see lava_client_new), else -1 with err. */
+static int url_allowed(const char *url, char *err, size_t errlen)
+{
+	int https = !strncasecmp(url, "https://", 8);
+	if (!https && strncasecmp(url, "http://", 7)) {
+		set_err(err, errlen, "LAVA server '%s': not an http:// or https:// URL", url);
+		return -1;
+	}
+	const char *authority = url + (https ? 8 : 7);
+	size_t alen = strcspn(authority, "/?#");
+	const char *host = authority;
+	for (const char *p = authority; p < authority + alen; p++)
+		if (*p == '@')
+			host = p + 1;
+	size_t hlen;
+	if (host[0] == '[') {
+		const char *end = memchr(host, ']', (size_t)(authority + alen - host));
+		hlen = end ? (size_t)(end - host) + 1 : 0;
+	} else {
+		hlen = strcspn(host, ":/?#");
+	}
+	if (!hlen) {
+		set_err(err, errlen, "LAVA server '%s': no host", url);
+		return -1;
+	}
+	if (https)
+		return 0;
+	if (loopback_host(host, hlen)) {
+		hb_info("warning: LAVA server %s is plain HTTP: the token goes unencrypted, if only "
+			"over this machine's loopback", url);
+		return 0;
+	}
+	const char *allow = getenv("HILBENCH_LAVA_ALLOW_HTTP");
+	if (allow && !strcmp(allow, "1")) {
+		hb_info("WARNING: LAVA server %s is plain HTTP to another machine: the token crosses "
+			"the network in clear text ($HILBENCH_LAVA_ALLOW_HTTP=1)", url);
+		return 0;
+	}
+	set_err(err, errlen, "LAVA server %s is plain HTTP to another machine: the token would "
+		"cross the network in clear text; use https://, or set HILBENCH_LAVA_ALLOW_HTTP=1 "
+		"if that network is yours alone", url);
+	return -1;
+}
+
 struct lava_client *lava_client_new(const char *url, const char *token,
-				    const struct lava_client_opts *o)
+				    const struct lava_client_opts *o, char *err, size_t errlen)
 {
 	static int global_done;
+	if (url_allowed(url, err, errlen) < 0)
+		return NULL;
 	if (!global_done) {
 		curl_global_init(CURL_GLOBAL_DEFAULT);
 		global_done = 1;
@@ -81,7 +208,13 @@ struct lava_client *lava_client_new(const char *url, const char *token,
 	while (n > 0 && url[n - 1] == '/')
 		n--;
 	c->url = xasprintf("%.*s", (int)n, url);
-	c->auth = token ? xasprintf("Authorization: Token %s", token) : NULL;
+	if (token) {
+		static const char prefix[] = "Authorization: Token ";
+		size_t tl = strlen(token);
+		c->auth = xmalloc(sizeof(prefix) + tl);
+		memcpy(c->auth, prefix, sizeof(prefix) - 1);
+		memcpy(c->auth + sizeof(prefix) - 1, token, tl + 1);
+	}
 	if (o)
 		c->o = *o;
 	if (c->o.attempts < 1)
@@ -101,11 +234,8 @@ void lava_client_free(struct lava_client *c)
 	if (!c)
 		return;
 	curl_easy_cleanup(c->curl);
-	if (c->auth) {
-		/* the token does not outlive the client in freed memory */
-		memset(c->auth, 0, strlen(c->auth));
-		free(c->auth);
-	}
+	/* the token does not outlive the client in freed memory */
+	lava_token_free(c->auth);
 	free(c->url);
 	free(c);
 }
@@ -256,6 +386,9 @@ static int request(struct lava_client *c, const char *method, const char *path,
 		set_err(err, errlen, "%s %s: %s%s", method, url,
 			interrupted(c) ? "interrupted" : last,
 			interrupted(c) ? "" : " (gave up after the retries; is the server up?)");
+	/* curl's copy of the Authorization header is wiped like ours */
+	for (struct curl_slist *e = h; e; e = e->next)
+		explicit_bzero(e->data, strlen(e->data));
 	curl_slist_free_all(h);
 	free(url);
 	return rc;

@@ -32,15 +32,27 @@ struct lava_client_opts {
 	int uninterruptible;
 };
 
+/* Moves $HILBENCH_LAVA_TOKEN out of the environment into this process's
+ * memory, the environment's copy wiped: no child started after it (QEMU,
+ * make, lava-run) inherits the token. main() calls it before anything
+ * else; lava_token_load() calls it too. */
+void lava_token_take_env(void);
 /* The token from $HILBENCH_LAVA_TOKEN_FILE (a file holding it) or else
  * $HILBENCH_LAVA_TOKEN; *token is NULL when neither is set. -1 with the
- * reason in err when the file cannot be read or is empty. */
+ * reason in err when the file cannot be read or is empty. Free it with
+ * lava_token_free(). */
 int lava_token_load(char **token, char *err, size_t errlen);
+/* Wipes the token, then frees it; NULL is fine. */
+void lava_token_free(char *token);
 
-/* url: the server's root, e.g. http://127.0.0.1:8000/. token may be NULL
- * (anonymous: reading public jobs works, submitting does not). */
+/* url: the server's root, e.g. https://lava.example.org/. The token goes
+ * in a header, so url must be https://, or http:// to this machine
+ * (localhost, 127.0.0.0/8, [::1]; with a warning), or http:// with
+ * $HILBENCH_LAVA_ALLOW_HTTP=1 (a louder one); else NULL with the reason in
+ * err. token may be NULL (anonymous: reading public jobs works, submitting
+ * does not). */
 struct lava_client *lava_client_new(const char *url, const char *token,
-				    const struct lava_client_opts *o);
+				    const struct lava_client_opts *o, char *err, size_t errlen);
 void lava_client_free(struct lava_client *c);
 
 /* Is the device there and usable? LAVA_EREJECTED with the reason when its

@@ -147,8 +147,12 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	/* Nothing retries forever: Ctrl-C must still reach the server's
 	 * cancel and the last log lines, so this client is not interrupted. */
 	struct lava_client_opts o = { .uninterruptible = 1 };
-	r->client = lava_client_new(r->url, token, &o);
-	free(token);
+	r->client = lava_client_new(r->url, token, &o, err, sizeof(err));
+	lava_token_free(token);
+	if (!r->client) {
+		lab_unavailable(d, err);	/* every boot would meet the same URL */
+		goto out;
+	}
 	for (int i = 0; i < 3; i++)
 		if (!(urls[i] = lava_file_url(files[i], err, sizeof(err)))) {
 			hb_err("%s", err);

@@ -2,7 +2,6 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,18 +70,6 @@ static long long counter_delta(const struct agent_report *a, const char *name)
 	return -1;
 }
 
-/* A count the DUT sent: decimal digits only, below 2^63. */
-static int parse_count(const char *s, long long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (!*s || *end || s[0] == '-' || errno || v > LLONG_MAX)
-		return -1;
-	*out = (long long)v;
-	return 0;
-}
-
 /* The DUT's /proc/stat ticks over the agent's window, per field of
  * agent_proto.h (< 0 not sent) into v; returns their sum, 0 when none was
  * sent. */
@@ -107,16 +94,33 @@ static void add_metric(struct run_result *res, const char *name, double value,
 	res->metrics[i] = (struct metric){ res->names[i], value, unit, res->sources[i] };
 }
 
-/* FILE/B64/EOF: decode into path, check size and CRC-32. */
+/* Larger than any file the agent sends (iperf3's JSON of a long run, a
+ * perf report: a few MiB), and small enough to allocate at once: a size=
+ * above it is console noise or hostile, refused before any allocation. */
+#define FILE_MAX (64ull << 20)
+/* Counters and hist hits above 2^53 are not exact as metrics (doubles)
+ * and are noise; below it, sums of a run's hundreds cannot overflow. */
+#define COUNT_MAX (1ull << 53)
+
+/* FILE/B64/EOF: decode into path, check size and CRC-32. The header and
+ * the lines come from the console: the size is bounded before anything is
+ * allocated, and no line is decoded that could go past it. */
 static int receive_file(struct dut *d, const char *header, const char *path, FILE *trace)
 {
-	char size_s[24] = "", crc_s[16] = "", line[1024];
-	proto_get(header, "size", size_s, sizeof(size_s));
-	proto_get(header, "crc32", crc_s, sizeof(crc_s));
-	size_t want = strtoull(size_s, NULL, 10);
+	char crc_s[16] = "", line[1024];
+	unsigned long long want;
+	if (!proto_get_uint(header, "size", FILE_MAX, &want) ||
+	    !proto_get(header, "crc32", crc_s, sizeof(crc_s)) || strlen(crc_s) != 8 ||
+	    strspn(crc_s, "0123456789abcdefABCDEF") != 8) {
+		fprintf(trace, "host: refused: size= is not a number up to %llu or crc32= not 8 "
+			"hex digits\n", FILE_MAX);
+		return 0;
+	}
 	unsigned long crc_want = strtoul(crc_s, NULL, 16);
-	unsigned char *data = xmalloc(want + 64);
-	size_t got = 0;
+	/* room for the padding of the last line: it decodes to up to 2 fewer
+	 * bytes than len / 4 * 3 */
+	size_t cap = (size_t)want + 2, got = 0;
+	unsigned char *data = xmalloc(cap);
 	int ok = 0;
 	while (dut_read_line(d, line, sizeof(line), 30) == 1) {
 		fprintf(trace, "%s\n", line);
@@ -127,7 +131,7 @@ static int receive_file(struct dut *d, const char *header, const char *path, FIL
 		if (strncmp(line, "B64 ", 4))
 			break;
 		size_t len = strlen(line + 4);
-		if (got + len / 4 * 3 > want + 3)
+		if (len / 4 * 3 > cap - got)
 			break;
 		long n = base64_decode(line + 4, len, data + got);
 		if (n < 0)
@@ -702,27 +706,28 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 		fprintf(trace, "%s\n", line);
 		if (!proto_get(line, "id", id, sizeof(id)) || strcmp(id, run_id))
 			continue;
-		char name[64] = "", value[32] = "", phase[32] = "";
+		char name[64] = "", phase[32] = "";
+		unsigned long long value;
 		if (!strncmp(line, "CONTEXT ", 8))
 			proto_get(line, "name", name, sizeof(name));
 		if (!strncmp(line, "COUNTER ", 8) && proto_get(line, "name", name, sizeof(name)) &&
-		    proto_get(line, "value", value, sizeof(value)) &&
+		    proto_get_uint(line, "value", COUNT_MAX, &value) &&
 		    proto_get(line, "phase", phase, sizeof(phase))) {
 			int slot = counter_slot(a, name);
 			if (slot >= 0)
-				(strcmp(phase, "before") ? a->after : a->before)[slot] = atoll(value);
+				(strcmp(phase, "before") ? a->after : a->before)[slot] = (long long)value;
 		} else if (!strncmp(line, "HIST ", 5) && a->n_hist < HIST_MAX &&
 			   proto_get(line, "caller", name, sizeof(name)) &&
-			   proto_get(line, "hits", value, sizeof(value)) &&
+			   proto_get_uint(line, "hits", COUNT_MAX, &value) &&
 			   proto_get(line, "event", phase, sizeof(phase))) {
 			const char *ev = strchr(phase, ':') ? strchr(phase, ':') + 1 : phase;
 			snprintf(a->hist_event[a->n_hist], sizeof(a->hist_event[0]), "%s", ev);
 			snprintf(a->hist_caller[a->n_hist], sizeof(a->hist_caller[0]), "%s", name);
-			a->hist_hits[a->n_hist++] = atoll(value);
+			a->hist_hits[a->n_hist++] = (long long)value;
 		} else if (!strncmp(line, "DSTAT ", 6) && a->n_dstat < DSTAT_MAX &&
 			   proto_get(line, "name", name, sizeof(name)) &&
-			   proto_get(line, "delta", value, sizeof(value)) &&
-			   parse_count(value, &a->dstat_delta[a->n_dstat]) == 0) {
+			   proto_get_uint(line, "delta", COUNT_MAX, &value)) {
+			a->dstat_delta[a->n_dstat] = (long long)value;
 			snprintf(a->dstat_name[a->n_dstat++], sizeof(a->dstat_name[0]), "%s", name);
 		} else if (!strncmp(line, "LISTENING ", 10)) {
 			*listening = 1;
@@ -748,8 +753,8 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 				fprintf(a->context, "%s=%s\n", name[0] ? name : "?", msg);
 			if (!strcmp(name, "coalesce"))
 				for (int i = 0; i < 4; i++)
-					if (proto_get(msg, coalesce_keys[i], value, sizeof(value)))
-						a->coalesce[i] = atoll(value);
+					if (proto_get_uint(msg, coalesce_keys[i], COUNT_MAX, &value))
+						a->coalesce[i] = (long long)value;
 		} else if (!strncmp(line, "KMSG ", 5)) {
 			char msg[800] = "";
 			proto_get(line, "msg", msg, sizeof(msg));
@@ -904,4 +909,36 @@ int runner_iperf_metrics(const struct workload *w, const char *dut_json, const c
 	struct workload unprofiled = *w;
 	unprofiled.profile = WL_PROFILE_NONE;
 	return compute_metrics(&unprofiled, &a, "", "", dut_json, host_json, res);
+}
+
+int runner_agent_metrics(struct dut *d, const struct workload *w, const char *run_id,
+			 const char *rundir, const char *host_json, struct run_result *res)
+{
+	struct agent_report a = { .coalesce = { -1, -1, -1, -1 } };
+	char *dut_json = path_join(rundir, "dut-iperf.json");
+	char *trace_path = path_join(rundir, "agent.log");
+	FILE *trace = fopen(trace_path, "w");
+	int listening = 0, ok = 0;
+	memset(res, 0, sizeof(*res));
+	if (!trace) {
+		snprintf(res->reason, sizeof(res->reason), "cannot write %s: %s", trace_path,
+			 strerror(errno));
+		goto out;
+	}
+	collect(d, run_id, 60, rundir, dut_json, trace, &a, &listening);
+	if (listening)	/* where runner_run() starts the host's client */
+		collect(d, run_id, 60, rundir, dut_json, trace, &a, &listening);
+	if (!a.end_seen || !a.end_ok)
+		snprintf(res->reason, sizeof(res->reason), "agent: %s",
+			 a.end_seen ? a.end_msg : "no END");
+	else if (!a.file_ok)
+		snprintf(res->reason, sizeof(res->reason), "the DUT's iperf3 JSON did not arrive intact");
+	else
+		ok = compute_metrics(w, &a, d->board->dut_interface, rundir, dut_json, host_json, res);
+out:
+	if (trace)
+		fclose(trace);
+	free(trace_path);
+	free(dut_json);
+	return ok;
 }

@@ -37,5 +37,13 @@ enum run_class runner_run(struct dut *d, const struct workload *w, const char *r
  * to the fuzz target. 1 with res->metrics, or 0 with res->reason. */
 int runner_iperf_metrics(const struct workload *w, const char *dut_json, const char *host_json,
 			 struct run_result *res);
+/* The agent's side of a run without the host's traffic: its lines on d's
+ * console read as runner_run() reads them (counters, hist buckets, the
+ * files they carry into rundir, END), then the metrics from them and
+ * host_json. For tests and the fuzz target, whose console is a file
+ * (d->con_rd; d->board names the interface): a test double of the DUT.
+ * 1 with res->metrics, or 0 with res->reason. */
+int runner_agent_metrics(struct dut *d, const struct workload *w, const char *run_id,
+			 const char *rundir, const char *host_json, struct run_result *res);
 
 #endif

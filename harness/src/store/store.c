@@ -70,6 +70,15 @@ static void report_error(struct store *s, const char *what)
 		hb_err("store %s/hilbench.db: %s: %s", s->dir, what, sqlite3_errmsg(s->db));
 }
 
+/* A read that stopped part-way (a damaged file, an I/O error): -1, so that
+ * no reader takes the rows it got for the whole selection. */
+static int read_failed(struct store *s, const char *what)
+{
+	hb_err("store %s/hilbench.db: %s stopped part-way: %s; nothing read from it is used",
+	       s->dir, what, sqlite3_errmsg(s->db));
+	return -1;
+}
+
 static int exec_sql(struct store *s, const char *sql)
 {
 	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
@@ -431,6 +440,8 @@ int store_foreach(struct store *s, const struct selection *sel,
 		};
 		rc = fn(&row, ctx);
 	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = read_failed(s, "reading runs");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -470,9 +481,47 @@ int store_show_run(struct store *s, const char *id)
 		return -1;
 	bind_text(st, 1, id);
 	printf("metrics:\n");
-	while (sqlite3_step(st) == SQLITE_ROW)
+	int step;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
 		printf("  %-28s %14.3f %-8s %s\n", col(st, 0), sqlite3_column_double(st, 1),
 		       col(st, 2), col(st, 3));
+	int rc = step == SQLITE_DONE ? 0 : read_failed(s, "reading the metrics");
 	sqlite3_finalize(st);
+	return rc;
+}
+
+struct run_list {
+	FILE *out;
+	char *last;	/* a copy: r->id is SQLite's, and the next row reuses it */
+};
+
+/* One line per run: what `hilbench show` lists. */
+static int list_row(const struct run_row *r, void *ctx)
+{
+	struct run_list *l = ctx;
+	if (r->metric && strcmp(r->metric, "pps") && strcmp(r->metric, "mbps"))
+		return 0;
+	if (!l->last || strcmp(l->last, r->id)) {
+		fprintf(l->out, "\n%-24s %-18s %-14s %-14s %2d %-5s %-8s", r->id, r->board,
+			r->strategy, r->workload, r->repetition, r->cls, r->timing);
+		if (r->reason)
+			fprintf(l->out, " %s", r->reason);
+		free(l->last);
+		l->last = xstrdup(r->id);
+	}
+	if (r->metric)
+		fprintf(l->out, " %s=%.1f", r->metric, r->value);
 	return 0;
+}
+
+int store_list_runs(struct store *s, FILE *out)
+{
+	struct run_list l = { out, NULL };
+	fprintf(out, "%-24s %-18s %-14s %-14s %2s %-5s %-8s", "run", "board", "strategy",
+		"workload", "#", "class", "timing");
+	struct selection all = { .all_classes = 1 };
+	int rc = store_foreach(s, &all, list_row, &l);
+	fprintf(out, "\n");
+	free(l.last);
+	return rc;
 }

@@ -15,6 +15,7 @@
 #define HB_STORE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "util/util.h"
 
@@ -102,11 +103,17 @@ struct selection {
 				 * of 100,000 runs reads a fifth less */
 };
 /* Streams matching rows (one per run and metric) in run order, so readers
- * never hold the whole store in memory. fn returning non-zero stops. */
+ * never hold the whole store in memory. fn returning non-zero stops, and
+ * that value is returned; a read that fails part-way returns -1 with the
+ * message printed, after fn saw the rows before it (readers then drop
+ * what they collected). */
 int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx);
 /* The session of the newest run, copied to out; -1 when the store is empty. */
 int store_latest_session(struct store *s, char *out, size_t len);
+/* Every run, one line each: id, board, strategy, workload, repetition,
+ * class, timing, the reason or pps and mbps. */
+int store_list_runs(struct store *s, FILE *out);
 /* Print one run and its provenance. */
 int store_show_run(struct store *s, const char *id);
 

@@ -119,30 +119,54 @@ void sh_quote(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
-/* &, <, >, " and ' as entities, ' written as apos; the C0 controls but tab
- * and newline kept (HTML) or left out (XML 1.0 cannot carry them). */
-static void markup_escape(FILE *out, const char *s, const char *apos, int keep_controls)
+/* The entity for one of the five markup characters, else NULL. */
+static const char *entity(unsigned c, const char *apos)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs(apos, out); break;
-		default:
-			if (keep_controls || (unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, out);
-		}
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return apos;
+	default: return NULL;
 	}
+}
+
+/* XML 1.0's Char production. */
+static int xml_char(unsigned cp)
+{
+	return cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+	       (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
 }
 
 void xml_escape(FILE *out, const char *s)
 {
-	markup_escape(out, s, "&apos;", 0);
+	const unsigned char *p = (const unsigned char *)s;
+	while (p && *p) {
+		unsigned cp;
+		int n = utf8_next(p, &cp);
+		const char *e = n ? entity(cp, "&apos;") : NULL;
+		if (e)
+			fputs(e, out);
+		else if (!n || !xml_char(cp))
+			fputs("\xef\xbf\xbd", out);	/* U+FFFD: one per bad byte or character */
+		else if (cp == '\t' || cp == '\n' || cp == '\r')
+			/* references: a parser keeps them as they are in attribute
+			 * values too, and a literal CR would become a newline */
+			fprintf(out, "&#%u;", cp);
+		else
+			fwrite(p, 1, (size_t)n, out);
+		p += n ? n : 1;
+	}
 }
 
 void html_escape(FILE *out, const char *s)
 {
-	markup_escape(out, s, "&#39;", 1);
+	for (; s && *s; s++) {
+		const char *e = entity((unsigned char)*s, "&#39;");
+		if (e)
+			fputs(e, out);
+		else
+			fputc(*s, out);
+	}
 }

@@ -6,8 +6,8 @@
  * Contract: whatever the input bytes, the output parses back as exactly one
  * value: one YAML scalar, one shell word. Valid UTF-8 comes back unchanged;
  * a byte that is not part of valid UTF-8 comes back as the code point of the
- * same number (YAML text is Unicode, so it cannot carry raw bytes). Nothing
- * is ever dropped silently.
+ * same number (YAML text is Unicode, so it cannot carry raw bytes), or in
+ * XML as U+FFFD. Nothing is ever dropped silently.
  */
 #ifndef HB_QUOTE_H
 #define HB_QUOTE_H
@@ -29,8 +29,11 @@ void yaml_text(FILE *out, const char *s, int indent);
 /* s as one POSIX shell word: single quotes, each ' written as '\''. */
 void sh_quote(FILE *out, const char *s);
 
-/* s as XML 1.0 text or attribute value: the five entities, and the control
- * characters XML 1.0 cannot carry (all but tab and newline) left out. */
+/* s as XML 1.0 text or attribute value, whatever the bytes: the five
+ * entities; tab, newline and CR as character references (so that they read
+ * back as they were, in attributes too); each byte that is not part of
+ * valid UTF-8, and each character XML 1.0 cannot carry (C0 controls,
+ * U+FFFE, U+FFFF), as U+FFFD. */
 void xml_escape(FILE *out, const char *s);
 /* s as HTML text or attribute value (double- or single-quoted): the five
  * characters as entities (' as &#39;), everything else as it is. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -219,10 +220,35 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* A new file beside path under a name nobody can predict (mkstemp's way,
+ * with open()'s mode so the umask applies as before): O_EXCL never opens
+ * what is already there, a symlink planted in a shared directory
+ * included. The name is in *tmp. */
+static int create_unique(const char *path, char **tmp)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	for (int attempt = 0; attempt < 100; attempt++) {
+		unsigned char r[8];
+		char suffix[sizeof(r) + 1];
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return -1;
+		for (size_t i = 0; i < sizeof(r); i++)
+			suffix[i] = chars[r[i] % (sizeof(chars) - 1)];
+		suffix[sizeof(r)] = '\0';
+		*tmp = xasprintf("%s.tmp-%s", path, suffix);
+		int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return -1;	/* errno EEXIST */
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char *tmp = NULL;
+	int fd = create_unique(path, &tmp);
 	int rc = -1;
 	if (fd < 0)
 		goto out;
@@ -282,6 +308,22 @@ int copy_file(const char *from, const char *to)
 	int rc = write_file_atomic(to, data, len);
 	free(data);
 	return rc;
+}
+
+int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
+{
+	unsigned long long n = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		/* n * 10 + d <= max, written so that nothing wraps */
+		if (d > 9 || d > max || n > (max - d) / 10)
+			return -1;
+		n = n * 10 + d;
+	}
+	*v = n;
+	return 0;
 }
 
 char *path_join(const char *a, const char *b)

@@ -54,13 +54,21 @@ int rm_rf(const char *path);
 int path_exists(const char *path);
 /* Whole file into a NUL-terminated buffer; *len may be NULL. */
 char *read_file(const char *path, size_t *len);
-/* Write to path.tmp, fsync, rename: readers never see half a file. */
+/* Write to a new file of an unpredictable name beside path (O_EXCL, so
+ * never through a symlink someone planted), fsync, rename: readers never
+ * see half a file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* Plain write of a string, for /proc and /sys files. */
 int write_string(const char *path, const char *s);
 int copy_file(const char *from, const char *to);
 char *path_join(const char *a, const char *b);
 char *path_dirname(const char *path);
+
+/* s as a whole decimal number no greater than max: digits only (no sign,
+ * blank or suffix), no overflow. 0 with *v, else -1. For numbers from
+ * text hilbench does not control (a DUT's console, a LAVA log): they
+ * become sizes and counts, so they are bounded before they are used. */
+int parse_uint(const char *s, unsigned long long max, unsigned long long *v);
 
 /* Lower-case hex SHA-256 (65 bytes incl. NUL) of a buffer or a file. */
 void sha256_hex(const void *data, size_t len, char out[65]);
