@@ -13,6 +13,11 @@ const struct metric_info shown_metrics[] = {
 	{ "hrtimer_share_ftrace_pct", false },	/* profiled workloads only */
 	{ "hrtimer_starts_per_pkt", false },
 	{ "timer_list_starts_per_pkt", false },
+	/* how the TX path ran, per packet: the timer's expiries, the TX NAPI
+	 * polls and the TX interrupts (the driver's ethtool -S counts) */
+	{ "tx_timer_expiries_per_pkt", false },
+	{ "tx_cleans_per_pkt", false },
+	{ "tx_irqs_per_pkt", false },
 	{ "cpu_busy_pct", false },
 };
 const size_t n_shown_metrics = HB_ARRAY_SIZE(shown_metrics);
