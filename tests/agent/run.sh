@@ -56,12 +56,14 @@ check_files() {
 		fail "$out: HB B64 line longer than 76"
 }
 
-# A complete run: 15 counters per phase, the file, HB END with status $3.
+# A complete run: 17 counters per phase (clock_ns, the interface's 8, the
+# 7 /proc/stat fields, profile_clock_ns: docs/agent-protocol.md), the file,
+# HB END with status $3.
 check_run() {
-	local out=$1 id=$2 status=$3 phase
+	local out=$1 id=$2 status=$3 phase n
 	for phase in before after; do
-		[[ $(grep -c "^HB COUNTER id=$id phase=$phase name=[a-z_]* value=[0-9]*$" "$out") == 15 ]] ||
-			fail "$out: $id: not 15 $phase counters"
+		n=$(grep -c "^HB COUNTER id=$id phase=$phase name=[a-z_]* value=[0-9]*$" "$out")
+		[[ $n == 17 ]] || fail "$out: $id: $n $phase counters, not 17: $(grep "^HB COUNTER id=$id phase=$phase" "$out" | cut -d' ' -f5 | tr '\n' ' ')"
 	done
 	grep -q "^HB END id=$id status=$status" "$out" || fail "$out: $id: no END status=$status"
 }
