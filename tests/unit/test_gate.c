@@ -294,9 +294,12 @@ static const struct noise_case {
 	double sd_pct;
 	double min_pass;	/* share of gates of identical code that must pass */
 } noise_cases[] = {
-	/* docs/measurements.md, "Repetitions within one boot": the first runs
-	 * after five boots, 3646.4-3647.3 pps: sd 0.36 pps, 0.010 %; the
-	 * docs/gate.md table says about 0.01 %. Identical code must pass. */
+	/* the faithful board (docs/measurements.md, "Boot-to-boot spread on
+	 * the faithful board"): six boots 4465.5-4477.8 pps, sd 0.10 %, and a
+	 * second cluster 0.45 % below seen under load: 0.2 % covers both.
+	 * Identical code must pass. */
+	{ "udp64-dut-tx", TIMING_VIRTUAL, 0.2, 1.0 },
+	/* the stock model: five boots 3646.4-3647.3 pps, sd 0.010 % */
 	{ "udp64-dut-tx", TIMING_VIRTUAL, 0.010, 1.0 },
 	/* docs/measurements.md, the main job on baseline: 50.3 46.5 45.3 Mbit/s,
 	 * sd 2.58 of 47.4 (5.4 %); docs/gate.md: "5 % (DUT sending)" */
@@ -308,9 +311,9 @@ static const struct noise_case {
 	 * up to 30 % */
 	{ "udp64-dut-tx", TIMING_REALTIME, 20, 0 },
 	{ "tcp-dut-tx", TIMING_REALTIME, 30, 0 },
-	/* not measured: noise 100x the 0.25 % threshold, where the threshold
+	/* not measured: noise 100x the 1 % threshold, where the threshold
 	 * filters nothing and every look is a test, the worst case for the bound */
-	{ "udp64-dut-tx", TIMING_VIRTUAL, 25, 0 },
+	{ "udp64-dut-tx", TIMING_VIRTUAL, 100, 0 },
 };
 
 /*
@@ -367,15 +370,17 @@ static void identical_code_false_alarms_stay_below_alpha(void **state)
 	plan_free(&p);
 }
 
-static void half_a_percent_is_caught_every_time(void **state)
+/* A 2 % loss (per-packet-work.patch measured -2.4 %) at the faithful
+ * board's noise is called a regression every time. */
+static void two_percent_is_caught_every_time(void **state)
 {
 	(void)state;
 	struct plan p = { 0 };
 	struct workload w = { 0 };
 	assert_int_equal(catalog_plan("gate", &p), 0);
 	assert_int_equal(catalog_workload(p.workloads.v[0], &w), 0);
-	struct source src = { .value = noisy, .ref_mean = 3648, .cand_mean = 3648 * 0.995,
-			      .sd_pct = 0.01, .seed = 7 };
+	struct source src = { .value = noisy, .ref_mean = 4474, .cand_mean = 4474 * 0.98,
+			      .sd_pct = 0.2, .seed = 7 };
 	for (int i = 0; i < 2000; i++) {
 		double r[64], c[64];
 		struct gate_decision d[8];
@@ -425,7 +430,7 @@ int main(void)
 		cmocka_unit_test(metrics_apply_to_their_protocol),
 		cmocka_unit_test(every_look_is_paid_for),
 		cmocka_unit_test(identical_code_false_alarms_stay_below_alpha),
-		cmocka_unit_test(half_a_percent_is_caught_every_time),
+		cmocka_unit_test(two_percent_is_caught_every_time),
 		cmocka_unit_test(junit_is_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
