@@ -47,8 +47,10 @@ sed 's/a comment changes nothing that runs/an unverified source, a comment/' \
 out=$(HILBENCH_HOME=$home $HB build --board qemu-orangepi-pc --strategy baseline \
 	--patch "$unverified" 2>&1); rc=$?
 check "an unverified linux-source builds once every strategy applies (exit $rc)" [ $rc = 0 ]
-check "... saying so, with the versions it was verified on" \
-	grep -q "NOTE: linux-source-6.1 .* is not a version driver-patches/6.1/ was verified on (0.0-1" <<<"$out"
+# (built by an earlier run of this test, the cached build says so instead)
+check "... saying so, with the versions it was verified on" eval 'grep -q \
+	-e "NOTE: linux-source-6.1 .* is not a version driver-patches/6.1/ was verified on (0.0-1" \
+	-e "NOTE: the cached build .* is not a version its series was verified on" <<<"$out"'
 m=$(sed -n 's|^manifest *||p' <<<"$out")
 check "... and its manifest says source_verified false" \
 	grep -q '"source_verified":[[:space:]]*false' "${m:-/nonexistent}"
@@ -226,13 +228,14 @@ check "gate: per-packet work in stmmac_xmit is a regression (exit $rc)" [ "$rc" 
 check "gate: the JUnit file reports the failure" grep -q "<failure message=\"REGRESSED" "$HILBENCH_STORE/gate.xml"
 check "gate: the second gate reuses the stored reference runs" eval \
 	'[ "$(gate --patch "$DATA/patches/comment-only.patch")" = 0 ] && grep -q "reusing 3 stored runs" "$HILBENCH_STORE/gate.out"'
-# The loop patch is decided by its first run. The comment-only one may take
-# a second (each look's interval is wide with 3 reference runs and a
-# Bonferroni alpha, so a -0.05 % first run can fall short of ruling out
-# the 0.25 % threshold): that is the gate adding runs, as it should.
+# The comment-only patch passes, reusing the reference runs; the loop patch
+# (-2.4 %) must be called a regression early.
 loop_build=$(sql "SELECT build_key FROM runs WHERE plan = 'gate' ORDER BY rowid LIMIT 1 OFFSET 3")
-check "gate: one candidate run decided the per-packet patch" \
-	[ "$(sql "SELECT count(*) FROM runs WHERE plan = 'gate' AND build_key = '$loop_build'")" = 1 ]
+# On the faithful board the reference's three boots may fall in both of its
+# pps clusters (docs/measurements.md), which widens the first look's interval:
+# a -2.4 % patch is decided by its first run or two, never at the cap.
+n=$(sql "SELECT count(*) FROM runs WHERE plan = 'gate' AND build_key = '$loop_build'")
+check "gate: the per-packet patch was decided within 2 candidate runs (got $n)" between "${n:-0}" 1 2
 # stored runs on both sides: judged as they are, nothing built or run
 gate_runs=$(sql "SELECT count(*) FROM runs WHERE plan = 'gate'")
 ref_session=$(sql "SELECT session FROM runs WHERE plan = 'gate' ORDER BY rowid LIMIT 1")

@@ -335,6 +335,14 @@ static int read_manifest(struct build_result *res)
 	if (ok) {
 		res->kernel_release = xstrdup(rel->valuestring);
 		snprintf(res->config_sha256, sizeof(res->config_sha256), "%s", cfg->valuestring);
+		/* the note an unverified source got when it was built, again */
+		const cJSON *src = cJSON_GetObjectItemCaseSensitive(m, "source");
+		const cJSON *ver = cJSON_GetObjectItemCaseSensitive(src, "deb_version");
+		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(src, "source_verified")))
+			hb_info("NOTE: the cached build %.12s was made from linux-source %s, which "
+				"is not a version its series was verified on (%s, \"source_verified\": "
+				"false)", res->key, cJSON_IsString(ver) ? ver->valuestring : "?",
+				res->manifest);
 	}
 	cJSON_Delete(m);
 	return ok && path_exists(res->image) && (!res->dtb || path_exists(res->dtb)) ? 0 : -1;
