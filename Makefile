@@ -167,9 +167,11 @@ check: deps ## all tests (the README's test command; .ci/run)
 	$(MAKE) check-lava-local
 
 # deps first, then a second make: it reads pkg-config after deps ran.
+# PLAN=NAME|FILE: another plan than plans/default.yaml (`hilbench list plans`).
+PLAN ?=
 compare: deps ## the main job: compare the strategies on the emulated board, write a report
 	$(MAKE) all
-	$(B)/hilbench compare
+	$(B)/hilbench compare $(PLAN)
 
 # The host's counting path on its own, for tests/bench.sh.
 $(B)/bench/capture-count: tests/bench/capture_count.c $(LIB_OBJ)
