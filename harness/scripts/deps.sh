@@ -7,7 +7,12 @@
 # The DUT userlands' armhf and arm64 packages come through package-list
 # views of hilbench's own (harness/scripts/mkinitramfs.sh), so the host
 # gets no foreign architecture. Idempotent: a second run only checks.
+# --download-only (first argument): fetch the missing packages into apt's
+# cache and install nothing (tests/fresh/check-fresh.sh downloads first,
+# outside the lock it may build under).
 set -euo pipefail
+download_only=()
+if [[ ${1:-} == --download-only ]]; then download_only=(--download-only); shift; fi
 SERIES=("$@")
 ((${#SERIES[@]})) || SERIES=(6.1)
 
@@ -48,8 +53,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 	# is that every package we need installs, which apt-get install checks.
 	apt-get update -q || echo "deps: apt-get update reported errors; trying the install anyway"
 	echo "deps: installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${download_only[@]}" "${missing[@]}"
 fi
+if ((${#download_only[@]})); then echo "deps: downloaded, nothing installed"; exit 0; fi
 for series in "${SERIES[@]}"; do
 	[ -f /usr/src/linux-source-$series.tar.xz ] ||
 		die "linux-source-$series did not install /usr/src/linux-source-$series.tar.xz"
