@@ -44,7 +44,7 @@ FUZZ_TIME ?= 10
 
 .PHONY: all help deps emulator check check-unit check-agent check-lava check-lava-local \
 	check-lava-server check-cross check-boards check-integration valgrind fuzz fuzz-check \
-	compare bench clean
+	compare check-fresh bench clean
 all: $(B)/hilbench $(AGENTS) ## build the host program (build/hilbench) and the DUT agents
 
 help: ## this list
@@ -172,6 +172,11 @@ PLAN ?=
 compare: deps ## the main job: compare the strategies on the emulated board, write a report
 	$(MAKE) all
 	$(B)/hilbench compare $(PLAN)
+
+# Not in make check: 20-40 min cold. Run it before resolving any issue that
+# touches install steps (README, deps, the emulator, the userland).
+check-fresh: ## the README's commands in a fresh debootstrapped Debian 12 root (20-40 min)
+	bash tests/fresh/check-fresh.sh
 
 # The host's counting path on its own, for tests/bench.sh.
 $(B)/bench/capture-count: tests/bench/capture_count.c $(LIB_OBJ)
