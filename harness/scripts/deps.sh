@@ -23,7 +23,7 @@ HOST_PKGS=(
 	libcurl4-openssl-dev	# the lava backend: LAVA's REST API
 	chromium	# the HTML report is checked in a real browser
 	lava-common python3-jinja2 busybox	# tests/lava: LAVA's schema, device templates, the DUT's shell
-	lava-dispatcher tftpd-hpa u-boot-sunxi	# lava-local backend: lava-run, TFTP, U-Boot for the SD card
+	lava-dispatcher tftpd-hpa	# lava-local backend: lava-run, TFTP (U-Boot for the SD card: below)
 	python3-jsonschema	# tests/kcidb: the KCIDB v5 export against its schema
 	qemu-system-arm
 	dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev	# emulators/: QEMU from Debian's source
@@ -33,6 +33,11 @@ HOST_PKGS=(
 	ccache bc bison flex libelf-dev kmod
 	clang-14 libclang-rt-14-dev	# make fuzz-check: libFuzzer and its sanitizer runtimes
 )
+# The lava-local backend's emulated SD card boots Debian's u-boot-sunxi
+# nanopi_neo build (boards/qemu-orangepi-pc-lava.yaml, sd_bootloader). That
+# package is armhf only: it comes through an armhf package-list view of its
+# own, like the DUT userland, and its image is extracted here.
+UBOOT=/usr/local/lib/u-boot/nanopi_neo/u-boot-sunxi-with-spl.bin
 die() { echo "deps: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "run as root (apt-get and network namespaces need it)"
 command -v apt-get >/dev/null || die "this needs Debian 12 (apt-get not found)"
@@ -57,6 +62,22 @@ if [ ${#missing[@]} -gt 0 ]; then
 		"${download_only[@]}" "${missing[@]}"
 fi
 if ((${#download_only[@]})); then echo "deps: downloaded, nothing installed"; exit 0; fi
+if [ ! -f $UBOOT ]; then
+	view=$(mktemp -d)
+	trap 'rm -rf "$view"' EXIT
+	mkdir -p "$view/lists/partial"
+	: >"$view/status"
+	armhf=(-o APT::Architecture=armhf -o APT::Architectures::=armhf -o APT::Sandbox::User=root
+		-o "Dir::State::status=$view/status" -o "Dir::State::Lists=$view/lists"
+		-o "Dir::Cache::pkgcache=$view/pkgcache.bin" -o "Dir::Cache::srcpkgcache=$view/srcpkgcache.bin")
+	echo "deps: u-boot-sunxi (armhf) for the emulated SD card, into ${UBOOT%/*}"
+	apt-get "${armhf[@]}" -q update >"$view/update.log" 2>&1 ||
+		echo "deps: apt-get update of the armhf view said: $(grep -m1 '^E:' "$view/update.log")"
+	(cd "$view" && apt-get "${armhf[@]}" -q download u-boot-sunxi) ||
+		die "cannot download armhf u-boot-sunxi; see /etc/apt/sources.list*"
+	dpkg-deb -x "$view"/u-boot-sunxi_*.deb "$view/tree"
+	install -D -m 0644 "$view/tree/usr/lib/u-boot/nanopi_neo/${UBOOT##*/}" "$UBOOT"
+fi
 for series in "${SERIES[@]}"; do
 	[ -f /usr/src/linux-source-$series.tar.xz ] ||
 		die "linux-source-$series did not install /usr/src/linux-source-$series.tar.xz"

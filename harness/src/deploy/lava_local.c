@@ -92,7 +92,7 @@ static int make_sd_image(const char *bootloader, const char *path)
 	size_t len;
 	char *bin = read_file(bootloader, &len);
 	if (!bin) {
-		hb_err("cannot read the SD card's U-Boot %s: %s (install u-boot-sunxi: make deps)",
+		hb_err("cannot read the SD card's U-Boot %s: %s (make deps extracts it from armhf u-boot-sunxi)",
 		       bootloader, strerror(errno));
 		return -1;
 	}
