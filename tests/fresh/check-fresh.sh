@@ -243,6 +243,21 @@ report=$root/root/hilbench/results/report.html
 [[ -s $report ]] && grep -q '<svg' "$report" || die "no report with plots at $report"
 log "session $session: $pass of $all runs pass; report $(stat -c %s "$report") bytes"
 
+# Where make compare's time went, from each part's own record: apt's
+# history in the root, the emulator's and the kernel's build seconds, the
+# stored run's start and end.
+secs_between() { echo $(($(date -d "$2" +%s) - $(date -d "$1" +%s))); }
+apt_span=$(awk 'BEGIN { RS = "" } /Commandline: apt-get install .*--no-install-recommends/ &&
+	!/--download-only/ { s = $0 } END { print s }' "$root/var/log/apt/history.log" |
+	sed -n 's/^\(Start\|End\)-Date: *//p' | tr '\n' '|')
+key=$(sql "SELECT build_key FROM runs WHERE session = '$session' LIMIT 1")
+kernel_s=$(sed -n 's/.*"build_seconds":[[:space:]]*\([0-9]*\).*/\1/p' \
+	"$root/root/.cache/hilbench/kernels/$key/manifest.json" 2>/dev/null)
+run_span=$(sql "SELECT min(started) || '|' || max(ended) FROM runs WHERE session = '$session'")
+log "make compare's parts: apt-get install $(secs_between "${apt_span%%|*}" "$(cut -d'|' -f2 <<<"$apt_span")") s," \
+	"emulator build $(sed -n 's/.*emulator .* built in \([0-9]*\) s.*/\1/p' "$logs/make-compare.log" | head -n1) s," \
+	"kernel build ${kernel_s:-?} s, the run $(secs_between "${run_span%%|*}" "${run_span#*|}") s"
+
 if [[ $unit != 0 ]]; then
 	step make-check-unit heavy "${in_root[@]}" 'make check-unit'
 fi
