@@ -173,9 +173,9 @@ compare: deps ## the main job: compare the strategies on the emulated board, wri
 	$(MAKE) all
 	$(B)/hilbench compare $(PLAN)
 
-# Not in make check: 20-40 min cold. Run it before resolving any issue that
+# Not in make check: 12-20 min cold. Run it before resolving any issue that
 # touches install steps (README, deps, the emulator, the userland).
-check-fresh: ## the README's commands in a fresh debootstrapped Debian 12 root (20-40 min)
+check-fresh: ## the README's commands in a fresh debootstrapped Debian 12 root (12-20 min)
 	bash tests/fresh/check-fresh.sh
 
 # The host's counting path on its own, for tests/bench.sh.

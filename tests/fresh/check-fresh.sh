@@ -2,7 +2,7 @@
 # tests/fresh/check-fresh.sh (make check-fresh): the README's commands on a
 # fresh Debian 12 machine, so an install step this machine happens to have
 # done by hand cannot hide. Run as root, before resolving any issue that
-# touches install steps; 20-40 minutes with a cold cache.
+# touches install steps; about 12 minutes on 2 cores (docs/measurements.md).
 #
 #  1. debootstrap a minimal (minbase) Debian 12 root from the mirror the
 #     host's apt uses, and give it the host's apt sources;
