@@ -113,12 +113,11 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	free(dump);
 	if (d->timing == TIMING_VIRTUAL) {
 		strlist_push(&a, "-icount");
-		const char *sleep = b->qemu.icount_sleep ? "on" : "off";
+		char ps[32] = "";
 		if (b->qemu.ps_per_insn)
-			strlist_pushf(&a, ICOUNT_SHIFT ",ps-per-insn=%d,sleep=%s,align=off",
-				      b->qemu.ps_per_insn, sleep);
-		else
-			strlist_pushf(&a, ICOUNT_SHIFT ",sleep=%s,align=off", sleep);
+			snprintf(ps, sizeof(ps), ",ps-per-insn=%d", b->qemu.ps_per_insn);
+		strlist_pushf(&a, ICOUNT_SHIFT "%s,sleep=%s,align=off", ps,
+			      b->qemu.icount_sleep ? "on" : "off");
 	}
 	for (size_t i = 0; i < b->qemu.globals.n; i++) {
 		strlist_push(&a, "-global");
