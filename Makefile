@@ -44,7 +44,7 @@ FUZZ_TIME ?= 10
 
 .PHONY: all help deps emulator check check-unit check-agent check-lava check-lava-local \
 	check-lava-server check-cross check-boards check-integration valgrind fuzz fuzz-check \
-	compare check-fresh bench clean
+	compare check-fresh check-starve bench clean
 all: $(B)/hilbench $(AGENTS) ## build the host program (build/hilbench) and the DUT agents
 
 help: ## this list
@@ -177,6 +177,10 @@ compare: deps ## the main job: compare the strategies on the emulated board, wri
 # touches install steps (README, deps, the emulator, the userland).
 check-fresh: ## the README's commands in a fresh debootstrapped Debian 12 root (12-20 min)
 	bash tests/fresh/check-fresh.sh
+
+# Not in make check: it loads every host core for 10-40 min.
+check-starve: all ## a starved host: the default plan's workloads under stress-ng on every core (10-40 min)
+	bash tests/integration/starve.sh
 
 # The host's counting path on its own, for tests/bench.sh.
 $(B)/bench/capture-count: tests/bench/capture_count.c $(LIB_OBJ)

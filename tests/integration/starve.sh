@@ -7,11 +7,11 @@
 # retried on a fresh boot), never a number off by more and never blamed on
 # the DUT (fail).
 #
-# Not in any make target: it loads every core for 20-40 minutes. Run it as
-# root (QEMU's network namespace) on an otherwise quiet machine, with a
-# cached baseline build, stress-ng (apt-get install -y stress-ng) and PSI
-# (/proc/pressure/cpu; a kernel booted with psi=0 has none):
-#     bash tests/integration/starve.sh            # REPS=3 repetitions a side
+# `make check-starve`, not in make check: it loads every core for 10-40
+# minutes. Run it as root (QEMU's network namespace) on an otherwise quiet
+# machine, with PSI (/proc/pressure/cpu; a kernel booted with psi=0 has
+# none); it installs stress-ng from Debian when it is missing:
+#     make check-starve                          # REPS=3 repetitions a side
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 HB=$PWD/build/hilbench
@@ -21,8 +21,10 @@ export HB_TEST_ROOT=$root HILBENCH_STORE=$root
 source tests/integration/lib.sh
 
 if ! command -v stress-ng >/dev/null; then
-	echo "stress-ng is missing: apt-get install -y stress-ng" >&2
-	exit 2
+	echo "starve: installing stress-ng"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q stress-ng ||
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q stress-ng; } ||
+		{ echo "starve: cannot install stress-ng (apt-get install stress-ng)" >&2; exit 2; }
 fi
 if [ ! -r /proc/pressure/cpu ]; then
 	echo "no /proc/pressure/cpu: without PSI hilbench cannot tell a starved host (boot with psi=1)" >&2
