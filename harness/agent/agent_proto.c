@@ -157,11 +157,6 @@ int agent_params_parse(const char *cmdline, struct agent_params *p,
 	return 0;
 }
 
-void agent_addr_host(const struct agent_params *p, char *out, size_t outlen)
-{
-	snprintf(out, outlen, "%.*s", (int)strcspn(p->addr, "/"), p->addr);
-}
-
 enum run_key {
 	K_ID, K_PROTO, K_DIR, K_LEN, K_RATE, K_TIME, K_OMIT, K_STREAMS, K_PORT, K_PROFILE, K_COUNT
 };
@@ -280,39 +275,33 @@ void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
 	snprintf(a->time_s, sizeof(a->time_s), "%u", rs->time_s);
 	snprintf(a->omit, sizeof(a->omit), "%u", rs->omit_s);
 	snprintf(a->streams, sizeof(a->streams), "%u", rs->streams);
-	agent_addr_host(p, a->bind, sizeof(a->bind));
 
+	/* The DUT is the client in every direction (-R for DUT-RX): the
+	 * client's timer ends a test, so its length is on the DUT's clock, the
+	 * one a virtual-time run measures with (docs/agent-protocol.md). */
 	a->argv[n++] = "/usr/bin/iperf3";
-	if (rs->dir == RUN_TX || rs->dir == RUN_BIDIR) {
-		a->argv[n++] = "-c";
-		a->argv[n++] = p->peer;
-		a->argv[n++] = "-p";
-		a->argv[n++] = a->port;
-		if (rs->proto == RUN_UDP)
-			a->argv[n++] = "-u";
-		a->argv[n++] = "-b";
-		a->argv[n++] = a->rate;
-		if (rs->len) {
-			a->argv[n++] = "-l";
-			a->argv[n++] = a->len;
-		}
-		a->argv[n++] = "-t";
-		a->argv[n++] = a->time_s;
-		a->argv[n++] = "-O";
-		a->argv[n++] = a->omit;
-		a->argv[n++] = "-P";
-		a->argv[n++] = a->streams;
-		if (rs->dir == RUN_BIDIR)
-			a->argv[n++] = "--bidir";
-	} else {
-		/* The host's client sets protocol, rate, length and duration. */
-		a->argv[n++] = "-s";
-		a->argv[n++] = "-1";
-		a->argv[n++] = "-p";
-		a->argv[n++] = a->port;
-		a->argv[n++] = "-B";
-		a->argv[n++] = a->bind;
+	a->argv[n++] = "-c";
+	a->argv[n++] = p->peer;
+	a->argv[n++] = "-p";
+	a->argv[n++] = a->port;
+	if (rs->proto == RUN_UDP)
+		a->argv[n++] = "-u";
+	a->argv[n++] = "-b";
+	a->argv[n++] = a->rate;
+	if (rs->len) {
+		a->argv[n++] = "-l";
+		a->argv[n++] = a->len;
 	}
+	a->argv[n++] = "-t";
+	a->argv[n++] = a->time_s;
+	a->argv[n++] = "-O";
+	a->argv[n++] = a->omit;
+	a->argv[n++] = "-P";
+	a->argv[n++] = a->streams;
+	if (rs->dir == RUN_RX)
+		a->argv[n++] = "-R";
+	else if (rs->dir == RUN_BIDIR)
+		a->argv[n++] = "--bidir";
 	a->argv[n++] = "-J";
 	a->argv[n] = NULL;
 }

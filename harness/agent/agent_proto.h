@@ -28,9 +28,6 @@ struct agent_params {
 int agent_params_parse(const char *cmdline, struct agent_params *p,
 		       char *err, size_t errlen);
 
-/* The address of p->addr without its /prefix (iperf3 -B wants that). */
-void agent_addr_host(const struct agent_params *p, char *out, size_t outlen);
-
 enum run_proto { RUN_UDP, RUN_TCP };
 enum run_dir { RUN_TX, RUN_RX, RUN_BIDIR };	/* seen from the DUT */
 
@@ -67,7 +64,7 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 /* iperf3's command line for a run (docs/agent-protocol.md); the argument
  * strings live in the struct. */
 struct iperf_args {
-	char port[8], rate[24], len[12], time_s[12], omit[12], streams[12], bind[64];
+	char port[8], rate[24], len[12], time_s[12], omit[12], streams[12];
 	const char *argv[24];	/* NULL-terminated, argv[0] = /usr/bin/iperf3 */
 };
 

@@ -80,7 +80,6 @@ static const char perf_stat_events[] =
 #define KMSG_MAX	32
 #define CARRIER_TIMEOUT_MS 30000
 #define LISTEN_TIMEOUT_MS 10000
-#define POLL_MS		20
 /* Beyond time + omit: connection set-up and JSON output on a slow DUT. */
 #define RUN_GRACE_S	30
 /* Bytes per HB B64 line: 57 bytes encode to the protocol's 76 characters. */
@@ -272,35 +271,6 @@ static int wait_exit(pid_t pid, int64_t deadline, int *status)
 			return 1;
 		}
 		nap_ms(left);
-	}
-}
-
-static int port_listening(unsigned port)
-{
-	static const char *const tables[] = { "/proc/net/tcp", "/proc/net/tcp6" };
-
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		char *text = read_all(tables[i], NULL);
-		int hit = text && tcp_port_listening(text, port);
-		free(text);
-		if (hit)
-			return 1;
-	}
-	return 0;
-}
-
-/* 0 once the server listens; -1 if it exited first or the deadline passed. */
-static int wait_listening(pid_t pid, unsigned port, int64_t deadline)
-{
-	for (;;) {
-		if (port_listening(port))
-			return 0;
-		siginfo_t si = { 0 };
-		/* WNOWAIT: the exit status is collected later by wait_exit(). */
-		waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
-		if (si.si_pid == pid || now_ms() >= deadline)
-			return -1;
-		nap_ms(POLL_MS);
 	}
 }
 
@@ -976,15 +946,6 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 			hist_report_and_disarm(rs->id);
 		kmsg_report(kmsg, rs->id);
 		return end_run(rs->id, msg);
-	}
-	if (rs->dir == RUN_RX) {
-		if (wait_listening(pid, rs->port, start + LISTEN_TIMEOUT_MS) == 0) {
-			emit("HB LISTENING id=%s port=%u", rs->id, rs->port);
-		} else {
-			kill(pid, SIGKILL);
-			snprintf(msg, sizeof(msg), "iperf3 server not listening on port %u within %d s",
-				 rs->port, LISTEN_TIMEOUT_MS / 1000);
-		}
 	}
 	int status = 0, killed = 0;
 	if (p->fault_kill_iperf_s && p->fault_kill_iperf_s < limit_s) {

@@ -38,8 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case P_PARAMS: {
 		struct agent_params p;
-		if (agent_params_parse(s, &p, err, sizeof(err)) == 0)
-			agent_addr_host(&p, text, sizeof(text));
+		agent_params_parse(s, &p, err, sizeof(err));
 		break;
 	}
 	case P_HIST:

@@ -695,7 +695,7 @@ static void clock_metrics(const struct clock_check *cc, FILE *trace, struct run_
 
 /* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
 static void collect(struct dut *d, const char *run_id, double timeout_s, const char *rundir,
-		    const char *dut_json, FILE *trace, struct agent_report *a, int *listening)
+		    const char *dut_json, FILE *trace, struct agent_report *a)
 {
 	char line[1024], id[RUN_ID_MAX];
 	double deadline = monotonic_s() + timeout_s;
@@ -729,9 +729,6 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 			   proto_get_uint(line, "delta", COUNT_MAX, &value)) {
 			a->dstat_delta[a->n_dstat] = (long long)value;
 			snprintf(a->dstat_name[a->n_dstat++], sizeof(a->dstat_name[0]), "%s", name);
-		} else if (!strncmp(line, "LISTENING ", 10)) {
-			*listening = 1;
-			return;
 		} else if (!strncmp(line, "FILE ", 5)) {
 			char fname[48] = "";
 			proto_get(line, "name", fname, sizeof(fname));
@@ -791,9 +788,8 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 	struct agent_report a = { .coalesce = { -1, -1, -1, -1 } };
 	char *context_path = path_join(rundir, "dut-context.txt");
 	struct host_view hv = { .cap = NULL };
-	char peer[64], dut_ip[64];
+	char peer[64];
 	board_ip(b->host_addr, peer, sizeof(peer));
-	board_ip(b->dut_addr, dut_ip, sizeof(dut_ip));
 	double budget = w->omit_s + w->duration_s + 60;
 	res->cls = RUN_ERROR;
 	if (!trace) {
@@ -809,8 +805,8 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 		goto out;
 	}
 	a.context = fopen(context_path, "w");
-	if (w->dir != WL_DUT_RX &&
-	    traffic_server_start(&host, peer, IPERF_PORT, host_json) < 0) {
+	/* the DUT is iperf3's client in every direction (hb-agent.c) */
+	if (traffic_server_start(&host, peer, IPERF_PORT, host_json) < 0) {
 		snprintf(res->reason, sizeof(res->reason), "host iperf server did not start");
 		goto out;
 	}
@@ -823,22 +819,12 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 		 "port=%d profile=%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir], w->length,
 		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT,
 		 wl_profile_name(w->profile));
-	int listening = 0, host_ok = 0, host_rc = 0, host_behind = 0;
+	int host_ok = 0, host_rc = 0, host_behind = 0;
 	struct clock_check cc = { .idle_per_host_s = -1 };
-	collect(d, run_id, budget, rundir, dut_json, trace, &a, &listening);
-	if (w->dir == WL_DUT_RX) {
-		if (!listening || traffic_client_start(&host, dut_ip, IPERF_PORT, w, host_json) < 0) {
-			snprintf(res->reason, sizeof(res->reason), "%s",
-				 listening ? "host iperf client did not start"
-					   : "the DUT's iperf3 server never listened");
-			goto classify;
-		}
-		collect(d, run_id, budget, rundir, dut_json, trace, &a, &listening);
-	}
+	collect(d, run_id, budget, rundir, dut_json, trace, &a);
 	host_view_stop(&hv);
 	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0);
 	host_ok = host_rc == 0;
-classify:
 	host_behind = host_fell_behind(d, w, &hv, &a, &cc);
 	if (hb_interrupted) {
 		snprintf(res->reason, sizeof(res->reason), "interrupted");
@@ -918,16 +904,14 @@ int runner_agent_metrics(struct dut *d, const struct workload *w, const char *ru
 	char *dut_json = path_join(rundir, "dut-iperf.json");
 	char *trace_path = path_join(rundir, "agent.log");
 	FILE *trace = fopen(trace_path, "w");
-	int listening = 0, ok = 0;
+	int ok = 0;
 	memset(res, 0, sizeof(*res));
 	if (!trace) {
 		snprintf(res->reason, sizeof(res->reason), "cannot write %s: %s", trace_path,
 			 strerror(errno));
 		goto out;
 	}
-	collect(d, run_id, 60, rundir, dut_json, trace, &a, &listening);
-	if (listening)	/* where runner_run() starts the host's client */
-		collect(d, run_id, 60, rundir, dut_json, trace, &a, &listening);
+	collect(d, run_id, 60, rundir, dut_json, trace, &a);
 	if (!a.end_seen || !a.end_ok)
 		snprintf(res->reason, sizeof(res->reason), "agent: %s",
 			 a.end_seen ? a.end_msg : "no END");

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>	/* iperf_api.h needs it first */
 #include <iperf_api.h>
 #include <signal.h>
 #include <stdio.h>
@@ -81,31 +82,6 @@ int traffic_server_start(struct iperf_job *j, const char *bind_addr, int port,
 			return -1;
 		}
 		usleep(10000);
-	}
-	return 0;
-}
-
-int traffic_client_start(struct iperf_job *j, const char *server, int port,
-			 const struct workload *w, const char *json_path)
-{
-	j->json_path = xstrdup(json_path);
-	j->pid = fork_child();
-	if (j->pid < 0)
-		return -1;
-	if (j->pid == 0) {
-		struct iperf_test *t = new_test('c', port);
-		if (!t)
-			_exit(1);
-		iperf_set_test_server_hostname(t, server);
-		if (w->proto == WL_UDP)
-			set_protocol(t, Pudp);
-		iperf_set_test_rate(t, w->rate_bps);
-		if (w->length)
-			iperf_set_test_blksize(t, w->length);
-		iperf_set_test_duration(t, w->duration_s);
-		iperf_set_test_omit(t, w->omit_s);
-		iperf_set_test_num_streams(t, w->streams);
-		run_iperf(t, 0, json_path);
 	}
 	return 0;
 }

@@ -6,8 +6,12 @@
  * without leaving the harness in an unknown state. The child writes
  * iperf's JSON result to json_path.
  *
- * Contract: *_start() returns 0 when the child runs (the server is
- * listening when traffic_server_start() returns); traffic_wait() returns 0
+ * The host is always iperf's server: the DUT's iperf3 is the client in
+ * every direction (with -R when the DUT receives), so the client's timer,
+ * which ends a test, runs on the DUT's clock.
+ *
+ * Contract: traffic_server_start() returns 0 when the child listens;
+ * traffic_wait() returns 0
  * when iperf finished and its JSON was written, TRAFFIC_DIED when the child
  * was killed by a signal it did not get from here (the host's side broke,
  * not the DUT's), -1 otherwise (it kills the child on timeout or
@@ -18,7 +22,6 @@
 
 #include <sys/types.h>
 
-#include "config/workload.h"
 
 struct iperf_job {
 	pid_t pid;
@@ -27,9 +30,6 @@ struct iperf_job {
 
 int traffic_server_start(struct iperf_job *j, const char *bind_addr, int port,
 			 const char *json_path);
-/* The host sends to the DUT's iperf3 server (DUT-RX workloads). */
-int traffic_client_start(struct iperf_job *j, const char *server, int port,
-			 const struct workload *w, const char *json_path);
 #define TRAFFIC_DIED (-2)
 int traffic_wait(struct iperf_job *j, double timeout_s);
 void traffic_job_free(struct iperf_job *j);
