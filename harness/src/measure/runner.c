@@ -655,9 +655,9 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 }
 
 /*
- * Did the host fall behind this run (measure/crosscheck.h)? Only a
- * virtual-time run at an unlimited rate can tell: in real time the DUT's
- * clock is real time too, and at a set rate the DUT idles by design. The
+ * Did the host fall behind this run (measure/crosscheck.h)? Only in a
+ * virtual-time run: in real time the DUT's clock is real time too. Who
+ * paces the run decides which signs count (enum run_pacing). The
  * DUT's clock and idle ticks are the agent's window, the host's clock and
  * CPU pressure its own, which holds the agent's. *cc is filled whenever the
  * clocks were read.
@@ -672,12 +672,13 @@ static int host_fell_behind(const struct dut *d, const struct workload *w,
 		return 0;
 	double dut_s = (double)ns / 1e9;
 	struct run_clocks c = {
+		.pacing = w->proto == WL_TCP || w->dir != WL_DUT_TX ? PACED_BY_HOST :
+			  w->rate_bps ? PACED_BY_RATE : PACED_BY_DUT,
 		.dut_s = dut_s, .dut_idle_s = dut_s * (double)v[CPU_IDLE] / (double)total,
 		.host_s = h->t_stop - h->t_start,
 		.host_wait_s = (double)(h->psi_stop - h->psi_start) / 1e6,
 	};
-	return crosscheck_clocks(&c, cc) == 0 && cc->host_behind &&
-	       d->timing == TIMING_VIRTUAL && w->rate_bps == 0;
+	return crosscheck_clocks(&c, cc) == 0 && cc->host_behind && d->timing == TIMING_VIRTUAL;
 }
 
 /* The clock check's two ratios, for reading how close a run came. */
