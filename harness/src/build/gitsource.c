@@ -1,7 +1,6 @@
 #include "build/gitsource.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,9 +92,8 @@ int git_revision_prepare(const char *repo, const char *rev, const char *base,
 	free(name);
 	int rc = 0;
 	if (!path_exists(out->patch)) {
-		char *tmp = xasprintf("%s.tmp.%d", out->patch, (int)getpid());
-		int fd = mkdir_p(dir, 0755) == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-							 0644) : -1;
+		char *tmp = NULL;
+		int fd = mkdir_p(dir, 0755) == 0 ? create_unique(out->patch, &tmp) : -1;
 		char *diff[] = { "git", "-C", (char *)repo, "diff", "--no-color", "--no-ext-diff",
 				 out->base, out->commit, NULL };
 		struct proc_opts o = PROC_OPTS_DEFAULT;
@@ -106,7 +104,8 @@ int git_revision_prepare(const char *repo, const char *rev, const char *base,
 			close(fd);
 		if (rc < 0) {
 			hb_err("cannot write %s: %s", out->patch, strerror(errno));
-			unlink(tmp);
+			if (tmp)
+				unlink(tmp);
 		}
 		free(tmp);
 	}

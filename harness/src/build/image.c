@@ -414,8 +414,10 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 
 	out->dir = xasprintf("%s/boot/%.16s", k->dir, key);
 	set_paths(b, k, dtb_name, out);
-	char *tmp = xasprintf("%s.tmp", out->dir);
-	char *log = xasprintf("%s.log", out->dir);
+	/* Made in a directory of a name of this process's own, logged beside
+	 * it, and renamed into place: two processes making the same key do
+	 * not share a file, and readers see all the files or none. */
+	char *tmp = NULL, *log = NULL;
 	char *text = boot_uboot_commands(b, out, cmdline);
 	int rc = HB_EXIT_USAGE;
 	if (!text) {
@@ -428,28 +430,40 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 		goto out;	/* made before: u-boot.txt is written last */
 	hb_info("making the %s boot files for %s in %s", boot_format_name(b->boot_format),
 		b->name, out->dir);
-	rm_rf(tmp);
-	unlink(log);
 	rc = HB_EXIT_INFRA;
-	if (mkdir_p(tmp, 0755) < 0) {
-		hb_err("cannot create %s: %s", tmp, strerror(errno));
+	char *parent = path_dirname(out->dir);
+	char *tmpl = xasprintf("%s.tmp-XXXXXX", out->dir);
+	int made = mkdir_p(parent, 0755) == 0 && mkdtemp(tmpl);
+	free(parent);
+	if (!made) {
+		hb_err("cannot create %s: %s", tmpl, strerror(errno));
+		free(tmpl);
 		goto out;
 	}
+	tmp = tmpl;
+	log = xasprintf("%s.log", tmp);
 	if ((rc = make_files(b, k, u, tmp, dtb_name, log)) != 0)
 		goto out;
 	rc = HB_EXIT_INFRA;
 	char *uboot_tmp = path_join(tmp, "u-boot.txt");
-	int ok = write_file_atomic(uboot_tmp, text, strlen(text)) == 0 && rm_rf(out->dir) == 0 &&
-		 rename(tmp, out->dir) == 0;
+	int ok = write_file_atomic(uboot_tmp, text, strlen(text)) == 0;
 	free(uboot_tmp);
+	if (ok && rename(tmp, out->dir) != 0) {
+		if (path_exists(out->uboot))
+			rm_rf(tmp);	/* another process made the same key first */
+		else	/* a directory an older hilbench left half made */
+			ok = rm_rf(out->dir) == 0 && rename(tmp, out->dir) == 0;
+	}
 	if (!ok) {
 		hb_err("cannot move %s to %s: %s", tmp, out->dir, strerror(errno));
 		goto out;
 	}
+	unlink(log);
 	rc = 0;
 out:
 	if (rc) {
-		rm_rf(tmp);
+		if (tmp)
+			rm_rf(tmp);
 		boot_images_free(out);
 	}
 	free(text);

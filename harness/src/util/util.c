@@ -220,11 +220,10 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* A new file beside path under a name nobody can predict (mkstemp's way,
- * with open()'s mode so the umask applies as before): O_EXCL never opens
- * what is already there, a symlink planted in a shared directory
- * included. The name is in *tmp. */
-static int create_unique(const char *path, char **tmp)
+/* mkstemp's way, with open()'s mode so the umask applies as before:
+ * O_EXCL never opens what is already there, a symlink planted in a shared
+ * directory included. */
+int create_unique(const char *path, char **tmp)
 {
 	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	for (int attempt = 0; attempt < 100; attempt++) {

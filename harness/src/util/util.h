@@ -58,6 +58,10 @@ char *read_file(const char *path, size_t *len);
  * never through a symlink someone planted), fsync, rename: readers never
  * see half a file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* A new file beside path, <path>.tmp-<random>, opened O_EXCL|O_NOFOLLOW for
+ * writing; its name in *tmp (the caller frees it). The fd, or -1 with errno
+ * and *tmp NULL. For output a child writes before it is renamed to path. */
+int create_unique(const char *path, char **tmp);
 /* Plain write of a string, for /proc and /sys files. */
 int write_string(const char *path, const char *s);
 int copy_file(const char *from, const char *to);
