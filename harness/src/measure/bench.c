@@ -522,8 +522,11 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 				break;
 			}
 			char why[600];
-			snprintf(why, sizeof(why), "not run: %s in run %s%s",
-				 hb_interrupted ? "interrupted" : "the DUT failed", id,
+			/* an error here is one whose attempts are used up */
+			snprintf(why, sizeof(why), "not run: %s run %s%s",
+				 hb_interrupted ? "interrupted in" :
+				 res.cls == RUN_FAIL ? "the DUT failed in" :
+				 "an error, with every attempt used, ended", id,
 				 !hb_interrupted && c->sweep
 				 ? "; the sweep's fresh boots after failed runs are used up" : "");
 			record_unrun(c, wls, t + k + 1, n - k - 1, 1,
