@@ -125,6 +125,40 @@ static void plain_copies_what_was_built(void **state)
 	unfill(&k, &u);
 }
 
+/* Another process making the same boot files at the same time works in
+ * a directory and a log of its own: this one neither removes nor shares
+ * them (with the names <dir>.tmp and <dir>.log it did both). */
+static void a_concurrent_maker_is_left_alone(void **state)
+{
+	struct board b;
+	struct build_result k;
+	struct userland_result u;
+	struct boot_images im;
+	(void)state;
+	fill(&b, &k, &u, BOOT_PLAIN);
+	assert_int_equal(boot_images_build(&b, &k, &u, "console=ttyS0", &im), 0);
+	char *dir = xstrdup(im.dir);
+	boot_images_free(&im);
+	assert_int_equal(rm_rf(dir), 0);
+	char *theirs = xasprintf("%s.tmp", dir), *their_log = xasprintf("%s.log", dir);
+	char *marker = path_join(theirs, "half-made");
+	assert_int_equal(mkdir_p(theirs, 0755), 0);
+	assert_int_equal(write_file_atomic(marker, "x", 1), 0);
+	assert_int_equal(write_file_atomic(their_log, "theirs", 6), 0);
+	assert_int_equal(boot_images_build(&b, &k, &u, "console=ttyS0", &im), 0);
+	assert_true(path_exists(im.uboot));
+	assert_true(path_exists(marker));
+	char *log = read_file(their_log, NULL);
+	assert_string_equal(log, "theirs");
+	free(log);
+	boot_images_free(&im);
+	free(marker);
+	free(theirs);
+	free(their_log);
+	free(dir);
+	unfill(&k, &u);
+}
+
 static void uimage_has_the_load_address(void **state)
 {
 	struct board b;
@@ -298,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(plain_copies_what_was_built),
+		cmocka_unit_test(a_concurrent_maker_is_left_alone),
 		cmocka_unit_test(uimage_has_the_load_address),
 		cmocka_unit_test(appended_dtb_rides_in_the_uimage),
 		cmocka_unit_test(fit_holds_kernel_dtb_and_ramdisk),
