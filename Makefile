@@ -41,6 +41,27 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
+# Each target's seed corpus, $(B)/fuzz/corpus/<target>/, is built from its
+# own seeds in tests/fuzz/corpus/<target>/ (inputs no other test reads,
+# crash reproducers) and the tree's files of the kind it parses, so each
+# file is in the tree once. FUZZ_SEEDS_<target>: those files, copied as
+# their path with / turned into - (tests-data-bad-missing-key.yaml).
+FUZZ_NAMES   := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_CORPORA := $(FUZZ_NAMES:%=$(B)/fuzz/corpus/%)
+FUZZ_SEEDS_config   := $(wildcard boards/*.yaml workloads/*.yaml plans/*.yaml settings/*.yaml \
+                       tests/data/bad/*.yaml tests/data/boards/*.yaml \
+                       tests/data/workloads/*.yaml tests/data/plans/*.yaml)
+FUZZ_SEEDS_patchset := $(wildcard tests/data/patches/*.patch)
+# FUZZ_PREFIXED_<target>: OCTAL:FILE, the file behind one byte. fuzz_profile's
+# first byte picks the parser (its low 2 bits) and the output array's size
+# (the high 6): 200 fprof_parse, 201 perf_report_parse, 202 perf_stat_parse,
+# each with 32 entries.
+FUZZ_PREFIXED_profile := 200:tests/data/profile/function-profile.txt \
+                         201:tests/data/profile/perf-report.txt \
+                         202:tests/data/profile/perf-stat.csv
+FUZZ_SEED_FILES := $(sort $(wildcard tests/fuzz/corpus/*/*) \
+                   $(foreach n,$(FUZZ_NAMES),$(FUZZ_SEEDS_$(n)) \
+                     $(foreach p,$(FUZZ_PREFIXED_$(n)),$(lastword $(subst :, ,$(p))))))
 
 .PHONY: all help deps emulator check check-unit check-agent check-lava check-lava-local \
 	check-lava-server check-cross check-boards check-integration valgrind fuzz fuzz-check \
@@ -85,6 +106,14 @@ $(FUZZ_BIN): $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
+# Rebuilt whole when a seed or this file changes; make clean removes them.
+$(FUZZ_CORPORA): $(B)/fuzz/corpus/%: $(FUZZ_SEED_FILES) Makefile
+	@rm -rf $@ && mkdir -p $@
+	@cp tests/fuzz/corpus/$*/* $@/
+	@$(foreach f,$(FUZZ_SEEDS_$*),cp $(f) $@/$(subst /,-,$(f)) &&) true
+	@$(foreach p,$(FUZZ_PREFIXED_$*),{ printf '\$(firstword $(subst :, ,$(p)))' && \
+		cat $(lastword $(subst :, ,$(p))); } >$@/$(notdir $(lastword $(subst :, ,$(p)))) &&) true
+
 # SERIES="6.1 6.12": the kernel sources to install (default 6.1; 6.12 is
 # for boards with kernel.min_series 6.12).
 deps: ## install what hilbench needs from Debian, then build its emulator (cached)
@@ -104,15 +133,15 @@ valgrind: $(VG_BIN) ## the unit tests under valgrind
 		--leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $$t; done
 
-# Each target runs on a copy of its seed corpus: what it discovers stays in
-# the temp dir, tests/fuzz/corpus only changes by hand (crash reproducers).
-# A crash, leak or sanitizer report fails the run and leaves the input as
-# $(B)/fuzz/<target>-crash-*; the full log is $(B)/fuzz/<target>.log.
-fuzz-check: $(FUZZ_BIN) ## libFuzzer on every parser, 10 s each (docs/fuzzing.md)
+# Each target reads its seed corpus ($(B)/fuzz/corpus/<target>, the second
+# directory: libFuzzer writes what it discovers to the first, a temp dir, so
+# it is thrown away); tests/fuzz/corpus only changes by hand (crash
+# reproducers). A crash, leak or sanitizer report fails the run and leaves
+# the input as $(B)/fuzz/<target>-crash-*; the full log is $(B)/fuzz/<target>.log.
+fuzz-check: $(FUZZ_BIN) $(FUZZ_CORPORA) ## libFuzzer on every parser, 10 s each (docs/fuzzing.md)
 	@set -e; for t in $(FUZZ_BIN); do n=$${t##*/fuzz_}; tmp=$$(mktemp -d); \
-		cp -r tests/fuzz/corpus/$$n/. $$tmp/; \
 		if ! $$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -print_final_stats=1 \
-			-artifact_prefix=$(B)/fuzz/$$n- $$tmp >$(B)/fuzz/$$n.log 2>&1; then \
+			-artifact_prefix=$(B)/fuzz/$$n- $$tmp $(B)/fuzz/corpus/$$n >$(B)/fuzz/$$n.log 2>&1; then \
 			tail -n 40 $(B)/fuzz/$$n.log; rm -rf $$tmp; \
 			echo "fuzz: $$n failed; reproduce with $$t $(B)/fuzz/$$n-<crash|leak|timeout|oom>-*" >&2; exit 1; fi; \
 		rm -rf $$tmp; \

@@ -8,7 +8,13 @@
  * `name:` key, so the input is written to <scratch>/<name>.yaml: a fuzzed
  * file that gets the schema right then reaches the checks behind the name
  * check (addresses, the config fragment, which is created next to it).
+ *
+ * The seeds include the shipped boards as they are (the Makefile builds the
+ * corpus from boards/, workloads/, plans/ and tests/data/), so every
+ * fragment name boards/ has exists, empty, in the scratch directory: run
+ * from the top of the tree, as make fuzz-check does.
  */
+#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +48,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int once;
 
 	if (!once) {
-		/* what the shipped board's config_fragment and a series line name */
+		/* what the shipped boards' config_fragment and a series line name */
+		glob_t g;
+		if (glob("boards/*.config", 0, NULL, &g) == 0)
+			for (size_t i = 0; i < g.gl_pathc; i++) {
+				snprintf(path, sizeof(path), "%s/%s", dir,
+					 g.gl_pathv[i] + strlen("boards/"));
+				fuzz_write(path, (const uint8_t *)"", 0);
+			}
+		globfree(&g);
 		snprintf(path, sizeof(path), "%s/qemu-orangepi-pc.config", dir);
 		fuzz_write(path, (const uint8_t *)"", 0);
 		snprintf(path, sizeof(path), "%s/0001-fix.patch", dir);
