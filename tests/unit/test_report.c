@@ -317,9 +317,33 @@ static int teardown(void **state)
 	return rm_rf(dir);
 }
 
+/* The format table: every name parses to its own row, each row has an
+ * emitter and help, and the lists shown to the user come from it. */
+static void every_format_is_found_by_its_name(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < REPORT_FORMATS; i++) {
+		enum report_format f;
+		assert_int_equal(report_format_parse(report_formats[i].name, &f), 0);
+		assert_int_equal(f, i);
+		assert_non_null(report_formats[i].emit);
+		assert_true(strlen(report_formats[i].help) > 0);
+		assert_true(strlen(report_formats[i].help) <= 72);	/* one line of --help */
+	}
+	enum report_format f = REPORT_MD;
+	assert_int_equal(report_format_parse("nonesuch", &f), -1);
+	assert_int_equal(report_format_parse("", &f), -1);
+	assert_int_equal(f, REPORT_MD);
+	assert_string_equal(report_formats[REPORT_HTML].name, "html");
+	char *names = report_format_names(", ", " or ");
+	assert_string_equal(names, "text, md, csv, json, html, junit, commit or kcidb");
+	free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_format_is_found_by_its_name),
 		cmocka_unit_test(html_escapes_everything),
 		cmocka_unit_test(csv_quotes_fields),
 		cmocka_unit_test(markdown_escapes_pipes_and_tags),

@@ -249,9 +249,12 @@ static void trends(struct store *st, const struct selection *sel, FILE *out)
 	history_free(&h);
 }
 
-int report_write_html(const struct dataset *d, struct store *st, const struct selection *sel,
-		      FILE *out)
+/* The store for each run's artifacts (per-interval plots) and, when the
+ * selection spans several sessions, the trend of every series over them
+ * (history.h). */
+int report_emit_html(const struct report_input *in, FILE *out)
 {
+	const struct dataset *d = in->d;
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<title>hilbench report</title><style>%s</style></head><body>\n"
 		"<h1>hilbench report</h1>\n<p>%zu measured runs, ", style, d->runs);
@@ -269,13 +272,13 @@ int report_write_html(const struct dataset *d, struct store *st, const struct se
 	struct html_ctx h = { .out = out };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
-	throughput_over_time(d, store_dir(st), out, &h.plot_id);
+	throughput_over_time(d, store_dir(in->st), out, &h.plot_id);
 	struct sweep_set sweeps;
 	sweep_collect(d, &sweeps);
 	sweep_write_svg(&sweeps, out, &h.plot_id);
 	sweep_set_free(&sweeps);
 	if (d->sessions.n >= TREND_MIN_SESSIONS)
-		trends(st, sel, out);
+		trends(in->st, in->sel, out);
 	if (d->mixed_timing)
 		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
 			d->mixed_timing);
