@@ -42,9 +42,11 @@ void report_visit(const struct dataset *d, const struct report_visitor *v)
 {
 	for (size_t w = 0; w < d->workloads.n; w++) {
 		v->workload(v->ctx, d->workloads.v[w]);
-		for (size_t m = 0; m < n_shown_metrics; m++) {
-			const struct metric_info *mi = &shown_metrics[m];
+		for (size_t m = 0; m < n_metric_defs; m++) {
+			const struct metric_def *mi = &metric_defs[m];
 			const struct series *ref = NULL;
+			if (!metric_in_reports(mi))
+				continue;
 			for (size_t si = 0; si < d->strategies.n; si++) {
 				const struct series *s =
 					dataset_find(d, d->workloads.v[w], d->strategies.v[si], mi->name);
@@ -57,7 +59,7 @@ void report_visit(const struct dataset *d, const struct report_visitor *v)
 				}
 				struct comparison c;
 				compare_samples(ref->v, ref->n, s->v, s->n, STATS_DEFAULT_ALPHA,
-						mi->higher_is_better, &c);
+						mi->better == BETTER_HIGHER, &c);
 				v->row(v->ctx, s, &c, s == ref);
 			}
 			if (ref && v->metric_end)
@@ -138,11 +140,11 @@ static void text_workload(void *ctx, const char *w)
 	fprintf(((struct text_ctx *)ctx)->out, "\n== %s ==\n", w);
 }
 
-static void text_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void text_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	const struct text_ctx *t = ctx;
 	fprintf(t->out, "%s (%s, %s is better)\n  %-*s %-30s %9s %9s %9s %9s %9s %7s %s\n",
-		m->name, unit, m->higher_is_better ? "higher" : "lower", t->strategy_width,
+		m->name, unit, metric_better_name(m->better), t->strategy_width,
 		"strategy", "repetitions", "mean", "median", "stddev", "ci95", "delta", "p",
 		"verdict");
 }
@@ -174,7 +176,7 @@ static void md_workload(void *ctx, const char *w)
 	fputs("\n", ctx);
 }
 
-static void md_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void md_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	fputs("\n**", ctx);
 	md_escape(ctx, m->name);
@@ -182,7 +184,7 @@ static void md_metric(void *ctx, const struct metric_info *m, const char *unit)
 	md_escape(ctx, unit);
 	fprintf(ctx, ", %s is better)\n\n| strategy | repetitions | mean | median | stddev | ci95 | delta | p | verdict |\n"
 		"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
-		m->higher_is_better ? "higher" : "lower");
+		metric_better_name(m->better));
 }
 
 static void md_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
@@ -237,13 +239,13 @@ static void json_workload(void *ctx, const char *w)
 	cJSON_AddItemToArray(j->workloads, j->workload);
 }
 
-static void json_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void json_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	struct json_ctx *j = ctx;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "metric", m->name);
 	cJSON_AddStringToObject(o, "unit", unit);
-	cJSON_AddBoolToObject(o, "higher_is_better", m->higher_is_better);
+	cJSON_AddBoolToObject(o, "higher_is_better", m->better == BETTER_HIGHER);
 	j->rows = cJSON_AddArrayToObject(o, "strategies");
 	cJSON_AddItemToArray(j->metrics, o);
 }
@@ -341,7 +343,7 @@ static void junit_workload(void *ctx, const char *w)
 	((struct junit_ctx *)ctx)->workload = w;
 }
 
-static void junit_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void junit_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	(void)unit;
 	((struct junit_ctx *)ctx)->metric = m->name;

@@ -78,10 +78,10 @@ int report_write_file(struct store *st, const struct selection *sel, const char 
 struct report_visitor {
 	void (*workload)(void *ctx, const char *workload);
 	/* optional, like metric_end */
-	void (*metric)(void *ctx, const struct metric_info *m, const char *unit);
+	void (*metric)(void *ctx, const struct metric_def *m, const char *unit);
 	/* c compares s against the reference; is_ref for the reference row */
 	void (*row)(void *ctx, const struct series *s, const struct comparison *c, int is_ref);
-	void (*metric_end)(void *ctx, const struct metric_info *m);
+	void (*metric_end)(void *ctx, const struct metric_def *m);
 	void *ctx;
 };
 void report_visit(const struct dataset *d, const struct report_visitor *v);

@@ -10,7 +10,7 @@ static const struct {
 	int (*fn)(int, char **);
 	const char *summary;
 } commands[] = {
-	{ "list", cmd_list, "list boards, strategies, workloads or plans" },
+	{ "list", cmd_list, "list boards, strategies, workloads, plans or metrics" },
 	{ "check", cmd_check, "validate board, workload and plan files" },
 	{ "build", cmd_build, "build a patched kernel (cached) and the DUT initramfs" },
 	{ "boot", cmd_boot, "boot a board and wait until its agent is ready" },

@@ -8,6 +8,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "store/metrics.h"
 #include "util/util.h"
 
 struct store {
@@ -499,7 +500,8 @@ struct run_list {
 static int list_row(const struct run_row *r, void *ctx)
 {
 	struct run_list *l = ctx;
-	if (r->metric && strcmp(r->metric, "pps") && strcmp(r->metric, "mbps"))
+	const struct metric_def *m = r->metric ? metric_find(r->metric) : NULL;
+	if (r->metric && (!m || m->shown != SHOWN_HEADLINE))
 		return 0;
 	if (!l->last || strcmp(l->last, r->id)) {
 		fprintf(l->out, "\n%-24s %-18s %-14s %-14s %2d %-5s %-8s", r->id, r->board,
