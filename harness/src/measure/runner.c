@@ -18,7 +18,6 @@
 #include "store/metrics.h"
 #include "util/util.h"
 
-#define IPERF_PORT 5201
 #define COUNTERS 40
 #define HIST_MAX 128
 #define PROFILE_MAX 256

@@ -207,7 +207,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 
 int run_class_parse(const char *name, enum run_class *c)
 {
-	for (int i = RUN_PASS; i <= RUN_MISS; i++)
+	for (int i = 0; i < RUN_CLASSES; i++)
 		if (!strcmp(name, run_class_name((enum run_class)i))) {
 			*c = (enum run_class)i;
 			return 0;
