@@ -335,8 +335,17 @@ static void every_format_is_found_by_its_name(void **state)
 	assert_int_equal(report_format_parse("", &f), -1);
 	assert_int_equal(f, REPORT_MD);
 	assert_string_equal(report_formats[REPORT_HTML].name, "html");
+	/* "text, md, ... or kcidb": every name once, in table order */
 	char *names = report_format_names(", ", " or ");
-	assert_string_equal(names, "text, md, csv, json, html, junit, commit or kcidb");
+	const char *at = names;
+	for (size_t i = 0; i < REPORT_FORMATS; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == REPORT_FORMATS ? " or " : ", ";
+		assert_memory_equal(at, sep, strlen(sep));
+		at += strlen(sep);
+		assert_memory_equal(at, report_formats[i].name, strlen(report_formats[i].name));
+		at += strlen(report_formats[i].name);
+	}
+	assert_string_equal(at, "");
 	free(names);
 }
 
