@@ -368,7 +368,7 @@ static void test_render_host_driven(void **state)
 	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
 	assert_non_null(strstr(err, "run id"));
 	fx->spec.run_id = "ok";
-	fx->spec.control_port = LAVA_IPERF_PORT;
+	fx->spec.control_port = IPERF_PORT;
 	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
 	assert_non_null(strstr(err, "control port"));
 }

@@ -317,9 +317,42 @@ static int teardown(void **state)
 	return rm_rf(dir);
 }
 
+/* The format table: every name parses to its own row, each row has an
+ * emitter and help, and the lists shown to the user come from it. */
+static void every_format_is_found_by_its_name(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < REPORT_FORMATS; i++) {
+		enum report_format f;
+		assert_int_equal(report_format_parse(report_formats[i].name, &f), 0);
+		assert_int_equal(f, i);
+		assert_non_null(report_formats[i].emit);
+		assert_true(strlen(report_formats[i].help) > 0);
+		assert_true(strlen(report_formats[i].help) <= 72);	/* one line of --help */
+	}
+	enum report_format f = REPORT_MD;
+	assert_int_equal(report_format_parse("nonesuch", &f), -1);
+	assert_int_equal(report_format_parse("", &f), -1);
+	assert_int_equal(f, REPORT_MD);
+	assert_string_equal(report_formats[REPORT_HTML].name, "html");
+	/* "text, md, ... or kcidb": every name once, in table order */
+	char *names = report_format_names(", ", " or ");
+	const char *at = names;
+	for (size_t i = 0; i < REPORT_FORMATS; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == REPORT_FORMATS ? " or " : ", ";
+		assert_memory_equal(at, sep, strlen(sep));
+		at += strlen(sep);
+		assert_memory_equal(at, report_formats[i].name, strlen(report_formats[i].name));
+		at += strlen(report_formats[i].name);
+	}
+	assert_string_equal(at, "");
+	free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_format_is_found_by_its_name),
 		cmocka_unit_test(html_escapes_everything),
 		cmocka_unit_test(csv_quotes_fields),
 		cmocka_unit_test(markdown_escapes_pipes_and_tags),

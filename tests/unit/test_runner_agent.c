@@ -17,6 +17,7 @@
 
 #include "agent_proto.h"
 #include "measure/runner.h"
+#include "store/metrics.h"
 #include "util/util.h"
 
 static char dir[64];
@@ -183,6 +184,61 @@ static void counts_beyond_any_real_one_are_ignored(void **state)
 	free(file);
 }
 
+static const char *unit_of(const char *name)
+{
+	for (size_t i = 0; i < res.n_metrics; i++)
+		if (!strcmp(res.metrics[i].name, name))
+			return res.metrics[i].unit;
+	return "(not stored)";
+}
+
+/* Units come from the metric table (store/metrics.h): every metric of a
+ * run with every kind of agent line has its row's, the ones it had when
+ * the runner named them itself. */
+static void every_metric_has_its_table_unit(void **state)
+{
+	(void)state;
+	char *file = file_lines(dut_tx, NULL, NULL);
+	char *text = xasprintf(
+		"%s"
+		"HB COUNTER id=r1 phase=before name=rx_packets value=0\n"
+		"HB COUNTER id=r1 phase=after name=rx_packets value=50\n"
+		"HB COUNTER id=r1 phase=before name=cpu_idle value=0\n"
+		"HB COUNTER id=r1 phase=after name=cpu_idle value=100\n"
+		"HB COUNTER id=r1 phase=before name=cpu_system value=0\n"
+		"HB COUNTER id=r1 phase=after name=cpu_system value=100\n"
+		"HB HIST id=r1 event=timer:hrtimer_start caller=stmmac_tx_timer hits=2000\n"
+		"HB HIST id=r1 event=timer:timer_start caller=stmmac_tx_timer hits=1\n"
+		"HB HIST id=r1 event=timer:hrtimer_expire_entry caller=stmmac_tx_timer hits=3\n"
+		"HB HIST id=r1 event=timer:timer_expire_entry caller=process_timeout hits=4\n"
+		"HB HIST id=r1 event=napi:napi_poll caller=eth0 hits=5\n"
+		"HB CONTEXT id=r1 name=coalesce msg=rx_usecs=100 rx_frames=1 tx_usecs=1000 tx_frames=25\n"
+		"HB DSTAT id=r1 name=tx_clean delta=1000\n"
+		"HB DSTAT id=r1 name=tx_normal_irq_n delta=80\n"
+		"%sHB END id=r1 status=ok\n", counters, file);
+	assert_int_equal(run_console(text), 1);
+	for (size_t i = 0; i < res.n_metrics; i++) {
+		const struct metric_def *m = metric_find(res.metrics[i].name);
+		if (!m)
+			fail_msg("%s has no row in store/metrics.c", res.metrics[i].name);
+		assert_string_equal(res.metrics[i].unit, m->unit);
+	}
+	static const char *const was[][2] = {
+		{ "pps", "packets/s" }, { "mbps", "Mbit/s" }, { "host_mbps", "Mbit/s" },
+		{ "dut_tx_packets", "packets" }, { "pps_counter", "packets/s" },
+		{ "hrtimer_start.stmmac_tx_timer", "events" }, { "napi_poll.eth0", "events" },
+		{ "timer_expire_entry.process_timeout", "events" },
+		{ "hrtimer_expiries_per_s", "events/s" }, { "tx_timer_expiries_per_pkt", "ratio" },
+		{ "hrtimer_starts_per_pkt", "ratio" }, { "ethtool.tx_clean", "events" },
+		{ "tx_irqs_per_pkt", "ratio" }, { "cpu_busy_pct", "%" },
+		{ "coalesce_tx_usecs", "us" }, { "coalesce_tx_frames", "frames" },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(was); i++)
+		assert_string_equal(unit_of(was[i][0]), was[i][1]);
+	free(text);
+	free(file);
+}
+
 static void numbers_are_whole_bounded_decimals(void **state)
 {
 	(void)state;
@@ -213,6 +269,7 @@ int main(void)
 		cmocka_unit_test(a_file_size_that_is_not_a_sane_number_is_refused),
 		cmocka_unit_test(more_data_than_announced_is_refused),
 		cmocka_unit_test(counts_beyond_any_real_one_are_ignored),
+		cmocka_unit_test(every_metric_has_its_table_unit),
 		cmocka_unit_test(numbers_are_whole_bounded_decimals),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

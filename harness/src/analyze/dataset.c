@@ -7,21 +7,6 @@
 
 #include "util/util.h"
 
-const struct metric_info shown_metrics[] = {
-	{ "pps", true },
-	{ "mbps", true },
-	{ "hrtimer_share_ftrace_pct", false },	/* profiled workloads only */
-	{ "hrtimer_starts_per_pkt", false },
-	{ "timer_list_starts_per_pkt", false },
-	/* how the TX path ran, per packet: the timer's expiries, the TX NAPI
-	 * polls and the TX interrupts (the driver's ethtool -S counts) */
-	{ "tx_timer_expiries_per_pkt", false },
-	{ "tx_cleans_per_pkt", false },
-	{ "tx_irqs_per_pkt", false },
-	{ "cpu_busy_pct", false },
-};
-const size_t n_shown_metrics = HB_ARRAY_SIZE(shown_metrics);
-
 static void add_unique(struct strlist *l, const char *v)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -146,8 +131,9 @@ int dataset_load(struct store *st, const struct selection *sel, struct dataset *
 	all.all_classes = 1;
 	all.no_provenance = 1;
 	if (!all.metrics) {
-		for (size_t k = 0; k < n_shown_metrics; k++)
-			strlist_push(&shown, shown_metrics[k].name);
+		for (size_t k = 0; k < n_metric_defs; k++)
+			if (metric_in_reports(&metric_defs[k]))
+				strlist_push(&shown, metric_defs[k].name);
 		all.metrics = &shown;
 	}
 	int rc = store_foreach(st, &all, take_row, &l);

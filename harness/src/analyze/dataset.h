@@ -1,7 +1,7 @@
 /*
  * dataset: stored measurements grouped for reports: one series of values
  * per (workload, metric, strategy), in run order, for the metrics reports
- * show (or the selection's metrics); plus the runs that are not
+ * show (store/metrics.h; or the selection's metrics); plus the runs that are not
  * measurements, with their reasons.
  *
  * Contract: dataset_load() streams the selection from the store (memory
@@ -17,16 +17,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "store/metrics.h"
 #include "store/store.h"
 #include "util/util.h"
 
-struct metric_info {
-	const char *name;
-	bool higher_is_better;
-};
-/* The metrics reports show, in order. */
-extern const struct metric_info shown_metrics[];
-extern const size_t n_shown_metrics;
+/* Whether reports and history compare metric m: the table's say (store/metrics.h). */
+static inline bool metric_in_reports(const struct metric_def *m)
+{
+	return m && m->shown >= SHOWN_REPORTS;
+}
 
 struct series {
 	char *workload, *strategy, *metric, *unit;

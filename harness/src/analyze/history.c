@@ -10,12 +10,14 @@
 #include "analyze/trend_svg.h"
 #include "util/util.h"
 
+/* Only the metrics reports compare have a direction here: for the others
+ * a change is a shift (history.h). */
 static int metric_direction(const char *metric)
 {
-	for (size_t i = 0; i < n_shown_metrics; i++)
-		if (!strcmp(shown_metrics[i].name, metric))
-			return shown_metrics[i].higher_is_better ? 1 : -1;
-	return 0;
+	const struct metric_def *m = metric_find(metric);
+	if (!metric_in_reports(m))
+		return 0;
+	return m->better == BETTER_HIGHER ? 1 : m->better == BETTER_LOWER ? -1 : 0;
 }
 
 static char *dup_or_dash(const char *s)

@@ -11,8 +11,8 @@
  *
  * Contract: history_load() returns 0 or -1 (message printed); writers
  * escape every string for their format. A change's direction comes from the
- * metric (analyze/dataset.h shown_metrics); a metric hilbench does not know
- * has no bad direction, so its changes are SHIFTs, never regressions.
+ * metric's row in store/metrics.h, for the metrics reports compare; any
+ * other metric has no bad direction, so its changes are SHIFTs, never regressions.
  */
 #ifndef HB_HISTORY_H
 #define HB_HISTORY_H

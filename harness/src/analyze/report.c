@@ -10,29 +10,43 @@
 #include "util/quote.h"
 #include "util/util.h"
 
-static const char *const format_names[] = {
-	[REPORT_TEXT] = "text", [REPORT_MD] = "md", [REPORT_CSV] = "csv", [REPORT_JSON] = "json",
-	[REPORT_HTML] = "html", [REPORT_COMMIT] = "commit", [REPORT_JUNIT] = "junit",
-	[REPORT_KCIDB] = "kcidb",
+#define REPORT_FORMAT(id, name, emitter, input, help) [REPORT_##id] = { name, emitter, input, help },
+const struct report_format_info report_formats[REPORT_FORMATS] = {
+#include "analyze/report_formats.h"
 };
+#undef REPORT_FORMAT
 
 int report_format_parse(const char *name, enum report_format *f)
 {
-	for (size_t i = 0; i < HB_ARRAY_SIZE(format_names); i++)
-		if (!strcmp(name, format_names[i])) {
+	for (size_t i = 0; i < REPORT_FORMATS; i++)
+		if (!strcmp(name, report_formats[i].name)) {
 			*f = (enum report_format)i;
 			return 0;
 		}
 	return -1;
 }
 
+char *report_format_names(const char *sep, const char *last_sep)
+{
+	char *names = xstrdup(report_formats[0].name);
+	for (size_t i = 1; i < REPORT_FORMATS; i++) {
+		char *more = xasprintf("%s%s%s", names, i + 1 == REPORT_FORMATS ? last_sep : sep,
+				       report_formats[i].name);
+		free(names);
+		names = more;
+	}
+	return names;
+}
+
 void report_visit(const struct dataset *d, const struct report_visitor *v)
 {
 	for (size_t w = 0; w < d->workloads.n; w++) {
 		v->workload(v->ctx, d->workloads.v[w]);
-		for (size_t m = 0; m < n_shown_metrics; m++) {
-			const struct metric_info *mi = &shown_metrics[m];
+		for (size_t m = 0; m < n_metric_defs; m++) {
+			const struct metric_def *mi = &metric_defs[m];
 			const struct series *ref = NULL;
+			if (!metric_in_reports(mi))
+				continue;
 			for (size_t si = 0; si < d->strategies.n; si++) {
 				const struct series *s =
 					dataset_find(d, d->workloads.v[w], d->strategies.v[si], mi->name);
@@ -45,7 +59,7 @@ void report_visit(const struct dataset *d, const struct report_visitor *v)
 				}
 				struct comparison c;
 				compare_samples(ref->v, ref->n, s->v, s->n, STATS_DEFAULT_ALPHA,
-						mi->higher_is_better, &c);
+						mi->better == BETTER_HIGHER, &c);
 				v->row(v->ctx, s, &c, s == ref);
 			}
 			if (ref && v->metric_end)
@@ -126,11 +140,11 @@ static void text_workload(void *ctx, const char *w)
 	fprintf(((struct text_ctx *)ctx)->out, "\n== %s ==\n", w);
 }
 
-static void text_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void text_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	const struct text_ctx *t = ctx;
 	fprintf(t->out, "%s (%s, %s is better)\n  %-*s %-30s %9s %9s %9s %9s %9s %7s %s\n",
-		m->name, unit, m->higher_is_better ? "higher" : "lower", t->strategy_width,
+		m->name, unit, metric_better_name(m->better), t->strategy_width,
 		"strategy", "repetitions", "mean", "median", "stddev", "ci95", "delta", "p",
 		"verdict");
 }
@@ -162,7 +176,7 @@ static void md_workload(void *ctx, const char *w)
 	fputs("\n", ctx);
 }
 
-static void md_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void md_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	fputs("\n**", ctx);
 	md_escape(ctx, m->name);
@@ -170,7 +184,7 @@ static void md_metric(void *ctx, const struct metric_info *m, const char *unit)
 	md_escape(ctx, unit);
 	fprintf(ctx, ", %s is better)\n\n| strategy | repetitions | mean | median | stddev | ci95 | delta | p | verdict |\n"
 		"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
-		m->higher_is_better ? "higher" : "lower");
+		metric_better_name(m->better));
 }
 
 static void md_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
@@ -225,13 +239,13 @@ static void json_workload(void *ctx, const char *w)
 	cJSON_AddItemToArray(j->workloads, j->workload);
 }
 
-static void json_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void json_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	struct json_ctx *j = ctx;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "metric", m->name);
 	cJSON_AddStringToObject(o, "unit", unit);
-	cJSON_AddBoolToObject(o, "higher_is_better", m->higher_is_better);
+	cJSON_AddBoolToObject(o, "higher_is_better", m->better == BETTER_HIGHER);
 	j->rows = cJSON_AddArrayToObject(o, "strategies");
 	cJSON_AddItemToArray(j->metrics, o);
 }
@@ -266,8 +280,9 @@ static void json_row(void *ctx, const struct series *s, const struct comparison 
 	cJSON_AddItemToArray(j->rows, o);
 }
 
-static int write_json(const struct dataset *d, FILE *out)
+int report_emit_json(const struct report_input *in, FILE *out)
 {
+	const struct dataset *d = in->d;
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "schema", "hilbench-report/1");
 	cJSON_AddStringToObject(root, "timing", d->timing);
@@ -328,7 +343,7 @@ static void junit_workload(void *ctx, const char *w)
 	((struct junit_ctx *)ctx)->workload = w;
 }
 
-static void junit_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void junit_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	(void)unit;
 	((struct junit_ctx *)ctx)->metric = m->name;
@@ -366,8 +381,9 @@ static void junit_row(void *ctx, const struct series *s, const struct comparison
 	fputs("</testcase>\n", j->cases);
 }
 
-static int write_junit(const struct dataset *d, FILE *out)
+int report_emit_junit(const struct report_input *in, FILE *out)
 {
+	const struct dataset *d = in->d;
 	char *buf = NULL;
 	size_t len = 0;
 	struct junit_ctx j = { .cases = open_memstream(&buf, &len) };
@@ -414,18 +430,60 @@ static void list_problems(const struct dataset *d, FILE *out, const char *bullet
 	}
 }
 
+int report_emit_csv(const struct report_input *in, FILE *out)
+{
+	fputs("run,session,board,strategy,workload,repetition,class,timing,metric,value,"
+	      "unit,source,reason\n", out);
+	struct selection all = *in->sel;
+	all.all_classes = 1;
+	return store_foreach(in->st, &all, csv_row, out);
+}
+
+int report_emit_commit(const struct report_input *in, FILE *out)
+{
+	const struct dataset *d = in->d;
+	struct commit_ctx k = { .out = out };
+	struct report_visitor v = { commit_workload, NULL, commit_row, NULL, &k };
+	fprintf(out, "hilbench: means of %zu runs in %s time, against %s (Welch p):\n",
+		d->runs, d->timing, d->strategies.n ? d->strategies.v[0] : "-");
+	report_visit(d, &v);
+	return 0;
+}
+
+/* text and md: the strategy table, the sweeps, the runs not measured */
+static int write_table(const struct dataset *d, FILE *out, int md)
+{
+	struct text_ctx tc = { out, text_strategy_width(d) };
+	struct report_visitor v = { md ? md_workload : text_workload, md ? md_metric : text_metric,
+				    md ? md_row : text_row, NULL, md ? (void *)out : &tc };
+	if (md)
+		fprintf(out, "# hilbench report\n\n%zu runs, %s time\n", d->runs, d->timing);
+	report_visit(d, &v);
+	struct sweep_set sweeps;
+	sweep_collect(d, &sweeps);
+	sweep_write_text(&sweeps, out, md);
+	sweep_set_free(&sweeps);
+	list_problems(d, out, md ? "- " : "  ");
+	return 0;
+}
+
+int report_emit_text(const struct report_input *in, FILE *out)
+{
+	return write_table(in->d, out, 0);
+}
+
+int report_emit_md(const struct report_input *in, FILE *out)
+{
+	return write_table(in->d, out, 1);
+}
+
 int report_write(struct store *st, const struct selection *sel, const char *reference,
 		 enum report_format f, FILE *out)
 {
-	if (f == REPORT_KCIDB)
-		return report_write_kcidb(st, sel, out);
-	if (f == REPORT_CSV) {
-		fputs("run,session,board,strategy,workload,repetition,class,timing,metric,value,"
-		      "unit,source,reason\n", out);
-		struct selection all = *sel;
-		all.all_classes = 1;
-		return store_foreach(st, &all, csv_row, out);
-	}
+	const struct report_format_info *format = &report_formats[f];
+	struct report_input in = { st, sel, NULL };
+	if (format->input == REPORT_STREAMS)
+		return format->emit(&in, out);
 	struct dataset d;
 	if (dataset_load(st, sel, &d) < 0) {
 		dataset_free(&d);
@@ -439,36 +497,10 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		dataset_free(&d);
 		return REPORT_BAD_INPUT;
 	}
-	int rc = 0;
 	if (!d.runs && !d.problems.n)
 		hb_info("no runs match the selection");
-	if (f == REPORT_JSON) {
-		rc = write_json(&d, out);
-	} else if (f == REPORT_JUNIT) {
-		rc = write_junit(&d, out);
-	} else if (f == REPORT_HTML) {
-		rc = report_write_html(&d, st, sel, out);
-	} else if (f == REPORT_COMMIT) {
-		struct commit_ctx k = { .out = out };
-		struct report_visitor v = { commit_workload, NULL, commit_row, NULL, &k };
-		fprintf(out, "hilbench: means of %zu runs in %s time, against %s (Welch p):\n",
-			d.runs, d.timing, d.strategies.n ? d.strategies.v[0] : "-");
-		report_visit(&d, &v);
-	} else {
-		int md = f == REPORT_MD;
-		struct text_ctx tc = { out, text_strategy_width(&d) };
-		struct report_visitor v = { md ? md_workload : text_workload,
-					    md ? md_metric : text_metric,
-					    md ? md_row : text_row, NULL, md ? (void *)out : &tc };
-		if (md)
-			fprintf(out, "# hilbench report\n\n%zu runs, %s time\n", d.runs, d.timing);
-		report_visit(&d, &v);
-		struct sweep_set sweeps;
-		sweep_collect(&d, &sweeps);
-		sweep_write_text(&sweeps, out, md);
-		sweep_set_free(&sweeps);
-		list_problems(&d, out, md ? "- " : "  ");
-	}
+	in.d = &d;
+	int rc = format->emit(&in, out);
 	dataset_free(&d);
 	return rc;
 }

@@ -1,17 +1,17 @@
 /*
- * report: stored runs as a comparison report, in several formats.
+ * report: stored runs as a comparison report, in the formats of
+ * analyze/report_formats.h (the one list of them).
  *
- * kcidb is KCIDB v5 JSON for KernelCI (report_kcidb.c).
- * text, md, json, html, junit (a test case per strategy, workload and
+ * A summarizing format gets a dataset (analyze/dataset.h) and walks it
+ * with report_visit(): per workload and metric, one row per strategy with
+ * every repetition, mean, median, stddev, 95 % CI, delta against the
+ * reference (the first strategy), Welch's p and the verdict
+ * (analyze/stats.h); runs that are not measurements are listed with their
+ * class and reason. A streaming format (csv, kcidb) reads the store itself,
+ * runs of every class. junit has a test case per strategy, workload and
  * metric: a failure where the strategy is significantly worse than the
- * reference, skipped where there are too few runs to say; an error per run
- * that is not a measurement) and commit (a before/after block to paste
- * into a patch's commit message) summarize a dataset (analyze/dataset.h): per
- * workload and metric, one row per strategy with every repetition, mean,
- * median, stddev, 95 % CI, delta against the reference (the first
- * strategy), Welch's p and the verdict (analyze/stats.h). csv streams the
- * raw measurements, one line per run and metric. Runs that are not
- * measurements are listed with their class and reason in every summary.
+ * reference, skipped where there are too few runs to say, an error per run
+ * that is not a measurement.
  *
  * Contract: every string that came from a file or the store is escaped for
  * the format (HTML entities, JSON, CSV quoting, Markdown pipes). Returns 0,
@@ -29,14 +29,43 @@
 #include "store/store.h"
 #include "util/quote.h"	/* html_escape(), for the HTML writers */
 
-enum report_format {
-	REPORT_TEXT, REPORT_MD, REPORT_CSV, REPORT_JSON, REPORT_HTML, REPORT_COMMIT, REPORT_JUNIT,
-	REPORT_KCIDB
+/* What an emitter reads: the selection and its store, and for a format
+ * that summarizes, the dataset loaded from them (reference first); d is
+ * NULL for a format that streams the store itself. */
+struct report_input {
+	struct store *st;
+	const struct selection *sel;
+	const struct dataset *d;
 };
+/* Writes the report to out; returns 0, or -1 with the message printed. */
+typedef int report_emitter(const struct report_input *in, FILE *out);
+enum report_input_kind { REPORT_STREAMS, REPORT_SUMMARIZES };
+
+#define REPORT_FORMAT(id, name, emitter, input, help) REPORT_##id,
+enum report_format {
+#include "analyze/report_formats.h"
+	REPORT_FORMATS	/* how many there are */
+};
+#undef REPORT_FORMAT
+#define REPORT_FORMAT(id, name, emitter, input, help) report_emitter emitter;
+#include "analyze/report_formats.h"
+#undef REPORT_FORMAT
+
+struct report_format_info {
+	const char *name;
+	report_emitter *emit;
+	enum report_input_kind input;
+	const char *help;
+};
+/* Indexed by enum report_format, in the order of analyze/report_formats.h. */
+extern const struct report_format_info report_formats[REPORT_FORMATS];
 
 #define REPORT_BAD_INPUT (-2)
 
 int report_format_parse(const char *name, enum report_format *f);
+/* The names joined by sep, the last by last_sep ("text|md|..." or "text,
+ * md, ... or kcidb"); the caller frees it. */
+char *report_format_names(const char *sep, const char *last_sep);
 /* reference: the strategy every other is compared with; NULL = the default
  * (see dataset.h). Naming one that is not in the selection is an error. */
 int report_write(struct store *st, const struct selection *sel, const char *reference,
@@ -49,22 +78,12 @@ int report_write_file(struct store *st, const struct selection *sel, const char 
 struct report_visitor {
 	void (*workload)(void *ctx, const char *workload);
 	/* optional, like metric_end */
-	void (*metric)(void *ctx, const struct metric_info *m, const char *unit);
+	void (*metric)(void *ctx, const struct metric_def *m, const char *unit);
 	/* c compares s against the reference; is_ref for the reference row */
 	void (*row)(void *ctx, const struct series *s, const struct comparison *c, int is_ref);
-	void (*metric_end)(void *ctx, const struct metric_info *m);
+	void (*metric_end)(void *ctx, const struct metric_def *m);
 	void *ctx;
 };
 void report_visit(const struct dataset *d, const struct report_visitor *v);
-
-/* KCIDB v5 JSON (report_kcidb.c): checkouts, builds, and one test per run
- * and metric (status DONE, number {value, unit}); runs that are not
- * measurements are tests with status FAIL, ERROR or MISS. */
-int report_write_kcidb(struct store *st, const struct selection *sel, FILE *out);
-
-/* st: for each run's artifacts (per-interval plots) and, when the selection
- * spans several sessions, the trend of every series over them (history.h) */
-int report_write_html(const struct dataset *d, struct store *st, const struct selection *sel,
-		      FILE *out);
 
 #endif

@@ -31,7 +31,7 @@ static void h_workload(void *ctx, const char *w)
 	fputs("</h2>\n", h->out);
 }
 
-static void h_metric(void *ctx, const struct metric_info *m, const char *unit)
+static void h_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	struct html_ctx *h = ctx;
 	h->n = 0;
@@ -41,7 +41,7 @@ static void h_metric(void *ctx, const struct metric_info *m, const char *unit)
 	html_escape(h->out, unit);
 	fprintf(h->out, ", %s is better)</small></h3>\n<table><tr><th>strategy</th><th>n</th>"
 		"<th>mean</th><th>median</th><th>stddev</th><th>95 %% CI</th><th>delta</th>"
-		"<th>Welch p</th><th>verdict</th></tr>\n", m->higher_is_better ? "higher" : "lower");
+		"<th>Welch p</th><th>verdict</th></tr>\n", metric_better_name(m->better));
 }
 
 /* A table cell: "-" for a value that does not exist (NaN). */
@@ -80,7 +80,7 @@ static void h_row(void *ctx, const struct series *s, const struct comparison *c,
 
 /* A dot plot: a row per strategy, a dot per repetition, the mean as a tick
  * and its 95 % CI as a bar, all on one shared linear axis. */
-static void h_metric_end(void *ctx, const struct metric_info *m)
+static void h_metric_end(void *ctx, const struct metric_def *m)
 {
 	struct html_ctx *h = ctx;
 	fputs("</table>\n", h->out);
@@ -150,7 +150,7 @@ static void throughput_over_time(const struct dataset *d, const char *store_dir,
 		double tmax = 0, vmax = -INFINITY, vmin = INFINITY;
 		for (size_t si = 0; si < d->strategies.n && lines < HB_ARRAY_SIZE(palette); si++) {
 			const struct series *s =
-				dataset_find(d, d->workloads.v[w], d->strategies.v[si], "mbps");
+				dataset_find(d, d->workloads.v[w], d->strategies.v[si], METRIC_MBPS);
 			if (!s)
 				continue;
 			char *path = xasprintf("%s/runs/%s/dut-iperf.json", store_dir, s->first_run);
@@ -249,9 +249,12 @@ static void trends(struct store *st, const struct selection *sel, FILE *out)
 	history_free(&h);
 }
 
-int report_write_html(const struct dataset *d, struct store *st, const struct selection *sel,
-		      FILE *out)
+/* The store for each run's artifacts (per-interval plots) and, when the
+ * selection spans several sessions, the trend of every series over them
+ * (history.h). */
+int report_emit_html(const struct report_input *in, FILE *out)
 {
+	const struct dataset *d = in->d;
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<title>hilbench report</title><style>%s</style></head><body>\n"
 		"<h1>hilbench report</h1>\n<p>%zu measured runs, ", style, d->runs);
@@ -269,13 +272,13 @@ int report_write_html(const struct dataset *d, struct store *st, const struct se
 	struct html_ctx h = { .out = out };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
-	throughput_over_time(d, store_dir(st), out, &h.plot_id);
+	throughput_over_time(d, store_dir(in->st), out, &h.plot_id);
 	struct sweep_set sweeps;
 	sweep_collect(d, &sweeps);
 	sweep_write_svg(&sweeps, out, &h.plot_id);
 	sweep_set_free(&sweeps);
 	if (d->sessions.n >= TREND_MIN_SESSIONS)
-		trends(st, sel, out);
+		trends(in->st, in->sel, out);
 	if (d->mixed_timing)
 		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
 			d->mixed_timing);

@@ -230,7 +230,7 @@ static int take_row(const struct run_row *r, void *ctx)
 	return 0;
 }
 
-int report_write_kcidb(struct store *st, const struct selection *sel, FILE *out)
+int report_emit_kcidb(const struct report_input *in, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *version = cJSON_AddObjectToObject(root, "version");
@@ -241,9 +241,9 @@ int report_write_kcidb(struct store *st, const struct selection *sel, FILE *out)
 		.builds = cJSON_AddArrayToObject(root, "builds"),
 		.tests = cJSON_AddArrayToObject(root, "tests"),
 	};
-	struct selection all = *sel;
+	struct selection all = *in->sel;
 	all.all_classes = 1;
-	int rc = store_foreach(st, &all, take_row, &k);
+	int rc = store_foreach(in->st, &all, take_row, &k);
 	char *text = cJSON_Print(root);
 	cJSON_Delete(root);
 	strlist_free(&k.seen);

@@ -27,7 +27,7 @@ int sweep_label_parse(const char *label, char *strategy, size_t slen, char *sett
 }
 
 static struct sweep_plot *plot_for(struct sweep_set *ss, const struct series *s,
-				   const struct metric_info *m, const char *setting)
+				   const struct metric_def *m, const char *setting)
 {
 	for (size_t i = 0; i < ss->n; i++) {
 		struct sweep_plot *p = &ss->plots[i];
@@ -38,7 +38,7 @@ static struct sweep_plot *plot_for(struct sweep_set *ss, const struct series *s,
 	ss->plots = xrealloc(ss->plots, (ss->n + 1) * sizeof(*ss->plots));
 	struct sweep_plot *p = &ss->plots[ss->n++];
 	*p = (struct sweep_plot){ .workload = s->workload, .metric = s->metric, .unit = s->unit,
-				  .higher_is_better = m->higher_is_better,
+				  .higher_is_better = m->better == BETTER_HIGHER,
 				  .setting = xstrdup(setting) };
 	return p;
 }
@@ -65,17 +65,19 @@ void sweep_collect(const struct dataset *d, struct sweep_set *ss)
 	memset(ss, 0, sizeof(*ss));
 	/* in the order reports show: workload, then metric */
 	for (size_t w = 0; w < d->workloads.n; w++) {
-		for (size_t m = 0; m < n_shown_metrics; m++) {
+		for (size_t m = 0; m < n_metric_defs; m++) {
+			if (!metric_in_reports(&metric_defs[m]))
+				continue;
 			for (size_t i = 0; i < d->n; i++) {
 				const struct series *s = &d->s[i];
 				char strategy[128], setting[128];
 				double x;
 				if (strcmp(s->workload, d->workloads.v[w]) ||
-				    strcmp(s->metric, shown_metrics[m].name) || !s->n ||
+				    strcmp(s->metric, metric_defs[m].name) || !s->n ||
 				    sweep_label_parse(s->strategy, strategy, sizeof(strategy), setting,
 						      sizeof(setting), &x) < 0)
 					continue;
-				struct sweep_plot *p = plot_for(ss, s, &shown_metrics[m], setting);
+				struct sweep_plot *p = plot_for(ss, s, &metric_defs[m], setting);
 				struct sweep_curve *c = curve_for(p, strategy);
 				c->p = xrealloc(c->p, (c->n + 1) * sizeof(*c->p));
 				struct sweep_point *pt = &c->p[c->n++];

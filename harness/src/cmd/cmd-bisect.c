@@ -10,6 +10,7 @@
 #include "build/gitsource.h"
 #include "cmd/builtin.h"
 #include "cmd/options.h"
+#include "store/metrics.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
 #include "measure/bench.h"
@@ -392,7 +393,7 @@ static int parse(int argc, char **argv, struct bisect_opts *b)
 
 int cmd_bisect(int argc, char **argv)
 {
-	struct bisect_opts b = { .metric = "pps", .plan_name = "gate" };
+	struct bisect_opts b = { .metric = METRIC_PPS, .plan_name = "gate" };
 	int rc = parse(argc, argv, &b);
 	if (rc == -1) {
 		struct store *s = store_open(hb_store_dir());

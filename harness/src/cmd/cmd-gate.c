@@ -11,6 +11,7 @@
 #include "config/catalog.h"
 #include "deploy/dut.h"
 #include "measure/bench.h"
+#include "store/metrics.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -64,7 +65,7 @@ static int load_side(struct store *s, const struct gate_opts *g, struct side *sd
 	dataset_free(&sd->ds);
 	struct strlist metrics = { 0 };
 	const struct gate_metric *gm = g->plan.gate.metrics.v;
-	strlist_push(&metrics, "mbps");	/* every workload has it: runs_of() counts it */
+	strlist_push(&metrics, METRIC_MBPS);	/* every workload has it: runs_of() counts it */
 	for (size_t i = 0; i < g->plan.gate.metrics.n; i++)
 		strlist_push(&metrics, gm[i].metric);
 	struct selection sel = { .plan = g->plan.name, .board = board_name(g),
@@ -138,7 +139,7 @@ static int parse_side(const char *arg, struct side *sd)
 
 static size_t runs_of(const struct side *sd, const char *workload)
 {
-	const struct series *m = dataset_find(&sd->ds, workload, sd->strategy, "mbps");
+	const struct series *m = dataset_find(&sd->ds, workload, sd->strategy, METRIC_MBPS);
 	return m ? m->n : 0;
 }
 

@@ -5,11 +5,25 @@
 #include "cmd/builtin.h"
 #include "config/catalog.h"
 #include "config/strategy.h"
+#include "store/metrics.h"
 #include "util/util.h"
 
 static const char usage[] =
 	"usage: hilbench list boards|strategies|workloads|plans [--series S]\n"
-	"  --series S   kernel series for strategies (default 6.1)\n";
+	"       hilbench list metrics [--md]\n"
+	"  --series S   kernel series for strategies (default 6.1)\n"
+	"  --md         the metric table as docs/metrics.md has it\n";
+
+/* The metric table (store/metrics.h): a family's name has a <placeholder>. */
+static void list_metrics(void)
+{
+	printf("%-32s %-10s %-6s %-8s %s\n", "metric", "unit", "better", "shown", "what");
+	for (size_t i = 0; i < n_metric_defs; i++) {
+		const struct metric_def *m = &metric_defs[i];
+		printf("%-32s %-10s %-6s %-8s %s\n", m->name, m->unit, metric_better_name(m->better),
+		       metric_shown_name(m->shown), m->what);
+	}
+}
 
 static void list_kind(const char *kind)
 {
@@ -44,6 +58,10 @@ static void list_kind(const char *kind)
 int cmd_list(int argc, char **argv)
 {
 	const char *series = "6.1";
+	if (argc == 3 && !strcmp(argv[1], "metrics") && !strcmp(argv[2], "--md")) {
+		metrics_write_markdown(stdout);
+		return HB_EXIT_OK;
+	}
 	if (argc >= 4 && !strcmp(argv[2], "--series"))
 		series = argv[3];
 	else if (argc != 2) {
@@ -51,6 +69,10 @@ int cmd_list(int argc, char **argv)
 		return argc >= 2 && !strcmp(argv[1], "--help") ? HB_EXIT_OK : HB_EXIT_USAGE;
 	}
 	const char *what = argv[1];
+	if (!strcmp(what, "metrics")) {
+		list_metrics();
+		return HB_EXIT_OK;
+	}
 	if (!strcmp(what, "strategies")) {
 		struct strlist names = { 0 };
 		if (strategy_list(series, &names) < 0) {
@@ -77,6 +99,6 @@ int cmd_list(int argc, char **argv)
 			list_kind(kinds[i][1]);
 			return HB_EXIT_OK;
 		}
-	hb_err("cannot list '%s'; choose boards, strategies, workloads or plans", what);
+	hb_err("cannot list '%s'; choose boards, strategies, workloads, plans or metrics", what);
 	return HB_EXIT_USAGE;
 }

@@ -55,20 +55,19 @@ static char *debian_revision(const struct plan *p)
 }
 
 struct class_count {
-	size_t n[4];		/* pass, fail, error, miss */
+	size_t n[RUN_CLASSES];	/* by enum run_class */
 	char last[40];		/* rows come per run and metric: count a run once */
 };
 
 static int count_class(const struct run_row *r, void *ctx)
 {
 	struct class_count *k = ctx;
-	static const char *const classes[] = { "pass", "fail", "error", "miss" };
+	enum run_class cls;
 	if (!strcmp(k->last, r->id))
 		return 0;
 	snprintf(k->last, sizeof(k->last), "%s", r->id);
-	for (size_t i = 0; i < HB_ARRAY_SIZE(classes); i++)
-		if (!strcmp(r->cls, classes[i]))
-			k->n[i]++;
+	if (run_class_parse(r->cls, &cls) == 0)
+		k->n[cls]++;
 	return 0;
 }
 
@@ -157,8 +156,10 @@ int cmd_nightly(int argc, char **argv)
 	struct selection mine = { .session = session, .all_classes = 1 };
 	if (store_foreach(s, &mine, count_class, &k) < 0)
 		goto out;
-	printf("nightly: plan %s, %s, session %s: %zu pass, %zu fail, %zu error, %zu miss\n",
-	       plan.name, revision, session, k.n[0], k.n[1], k.n[2], k.n[3]);
+	printf("nightly: plan %s, %s, session %s:", plan.name, revision, session);
+	for (int i = 0; i < RUN_CLASSES; i++)
+		printf("%s %zu %s", i ? "," : "", k.n[i], run_class_name((enum run_class)i));
+	printf("\n");
 
 	struct history h;
 	struct selection sel = { .plan = plan.name };

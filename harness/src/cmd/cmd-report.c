@@ -8,8 +8,7 @@
 #include "cmd/options.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: hilbench report [--format text|md|csv|json|html|junit|commit|kcidb]\n"
+static const char options_usage[] =
 	"                       [--out FILE]\n"
 	"                       [--reference STRATEGY] [selection]\n"
 	"selection (all given must match; default: the newest session):\n"
@@ -19,6 +18,18 @@ static const char usage[] =
 	"Summaries compare every strategy with a reference: --reference S, else\n"
 	"baseline when the selection has it, else the first strategy run.\n"
 	"--out writes the file atomically; without it the report goes to stdout.\n";
+
+/* The formats' names and help come from analyze/report_formats.h. */
+static void usage(FILE *to)
+{
+	char *names = report_format_names("|", "|");
+	fprintf(to, "usage: hilbench report [--format %s]\n", names);
+	free(names);
+	fputs(options_usage, to);
+	fputs("formats:\n", to);
+	for (size_t i = 0; i < REPORT_FORMATS; i++)
+		fprintf(to, "  %-7s %s\n", report_formats[i].name, report_formats[i].help);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -46,8 +57,9 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &f) < 0) {
-				hb_err("--format %s: choose text, md, csv, json, html, junit, commit or kcidb",
-				       optarg);
+				char *names = report_format_names(", ", " or ");
+				hb_err("--format %s: choose %s", optarg, names);
+				free(names);
 				return HB_EXIT_USAGE;
 			}
 			break;
@@ -56,7 +68,7 @@ int cmd_report(int argc, char **argv)
 		case 'R': strlist_push(&runs, optarg); break;
 		case 'r': reference = optarg; break;
 		default:
-			fputs(usage, c == 'h' ? stdout : stderr);
+			usage(c == 'h' ? stdout : stderr);
 			rc = c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
 			goto out;
 		}

@@ -10,14 +10,14 @@ static const struct {
 	int (*fn)(int, char **);
 	const char *summary;
 } commands[] = {
-	{ "list", cmd_list, "list boards, strategies, workloads or plans" },
+	{ "list", cmd_list, "list boards, strategies, workloads, plans or metrics" },
 	{ "check", cmd_check, "validate board, workload and plan files" },
 	{ "build", cmd_build, "build a patched kernel (cached) and the DUT initramfs" },
 	{ "boot", cmd_boot, "boot a board and wait until its agent is ready" },
 	{ "run", cmd_run, "run a plan, or one board/strategy/workload cell" },
 	{ "compare", cmd_compare, "run the default plan and print the strategy table" },
 	{ "show", cmd_show, "show stored runs with their provenance" },
-	{ "report", cmd_report, "summarize stored runs: text, md, csv, json or html" },
+	{ "report", cmd_report, "summarize stored runs in a report format (see its --help)" },
 	{ "gate", cmd_gate, "does a patch make things worse? exit 0 / 1 / 125 for CI" },
 	{ "history", cmd_history, "series over time, change points and the run that moved" },
 	{ "nightly", cmd_nightly, "cron: run a plan once per kernel revision, then detect" },

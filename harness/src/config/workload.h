@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where the host side's iperf3 listens, on every backend: the runner's
+ * libiperf server and the host side of a LAVA job both take this port. */
+#define IPERF_PORT 5201
+
 enum wl_proto { WL_UDP, WL_TCP };
 enum wl_dir { WL_DUT_TX, WL_DUT_RX, WL_BIDIR };	/* seen from the DUT */
 /* A profiler running during the traffic (docs/metrics.md, "hrtimer CPU

@@ -174,7 +174,7 @@ static void test_steps(FILE *f, const struct lava_job_spec *s)
 		step(f, "/sbin/hb-agent run proto=%s dir=%s len=%d rate=%llu time=%d omit=%d "
 			"streams=%d port=%d %s | tee /tmp/hb.out", proto, dir, w->length,
 		     (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
-		     LAVA_IPERF_PORT, word(&words, "id=%s", id));
+		     IPERF_PORT, word(&words, "id=%s", id));
 	}
 	step(f, "if grep -qxF %s /tmp/hb.out; then r=pass; else r=fail; fi; "
 		"lava-test-case hb-agent-run --result $r",
@@ -216,9 +216,9 @@ static int check_spec(const struct lava_job_spec *s, char *err, size_t errlen)
 		return -1;
 	}
 	if (s->control_port < 0 || s->control_port > 65535 ||
-	    s->control_port == LAVA_IPERF_PORT) {
+	    s->control_port == IPERF_PORT) {
 		fail(err, errlen, "control port %d is not a TCP port other than iperf3's %d",
-		     s->control_port, LAVA_IPERF_PORT);
+		     s->control_port, IPERF_PORT);
 		return -1;
 	}
 	return 0;

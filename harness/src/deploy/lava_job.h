@@ -23,9 +23,6 @@
 #include "config/board.h"
 #include "config/workload.h"
 
-/* Where the host side's iperf3 listens: the same port the qemu backend's
- * runner uses, so a host side serves both. */
-#define LAVA_IPERF_PORT 5201
 /* Added to the kernel arguments: LAVA's test shell needs a shell where the
  * initramfs's /init would start the agent (docs/lava.md). */
 #define LAVA_SHELL_INIT "rdinit=/bin/sh"

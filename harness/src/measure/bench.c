@@ -17,6 +17,7 @@
 #include "deploy/dut.h"
 #include "measure/runner.h"
 #include "measure/settings_apply.h"
+#include "store/metrics.h"
 #include "store/runfile.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -475,11 +476,12 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 		else
 			res.cls = set;
 		if (res.cls == RUN_PASS) {
-			for (size_t m = 0; m < res.n_metrics; m++)
-				if (!strcmp(res.metrics[m].name, "pps") ||
-				    !strcmp(res.metrics[m].name, "mbps"))
+			for (size_t m = 0; m < res.n_metrics; m++) {
+				const struct metric_def *def = metric_find(res.metrics[m].name);
+				if (def && def->shown == SHOWN_HEADLINE)
 					hb_info("    %s = %.1f %s", res.metrics[m].name,
 						res.metrics[m].value, res.metrics[m].unit);
+			}
 		}
 		int full = res.cls != RUN_PASS && store_is_full(ps);
 		if (full) {

@@ -15,9 +15,9 @@
 #include "measure/pcapfile.h"
 #include "measure/profile.h"
 #include "measure/traffic.h"
+#include "store/metrics.h"
 #include "util/util.h"
 
-#define IPERF_PORT 5201
 #define COUNTERS 40
 #define HIST_MAX 128
 #define PROFILE_MAX 256
@@ -83,15 +83,21 @@ static long long cpu_ticks(const struct agent_report *a, long long v[CPU_FIELDS]
 	return total;
 }
 
+/* The unit is the metric table's (store/metrics.h). A name not in it is
+ * stored without one, and said: it needs a row there. */
 static void add_metric(struct run_result *res, const char *name, double value,
-		       const char *unit, const char *source)
+		       const char *source)
 {
 	if (res->n_metrics == RUNNER_MAX_METRICS)
 		return;
+	const struct metric_def *def = metric_find(name);
+	if (!def)
+		hb_err("metric %s has no row in store/metrics.c: stored without a unit", name);
 	size_t i = res->n_metrics++;
 	snprintf(res->names[i], sizeof(res->names[i]), "%s", name);
 	snprintf(res->sources[i], sizeof(res->sources[i]), "%s", source);
-	res->metrics[i] = (struct metric){ res->names[i], value, unit, res->sources[i] };
+	res->metrics[i] = (struct metric){ res->names[i], value, def ? def->unit : "",
+					   res->sources[i] };
 }
 
 /* Larger than any file the agent sends (iperf3's JSON of a long run, a
@@ -231,18 +237,17 @@ static int profile_metrics(const struct workload *w, const struct agent_report *
 		double window_us = (double)ns / 1e3, share = 0;
 		for (int i = 0; i < n && i < PROFILE_MAX; i++) {
 			snprintf(name, sizeof(name), "ftrace_time_pct.%.60s", e[i].function);
-			add_metric(res, name, 100.0 * e[i].time_us / window_us, "%",
+			add_metric(res, name, 100.0 * e[i].time_us / window_us,
 				   "ftrace function profiler, graph time / window");
 			snprintf(name, sizeof(name), "ftrace_hits.%.60s", e[i].function);
-			add_metric(res, name, (double)e[i].hits, "calls", "ftrace function profiler");
+			add_metric(res, name, (double)e[i].hits, "ftrace function profiler");
 			for (size_t k = 0; k < HB_ARRAY_SIZE(ftrace_hrtimer_paths); k++)
 				if (!strcmp(e[i].function, ftrace_hrtimer_paths[k]))
 					share += e[i].time_us;
 			if (!strcmp(e[i].function, "stmmac_napi_poll_tx") && txp > 0)
-				add_metric(res, "tx_napi_polls_per_pkt", (double)e[i].hits / (double)txp,
-					   "ratio", "ftrace profiler hits of stmmac_napi_poll_tx / DUT tx_packets");
+				add_metric(res, "tx_napi_polls_per_pkt", (double)e[i].hits / (double)txp, "ftrace profiler hits of stmmac_napi_poll_tx / DUT tx_packets");
 		}
-		add_metric(res, "hrtimer_share_ftrace_pct", 100.0 * share / window_us, "%",
+		add_metric(res, "hrtimer_share_ftrace_pct", 100.0 * share / window_us,
 			   "ftrace profiler: hrtimer_start_range_ns+try_to_cancel+interrupt");
 	} else {
 		struct perf_sym e[PROFILE_MAX];
@@ -265,12 +270,12 @@ static int profile_metrics(const struct workload *w, const struct agent_report *
 			if (!strcmp(e[i].symbol, "stmmac_xmit"))
 				xmit += e[i].pct;
 		}
-		add_metric(res, "perf_samples", (double)samples, "samples", "perf record -e cpu-clock -a");
-		add_metric(res, "hrtimer_share_perf_pct", hr, "%",
+		add_metric(res, "perf_samples", (double)samples, "perf record -e cpu-clock -a");
+		add_metric(res, "hrtimer_share_perf_pct", hr,
 			   "perf record cpu-clock: samples in kernel symbols named *hrtimer*");
-		add_metric(res, "irqrestore_share_perf_pct", unlock, "%",
+		add_metric(res, "irqrestore_share_perf_pct", unlock,
 			   "perf record cpu-clock: samples in _raw_spin_unlock_irqrestore");
-		add_metric(res, "xmit_share_perf_pct", xmit, "%",
+		add_metric(res, "xmit_share_perf_pct", xmit,
 			   "perf record cpu-clock: samples in stmmac_xmit (self)");
 		free(text);
 		free(path);
@@ -292,10 +297,10 @@ static int profile_metrics(const struct workload *w, const struct agent_report *
 			const char *ev = strchr(c[i].event, ':') ? strchr(c[i].event, ':') + 1 : c[i].event;
 			snprintf(name, sizeof(name), "perf_stat.%.60s", ev);
 			snprintf(src, sizeof(src), "perf stat -a -e %.60s", c[i].event);
-			add_metric(res, name, (double)c[i].count, "events", src);
+			add_metric(res, name, (double)c[i].count, src);
 			snprintf(name, sizeof(name), "perf_stat.%.60s_per_s", ev);
 			snprintf(src, sizeof(src), "perf stat -a -e %.40s / DUT clock window", c[i].event);
-			add_metric(res, name, (double)c[i].count / ((double)ns / 1e9), "events/s", src);
+			add_metric(res, name, (double)c[i].count / ((double)ns / 1e9), src);
 		}
 	}
 	ok = 1;
@@ -343,10 +348,10 @@ static void driver_metrics(const struct agent_report *a, long long txp, long lon
 		/* an unchanged stat is not reported: 0 only where the driver has it */
 		if (!a->n_dstat || pkts <= 0)
 			continue;
-		add_metric(res, name, (double)delta, "events", source);
+		add_metric(res, name, (double)delta, source);
 		snprintf(source, sizeof(source), "ethtool -S %.24s / DUT %s_packets",
 			 driver_ratios[r].stat, driver_ratios[r].per_rx ? "rx" : "tx");
-		add_metric(res, driver_ratios[r].metric, (double)delta / (double)pkts, "ratio",
+		add_metric(res, driver_ratios[r].metric, (double)delta / (double)pkts,
 			   source);
 	}
 }
@@ -383,26 +388,26 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 				 "iperf3 JSON of the DUT has no end.sum_received_bidir_reverse");
 			goto out;
 		}
-		add_metric(res, "mbps_dut_tx", bps / 1e6, "Mbit/s",
+		add_metric(res, "mbps_dut_tx", bps / 1e6,
 			   "iperf3 --bidir on the DUT: end.sum_sent, DUT clock");
-		add_metric(res, "mbps_dut_rx", rbps / 1e6, "Mbit/s",
+		add_metric(res, "mbps_dut_rx", rbps / 1e6,
 			   "iperf3 --bidir on the DUT: end.sum_received_bidir_reverse");
-		add_metric(res, "mbps", (bps + rbps) / 1e6, "Mbit/s",
+		add_metric(res, "mbps", (bps + rbps) / 1e6,
 			   "iperf3 --bidir on the DUT: both directions, DUT clock");
 	} else {
-		add_metric(res, "mbps", bps / 1e6, "Mbit/s", "iperf3 on the DUT, DUT clock");
+		add_metric(res, "mbps", bps / 1e6, "iperf3 on the DUT, DUT clock");
 		double hbps = jnum(hs, "bits_per_second");
 		if (hbps >= 0)
-			add_metric(res, "host_mbps", hbps / 1e6, "Mbit/s",
+			add_metric(res, "host_mbps", hbps / 1e6,
 				   "libiperf on the host, host clock");
 	}
 	double mbps_sd, pps_sd;
 	interval_stddev(dj, w->proto == WL_UDP && !dut_sends, &mbps_sd, &pps_sd);
 	if (mbps_sd >= 0)
-		add_metric(res, "mbps_interval_stddev", mbps_sd, "Mbit/s",
+		add_metric(res, "mbps_interval_stddev", mbps_sd,
 			   "iperf3 on the DUT: stddev of the measured intervals");
 	if (w->proto == WL_UDP && pps_sd >= 0)
-		add_metric(res, "pps_interval_stddev", pps_sd, "packets/s",
+		add_metric(res, "pps_interval_stddev", pps_sd,
 			   "iperf3 on the DUT: stddev of the measured intervals");
 	if (w->proto == WL_UDP && w->dir != WL_BIDIR) {
 		/* On the receiving side iperf counts sequence numbers: received
@@ -411,15 +416,15 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		double pkts = jnum(ds, "packets");
 		double lost = jnum(rx, "lost_packets"), total = jnum(rx, "packets");
 		if (dut_sends && pkts >= 0)
-			add_metric(res, "pps", pkts / secs, "packets/s", "iperf3 sender on the DUT, DUT clock");
+			add_metric(res, "pps", pkts / secs, "iperf3 sender on the DUT, DUT clock");
 		if (!dut_sends && total >= 0 && lost >= 0)
-			add_metric(res, "pps", (total - lost) / secs, "packets/s",
+			add_metric(res, "pps", (total - lost) / secs,
 				   "iperf3 receiver on the DUT, DUT clock");
 		if (total > 0 && lost >= 0)
-			add_metric(res, "lost_pct", 100.0 * lost / total, "%", "iperf3 receiver");
+			add_metric(res, "lost_pct", 100.0 * lost / total, "iperf3 receiver");
 		double jit = jnum(rx, "jitter_ms");
 		if (jit >= 0)
-			add_metric(res, "jitter_ms", jit, "ms", "iperf3 receiver");
+			add_metric(res, "jitter_ms", jit, "iperf3 receiver");
 	}
 	/* Both directions: the host-side counts are cross-checked against the
 	 * DUT's sending direction, whichever way the workload's data flows. */
@@ -428,7 +433,7 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 	for (size_t i = 0; i < HB_ARRAY_SIZE(dut_ctr); i++) {
 		long long n = counter_delta(a, dut_ctr[i][0]);
 		if (n >= 0)
-			add_metric(res, dut_ctr[i][1], (double)n, "packets",
+			add_metric(res, dut_ctr[i][1], (double)n,
 				   "DUT interface counters (sysfs), whole run");
 	}
 	long long pkts = counter_delta(a, dut_sends ? "tx_packets" : "rx_packets");
@@ -437,7 +442,7 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		double ctr_pps = (double)pkts / ((double)ns / 1e9);
 		/* The window includes iperf3's start-up and warm-up: a lower
 		 * bound, for cross-checking, never the headline number. */
-		add_metric(res, "pps_counter", ctr_pps, "packets/s",
+		add_metric(res, "pps_counter", ctr_pps,
 			   "DUT interface counters (sysfs) over the agent's sampling window, DUT clock");
 	}
 	long long txp = counter_delta(a, "tx_packets"), rxp = counter_delta(a, "rx_packets");
@@ -450,7 +455,7 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 		snprintf(name, sizeof(name), "%s.%s", ev, a->hist_caller[i]);
 		snprintf(source, sizeof(source), "tracefs hist on %s, keyed by %s", ev,
 			 strcmp(ev, "napi_poll") ? "callback" : "device");
-		add_metric(res, name, (double)a->hist_hits[i], "events", source);
+		add_metric(res, name, (double)a->hist_hits[i], source);
 		if (!strcmp(ev, "hrtimer_start") || !strcmp(ev, "timer_start")) {
 			if (tx_timer)
 				tx_timer_starts[ev[0] != 'h'] += a->hist_hits[i];
@@ -464,40 +469,36 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 	if (a->n_hist > 0 && ns > 0) {
 		double secs_dut = (double)ns / 1e9;
 		const char *src = "tracefs hist on timer:*_expire_entry / DUT clock window";
-		add_metric(res, "hrtimer_expiries_per_s", (double)expiries[0] / secs_dut, "events/s", src);
-		add_metric(res, "timer_list_expiries_per_s", (double)expiries[1] / secs_dut, "events/s", src);
-		add_metric(res, "tx_timer_expiries_per_s", (double)tx_timer_expiries / secs_dut,
-			   "events/s", "tracefs hist: expiries of stmmac_tx_timer / DUT clock window");
+		add_metric(res, "hrtimer_expiries_per_s", (double)expiries[0] / secs_dut, src);
+		add_metric(res, "timer_list_expiries_per_s", (double)expiries[1] / secs_dut, src);
+		add_metric(res, "tx_timer_expiries_per_s", (double)tx_timer_expiries / secs_dut, "tracefs hist: expiries of stmmac_tx_timer / DUT clock window");
 	}
 	if (a->n_hist > 0 && txp > 0)
-		add_metric(res, "tx_timer_expiries_per_pkt", (double)tx_timer_expiries / (double)txp,
-			   "ratio", "tracefs hist: expiries of stmmac_tx_timer / DUT tx_packets");
+		add_metric(res, "tx_timer_expiries_per_pkt", (double)tx_timer_expiries / (double)txp, "tracefs hist: expiries of stmmac_tx_timer / DUT tx_packets");
 	driver_metrics(a, txp, rxp, res);
 	/* the agent counts NAPI polls in profiled runs only (per-packet cost) */
 	if (w->profile != WL_PROFILE_NONE && a->n_hist > 0 && txp >= 0 && rxp >= 0 && txp + rxp > 0)
-		add_metric(res, "napi_polls_per_pkt", (double)napi_polls / (double)(txp + rxp), "ratio",
+		add_metric(res, "napi_polls_per_pkt", (double)napi_polls / (double)(txp + rxp),
 			   "tracefs hist on napi:napi_poll for the interface / DUT tx+rx packets");
 	/* A strategy that never arms the timer has no hist bucket for it: that
 	 * is a measured 0, as long as the trace data arrived at all. */
 	if (a->n_hist > 0 && txp > 0) {
-		add_metric(res, "hrtimer_starts_per_pkt", (double)tx_timer_starts[0] / (double)txp,
-			   "ratio", "stmmac_tx_timer hrtimer_start / DUT tx_packets");
-		add_metric(res, "timer_list_starts_per_pkt", (double)tx_timer_starts[1] / (double)txp,
-			   "ratio", "stmmac_tx_timer timer_start (timer_list) / DUT tx_packets");
+		add_metric(res, "hrtimer_starts_per_pkt", (double)tx_timer_starts[0] / (double)txp, "stmmac_tx_timer hrtimer_start / DUT tx_packets");
+		add_metric(res, "timer_list_starts_per_pkt", (double)tx_timer_starts[1] / (double)txp, "stmmac_tx_timer timer_start (timer_list) / DUT tx_packets");
 	}
 	long long v[CPU_FIELDS];
 	long long total = cpu_ticks(a, v);
 	long long busy = total - (v[CPU_IDLE] > 0 ? v[CPU_IDLE] : 0);
 	if (total > 0) {
-		add_metric(res, "cpu_softirq_pct", 100.0 * (double)v[CPU_SOFTIRQ] / (double)total, "%", "/proc/stat on the DUT");
-		add_metric(res, "cpu_system_pct", 100.0 * (double)v[CPU_SYSTEM] / (double)total, "%", "/proc/stat on the DUT");
-		add_metric(res, "cpu_busy_pct", 100.0 * (double)busy / (double)total, "%", "/proc/stat on the DUT");
+		add_metric(res, "cpu_softirq_pct", 100.0 * (double)v[CPU_SOFTIRQ] / (double)total, "/proc/stat on the DUT");
+		add_metric(res, "cpu_system_pct", 100.0 * (double)v[CPU_SYSTEM] / (double)total, "/proc/stat on the DUT");
+		add_metric(res, "cpu_busy_pct", 100.0 * (double)busy / (double)total, "/proc/stat on the DUT");
 	}
 	for (int i = 0; i < 4; i++)
 		if (a->coalesce[i] >= 0) {
 			char name[32];
 			snprintf(name, sizeof(name), "coalesce_%s", coalesce_keys[i]);
-			add_metric(res, name, (double)a->coalesce[i], strstr(name, "usecs") ? "us" : "frames",
+			add_metric(res, name, (double)a->coalesce[i],
 				   "ethtool ETHTOOL_GCOALESCE on the DUT before the run");
 		}
 	if (w->profile != WL_PROFILE_NONE && !profile_metrics(w, a, rundir, res))
@@ -595,10 +596,10 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 	if (h->pcap_ok) {
 		counts[2] = (long long)h->pcap.from_dut;
 		snprintf(src, sizeof(src), "libpcap on %s, IPv4 DUT->host, host window", h->ifname);
-		add_metric(res, "pcap_dut_tx_frames", (double)h->pcap.from_dut, "frames", src);
+		add_metric(res, "pcap_dut_tx_frames", (double)h->pcap.from_dut, src);
 		snprintf(src, sizeof(src), "libpcap on %s, IPv4 host->DUT, host window", h->ifname);
-		add_metric(res, "pcap_dut_rx_frames", (double)h->pcap.to_dut, "frames", src);
-		add_metric(res, "pcap_drops", (double)h->pcap.drops, "frames",
+		add_metric(res, "pcap_dut_rx_frames", (double)h->pcap.to_dut, src);
+		add_metric(res, "pcap_drops", (double)h->pcap.drops,
 			   "libpcap ps_drop + ps_ifdrop");
 		fprintf(trace, "host pcap iface=%s from_dut=%llu to_dut=%llu drops=%llu\n", h->ifname,
 			h->pcap.from_dut, h->pcap.to_dut, h->pcap.drops);
@@ -608,11 +609,9 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 		const struct link_counters *b = &h->before, *e = &h->after;
 		counts[1] = (long long)(e->rx_packets - b->rx_packets);
 		snprintf(src, sizeof(src), "netlink counters of %s: rx_packets, host window", h->ifname);
-		add_metric(res, "netlink_dut_tx_frames", (double)(e->rx_packets - b->rx_packets),
-			   "frames", src);
+		add_metric(res, "netlink_dut_tx_frames", (double)(e->rx_packets - b->rx_packets), src);
 		snprintf(src, sizeof(src), "netlink counters of %s: tx_packets, host window", h->ifname);
-		add_metric(res, "netlink_dut_rx_frames", (double)(e->tx_packets - b->tx_packets),
-			   "frames", src);
+		add_metric(res, "netlink_dut_rx_frames", (double)(e->tx_packets - b->tx_packets), src);
 		fprintf(trace, "host netlink iface=%s rx_packets=%llu rx_bytes=%llu rx_dropped=%llu "
 			"tx_packets=%llu tx_bytes=%llu\n", h->ifname,
 			(unsigned long long)(e->rx_packets - b->rx_packets),
@@ -627,9 +626,9 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 		if (pcapfile_count(h->dump_path, h->dump_from, h->dump_to, h->host_addr,
 				   h->dut_addr, &dc, err, sizeof(err)) == 0) {
 			counts[3] = (long long)dc.from_dut;
-			add_metric(res, "dump_dut_tx_frames", (double)dc.from_dut, "frames",
+			add_metric(res, "dump_dut_tx_frames", (double)dc.from_dut,
 				   "QEMU filter-dump pcap read with libpcap, IPv4 DUT->host, host window");
-			add_metric(res, "dump_dut_rx_frames", (double)dc.to_dut, "frames",
+			add_metric(res, "dump_dut_rx_frames", (double)dc.to_dut,
 				   "QEMU filter-dump pcap read with libpcap, IPv4 host->DUT, host window");
 			fprintf(trace, "host filter-dump %s bytes %lld..%lld from_dut=%llu to_dut=%llu\n",
 				h->dump_path, h->dump_from, h->dump_to, dc.from_dut, dc.to_dut);
@@ -642,8 +641,8 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 		return;
 	const char *how = "max pairwise |a-b|/max(a,b) of DUT tx_packets, host rx_packets, pcap, "
 			  "QEMU dump";
-	add_metric(res, "count_disagreement_pct", cc.max_pct, "%", how);
-	add_metric(res, "counts_inconsistent", cc.inconsistent, "flag", how);
+	add_metric(res, "count_disagreement_pct", cc.max_pct, how);
+	add_metric(res, "counts_inconsistent", cc.inconsistent, how);
 	fprintf(trace, "host crosscheck %s: %s=%lld vs %s=%lld, %.3f %% (tolerance %g %% and %d frames)\n",
 		cc.inconsistent ? "inconsistent" : "ok", what[cc.worst_a], counts[cc.worst_a],
 		what[cc.worst_b], counts[cc.worst_b], cc.max_pct, CROSSCHECK_TOL_PCT,
@@ -686,9 +685,9 @@ static void clock_metrics(const struct clock_check *cc, FILE *trace, struct run_
 {
 	if (cc->idle_per_host_s < 0)
 		return;
-	add_metric(res, "dut_idle_per_host_s", cc->idle_per_host_s, "ratio",
+	add_metric(res, "dut_idle_per_host_s", cc->idle_per_host_s,
 		   "DUT idle seconds (/proc/stat, DUT clock) / host seconds, over the windows");
-	add_metric(res, "host_cpu_pressure_pct", cc->host_wait_pct, "%",
+	add_metric(res, "host_cpu_pressure_pct", cc->host_wait_pct,
 		   "host /proc/pressure/cpu some / host seconds, host window");
 	fprintf(trace, "host clocks: DUT idle %.3f s per host s, host CPU pressure %.1f %%\n",
 		cc->idle_per_host_s, cc->host_wait_pct);

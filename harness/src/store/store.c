@@ -8,6 +8,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "store/metrics.h"
 #include "util/util.h"
 
 struct store {
@@ -206,7 +207,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 
 int run_class_parse(const char *name, enum run_class *c)
 {
-	for (int i = RUN_PASS; i <= RUN_MISS; i++)
+	for (int i = 0; i < RUN_CLASSES; i++)
 		if (!strcmp(name, run_class_name((enum run_class)i))) {
 			*c = (enum run_class)i;
 			return 0;
@@ -499,7 +500,8 @@ struct run_list {
 static int list_row(const struct run_row *r, void *ctx)
 {
 	struct run_list *l = ctx;
-	if (r->metric && strcmp(r->metric, "pps") && strcmp(r->metric, "mbps"))
+	const struct metric_def *m = r->metric ? metric_find(r->metric) : NULL;
+	if (r->metric && (!m || m->shown != SHOWN_HEADLINE))
 		return 0;
 	if (!l->last || strcmp(l->last, r->id)) {
 		fprintf(l->out, "\n%-24s %-18s %-14s %-14s %2d %-5s %-8s", r->id, r->board,

@@ -22,6 +22,7 @@
 struct store;
 
 enum run_class { RUN_PASS, RUN_FAIL, RUN_ERROR, RUN_MISS };
+#define RUN_CLASSES (RUN_MISS + 1)
 const char *run_class_name(enum run_class c);
 /* "pass" ... "miss" to the class; -1 for anything else. */
 int run_class_parse(const char *name, enum run_class *c);
