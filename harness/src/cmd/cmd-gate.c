@@ -10,7 +10,8 @@
 #include "cmd/options.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
-#include "measure/bench.h"
+#include "run/executor.h"
+#include "run/images.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -33,7 +34,7 @@ static const char usage[] =
 struct gate_opts {
 	struct plan plan;		/* board, workloads, timing, repetitions, gate */
 	const char *reference, *candidate, *junit;
-	struct bench_opts bench;	/* the candidate's patches */
+	struct exec_opts exec;	/* the candidate's patches */
 	double threshold_pct;		/* NaN: the plan's, per metric */
 };
 
@@ -45,7 +46,7 @@ struct side {
 	struct selection sel;	/* stored: the runs; strategy set once loaded */
 	const char *spec;	/* stored: the option as given */
 	char *sel_text;		/* stored: sel's strings point into it */
-	const struct bench_opts *bo;
+	const struct exec_opts *bo;
 	struct build_result k;
 	struct userland_result u;
 	struct dataset ds;
@@ -153,7 +154,7 @@ static int run_more(const struct gate_opts *g, struct side *sd, struct store *s,
 	strlist_push(&p.workloads, workload);
 	char session[40];
 	sd->attempts += reps;
-	int rc = bench_run_plan(&p, s, sd->bo, session);
+	int rc = executor_run_plan(&p, s, sd->bo, session);
 	strlist_free(&p.boards);
 	strlist_free(&p.strategies);
 	strlist_free(&p.workloads);
@@ -292,7 +293,7 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 		case 't': timing = optarg; break;
 		case 'p':
 		case 'q':
-			if (add_user_patches(&g->bench, c == 'q', optarg) < 0)
+			if (add_user_patches(&g->exec, c == 'q', optarg) < 0)
 				return HB_EXIT_USAGE;
 			break;
 		case 'n':
@@ -362,7 +363,7 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 		g->reference = p->strategies.v[0];
 	if (!g->candidate)
 		g->candidate = g->reference;
-	if (!strcmp(g->candidate, g->reference) && !g->bench.user_patches.n) {
+	if (!strcmp(g->candidate, g->reference) && !g->exec.user_patches.n) {
 		hb_err("the candidate is the reference; give --candidate S or --patch/--series");
 		return HB_EXIT_USAGE;
 	}
@@ -396,7 +397,7 @@ int cmd_gate(int argc, char **argv)
 	rc = HB_EXIT_USAGE;
 	if (parse_side(g.reference, &ref) < 0 || parse_side(g.candidate, &cand) < 0)
 		goto out;
-	if (cand.stored && g.bench.user_patches.n) {
+	if (cand.stored && g.exec.user_patches.n) {
 		hb_err("--patch/--series need a candidate strategy to build, not stored runs (%s)",
 		       cand.spec);
 		goto out;
@@ -413,14 +414,14 @@ int cmd_gate(int argc, char **argv)
 	}
 	hb_install_interrupt_handlers();
 
-	static const struct bench_opts none;
+	static const struct exec_opts none;
 	ref.bo = &none;
-	cand.bo = &g.bench;
+	cand.bo = &g.exec;
 	const char *series = b.series.v[0];
 	if ((!ref.stored &&
-	     (rc = bench_prepare(&b, series, ref.strategy, ref.bo, &ref.k, &ref.u, NULL)) != 0) ||
+	     (rc = images_prepare(&b, series, ref.strategy, ref.bo, &ref.k, &ref.u, NULL)) != 0) ||
 	    (!cand.stored &&
-	     (rc = bench_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u, NULL)) != 0))
+	     (rc = images_prepare(&b, series, cand.strategy, cand.bo, &cand.k, &cand.u, NULL)) != 0))
 		goto out;
 	l.v = xcalloc(g.plan.workloads.n * g.plan.gate.metrics.n, sizeof(*l.v));
 	l.seq = xcalloc(g.plan.workloads.n * g.plan.gate.metrics.n, sizeof(*l.seq));
@@ -475,6 +476,6 @@ out:
 	free(wls);
 	board_free(&b);
 	plan_free(&g.plan);
-	strlist_free(&g.bench.user_patches);
+	strlist_free(&g.exec.user_patches);
 	return rc;
 }
