@@ -94,8 +94,9 @@ deps: ## install what hilbench needs from Debian, then build its emulator (cache
 emulator: all ## build the emulators of emulators/ from Debian's source (cached)
 	$(B)/hilbench emulator
 
-check-unit: $(UNIT_BIN) ## fast unit tests under ASan/UBSan, and make help's list
+check-unit: $(UNIT_BIN) ## fast unit tests under ASan/UBSan, make help's list, the layers' includes
 	bash tests/make-help.sh
+	bash tests/layering.sh
 	@set -e; for t in $(UNIT_BIN); do \
 		HILBENCH_HOME=$(CURDIR) UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 
