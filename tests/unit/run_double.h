@@ -56,6 +56,7 @@ struct double_state {
 	/* seen */
 	size_t started, stopped, ran, prepared;
 	char strategy[64];	/* booted now */
+	char booted[DOUBLE_MAX][64];	/* each boot's strategy */
 	char ran_workloads[DOUBLE_MAX][64];
 };
 
@@ -72,6 +73,8 @@ static inline int double_start(struct dut *d, const struct dut_image *img)
 	size_t i = dbl.started++;
 	enum double_boot what = i < dbl.nboots ? dbl.boots[i] : BOOT_READY;
 	snprintf(dbl.strategy, sizeof(dbl.strategy), "%s", img->strategy ? img->strategy : "");
+	if (i < DOUBLE_MAX)
+		snprintf(dbl.booted[i], sizeof(dbl.booted[i]), "%s", dbl.strategy);
 	if (what == BOOT_NO_START)
 		return -1;
 	if (what == BOOT_LAB_DOWN) {
