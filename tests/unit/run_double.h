@@ -27,6 +27,7 @@
 
 #include "deploy/dut.h"
 #include "run/executor.h"
+#include "store/store.h"
 #include "util/util.h"
 
 /* What the next boot does. */
@@ -115,6 +116,20 @@ static inline const char *double_version(struct dut *d)
 static const struct deploy_ops double_ops = {
 	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
 };
+
+/* A temp dir made from tmpl (mkdtemp's), a store in it, the doubles reset
+ * and double_ops in place of the board's qemu backend; NULL on failure. */
+static inline struct store *double_setup(char *tmpl)
+{
+	if (!mkdtemp(tmpl))
+		return NULL;
+	char *dir = path_join(tmpl, "store");
+	struct store *s = store_open(dir);
+	free(dir);
+	double_reset(tmpl);
+	deploy_substitute(&double_ops);
+	return s;
+}
 
 static inline int double_prepare(const struct board *b, const char *series, const char *strategy,
 				 const struct exec_opts *o, struct build_result *k,

@@ -28,13 +28,7 @@ static int setup(void **state)
 {
 	(void)state;
 	snprintf(dir, sizeof(dir), "/tmp/hb-test-executor-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	char *store = path_join(dir, "store");
-	st = store_open(store);
-	free(store);
-	double_reset(dir);
-	deploy_substitute(&double_ops);
+	st = double_setup(dir);
 	memset(&plan, 0, sizeof(plan));
 	plan.name = "executor-test";
 	plan.repetitions = 2;
@@ -90,6 +84,14 @@ static int execute(const struct exec_opts *o, char session[40])
 	return executor_run_plan(&plan, st, &with, session);
 }
 
+/* Runs the plan with o, expecting the exit code want; the session's stored
+ * runs into k. */
+static void run_plan(const struct exec_opts *o, int want, char session[40], struct runs *k)
+{
+	assert_int_equal(execute(o, session), want);
+	stored(session, k);
+}
+
 static void has(const struct runs *k, size_t i, const char *start, const char *part)
 {
 	assert_true(i < k->lines.n);
@@ -100,11 +102,9 @@ static void has(const struct runs *k, size_t i, const char *start, const char *p
 static void every_run_of_a_cell_on_one_boot(void **state)
 {
 	(void)state;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_OK);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_OK, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	assert_int_equal(k.pass, 4);
 	assert_int_equal(dbl.started, 1);
@@ -131,11 +131,9 @@ static void an_infrastructure_error_is_retried_on_a_fresh_boot(void **state)
 {
 	(void)state;
 	dbl.runs[dbl.nruns++] = RUN_ERROR;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_OK);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_OK, session, &k);
 	assert_int_equal(k.lines.n, 5);
 	has(&k, 0, "error udp64-dut-tx", "infrastructure, retried (attempt 1 of 3)");
 	assert_int_equal(k.pass, 4);
@@ -152,11 +150,9 @@ static void retries_stop_when_the_attempts_run_out(void **state)
 	plan.repetitions = 1;
 	for (; dbl.nruns < DOUBLE_MAX; dbl.nruns++)
 		dbl.runs[dbl.nruns] = RUN_ERROR;
-	struct exec_opts o = { .attempts = 2 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_INFRA);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ .attempts = 2 }, HB_EXIT_INFRA, session, &k);
 	assert_int_equal(k.lines.n, 2);
 	has(&k, 0, "error", "retried (attempt 1 of 2)");
 	has(&k, 1, "error", "the double's error");
@@ -169,11 +165,9 @@ static void a_dut_failure_ends_the_boot_and_is_not_retried(void **state)
 {
 	(void)state;
 	dbl.runs[dbl.nruns++] = RUN_FAIL;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_INFRA);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	has(&k, 0, "fail udp64-dut-tx", "the double's fail");
 	for (size_t i = 1; i < 4; i++)
@@ -187,11 +181,9 @@ static void a_panic_at_boot_fails_the_runs_it_held_up(void **state)
 {
 	(void)state;
 	dbl.boots[dbl.nboots++] = BOOT_PANIC;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_INFRA);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	for (size_t i = 0; i < 4; i++)
 		has(&k, i, "fail", "boot failed: Kernel panic");
@@ -205,11 +197,9 @@ static void a_boot_that_never_starts_is_retried(void **state)
 	(void)state;
 	dbl.boots[dbl.nboots++] = BOOT_NO_START;
 	dbl.boots[dbl.nboots++] = BOOT_SILENT;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_OK);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_OK, session, &k);
 	assert_int_equal(k.lines.n, 6);
 	has(&k, 0, "error udp64-dut-tx", "boot failed: see the console log");
 	has(&k, 0, "error", "retried (attempt 1 of 3)");
@@ -224,11 +214,9 @@ static void a_dut_running_another_kernel_gives_no_numbers(void **state)
 {
 	(void)state;
 	dbl.boots[dbl.nboots++] = BOOT_WRONG_KERNEL;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_INFRA);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
 	assert_int_equal(k.pass, 0);
 	has(&k, 0, "fail", "the DUT runs kernel '5.10.0-other'");
 	assert_int_equal(dbl.ran, 0);
@@ -240,11 +228,9 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 	(void)state;
 	strlist_push(&plan.strategies, "revert");
 	dbl.boots[dbl.nboots++] = BOOT_LAB_DOWN;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_INFRA);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	for (size_t i = 0; i < 4; i++)
 		has(&k, i, "error", "boot failed");
@@ -257,11 +243,9 @@ static void a_build_failure_is_stored_and_never_retried(void **state)
 {
 	(void)state;
 	dbl.prepare_rc = HB_EXIT_INFRA;
-	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_INFRA);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	for (size_t i = 0; i < 4; i++)
 		has(&k, i, "error", "build failed (see the error above)");
@@ -275,11 +259,9 @@ static void resume_runs_only_what_has_no_pass_run(void **state)
 	(void)state;
 	dbl.runs[dbl.nruns++] = RUN_PASS;
 	dbl.runs[dbl.nruns++] = RUN_ERROR;	/* tcp-dut-tx, repetition 1 */
-	struct exec_opts o = { .attempts = 1 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_INFRA);
 	struct runs k;
-	stored(session, &k);
+	run_plan(&(struct exec_opts){ .attempts = 1 }, HB_EXIT_INFRA, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	has(&k, 1, "error tcp-dut-tx", "the double's error");
 	has(&k, 2, "error", "not run: the DUT failed in run");

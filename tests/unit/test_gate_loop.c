@@ -30,13 +30,7 @@ static int setup(void **state)
 {
 	(void)state;
 	snprintf(dir, sizeof(dir), "/tmp/hb-test-gate-loop-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	char *store = path_join(dir, "store");
-	st = store_open(store);
-	free(store);
-	double_reset(dir);
-	deploy_substitute(&double_ops);
+	st = double_setup(dir);
 	return st && catalog_plan("gate", &plan) == 0 ? 0 : -1;
 }
 
