@@ -26,6 +26,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=$(B)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_HDR := $(wildcard tests/unit/*.h)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 VG_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/unit-vg/%)
 AGENTS   := $(B)/armhf/hb-agent $(B)/arm64/hb-agent
@@ -89,13 +90,14 @@ $(B)/%/hb-agent: $(wildcard harness/agent/*.c harness/agent/*.h)
 	$(AGENT_CC_$*) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-o $@ $(filter %.c,$^)
 
-$(B)/unit/%: tests/unit/%.c $(SAN_OBJ)
+# tests/unit/*.h: test doubles some tests share (run_double.h).
+$(B)/unit/%: tests/unit/%.c $(UNIT_HDR) $(SAN_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(SAN) -o $@ $(filter-out %.h,$^) $(LDLIBS) -lcmocka
 
-$(B)/unit-vg/%: tests/unit/%.c $(LIB_OBJ)
+$(B)/unit-vg/%: tests/unit/%.c $(UNIT_HDR) $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS) -lcmocka
 
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -123,8 +125,9 @@ deps: ## install what hilbench needs from Debian, then build its emulator (cache
 emulator: all ## build the emulators of emulators/ from Debian's source (cached)
 	$(B)/hilbench emulator
 
-check-unit: $(UNIT_BIN) ## fast unit tests under ASan/UBSan, and make help's list
+check-unit: $(UNIT_BIN) ## fast unit tests under ASan/UBSan, make help's list, the layers' includes
 	bash tests/make-help.sh
+	bash tests/layering.sh
 	@set -e; for t in $(UNIT_BIN); do \
 		HILBENCH_HOME=$(CURDIR) UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 

@@ -1,7 +1,7 @@
 /*
  * fuzz_iperf_json: how the host reads iperf3's JSON results: runner.c
  * through runner_iperf_metrics(), and the per-interval parser it shares
- * with the report's plots (analyze/intervals.h), from the DUT's text as the
+ * with the report's plots (store/intervals.h), from the DUT's text as the
  * report reads it. The DUT's file arrives over a serial
  * console (base64, CRC-checked, but written by whatever iperf3 the DUT
  * runs), the host's from libiperf; either can be cut short, carry an
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/intervals.h"
 #include "fuzz.h"
 #include "measure/runner.h"
+#include "store/intervals.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

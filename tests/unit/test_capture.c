@@ -1,6 +1,6 @@
 /*
- * The pure parts of the host-side counting: addresses and the BPF filter
- * text (capture.c), which way a captured frame went (capture.c), and the
+ * The pure parts of the host-side counting: addresses (util/ipv4.c) and the
+ * BPF filter text (capture.c), which way a captured frame went (capture.c), and the
  * cross-check of independent counts (crosscheck.c). The capture itself needs
  * a live interface and is exercised by tests/integration/run.sh.
  */
@@ -15,6 +15,7 @@
 
 #include "measure/capture.h"
 #include "measure/crosscheck.h"
+#include "util/ipv4.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -29,15 +30,15 @@ static void test_parse_ipv4(void **state)
 {
 	struct in_addr a;
 	(void)state;
-	assert_int_equal(capture_parse_ipv4("198.18.0.1/24", &a), 0);
+	assert_int_equal(ipv4_parse("198.18.0.1/24", &a), 0);
 	assert_int_equal(a.s_addr, addr("198.18.0.1").s_addr);
-	assert_int_equal(capture_parse_ipv4("198.19.255.254", &a), 0);
+	assert_int_equal(ipv4_parse("198.19.255.254", &a), 0);
 	assert_int_equal(a.s_addr, addr("198.19.255.254").s_addr);
-	assert_int_equal(capture_parse_ipv4("fe80::1/64", &a), -1);
-	assert_int_equal(capture_parse_ipv4("198.18.0.256/24", &a), -1);
-	assert_int_equal(capture_parse_ipv4("", &a), -1);
-	assert_int_equal(capture_parse_ipv4("/24", &a), -1);
-	assert_int_equal(capture_parse_ipv4("198.18.0.1.198.18.0.1/24", &a), -1);
+	assert_int_equal(ipv4_parse("fe80::1/64", &a), -1);
+	assert_int_equal(ipv4_parse("198.18.0.256/24", &a), -1);
+	assert_int_equal(ipv4_parse("", &a), -1);
+	assert_int_equal(ipv4_parse("/24", &a), -1);
+	assert_int_equal(ipv4_parse("198.18.0.1.198.18.0.1/24", &a), -1);
 }
 
 static void test_filter_text(void **state)

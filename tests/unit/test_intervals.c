@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "analyze/intervals.h"
+#include "store/intervals.h"
 
 /* Cut from a run's dut-iperf.json (UDP 64 B, 1 s omitted, virtual time). */
 static const char run[] =

@@ -2,7 +2,7 @@
  * their values into cp_params, reject bad ones with a message naming the
  * option and what to give, and leave every other option to the command;
  * the same for the run selection `report` and `history` share.
- * The kernel revision `nightly` and `bisect` measure becomes bench options:
+ * The kernel revision `nightly` and `bisect` measure becomes executor options:
  * tested on a tiny git repository the test makes in a temp dir. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,10 +142,10 @@ static void a_revision_becomes_a_patch_and_a_tag(void **state)
 	commit[8] = "-qa";
 	assert_int_equal(proc_run(commit, &quiet), 0);
 
-	struct bench_opts b = { 0 };
+	struct exec_opts b = { 0 };
 	struct git_revision gr = { 0 };
 	char tag[16];
-	assert_int_equal(bench_opts_use_revision(&b, repo, "HEAD", NULL, &gr, tag), 0);
+	assert_int_equal(exec_opts_use_revision(&b, repo, "HEAD", NULL, &gr, tag), 0);
 	assert_ptr_equal(b.revision, tag);
 	assert_int_equal(tag[0], 'g');
 	assert_int_equal(strlen(tag), 13);
@@ -154,8 +154,8 @@ static void a_revision_becomes_a_patch_and_a_tag(void **state)
 	git_revision_free(&gr);
 	strlist_free(&b.user_patches);
 
-	struct bench_opts none = { 0 };
-	assert_int_equal(bench_opts_use_revision(&none, repo, "no-such-rev", NULL, &gr, tag), -1);
+	struct exec_opts none = { 0 };
+	assert_int_equal(exec_opts_use_revision(&none, repo, "no-such-rev", NULL, &gr, tag), -1);
 	assert_null(none.revision);
 	assert_int_equal(none.user_patches.n, 0);
 	git_revision_free(&gr);

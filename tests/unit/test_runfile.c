@@ -61,7 +61,7 @@ static const struct metric metrics[] = {
 	{ "dut_cpu_pct", 0.1, "%", "/proc/stat (DUT)" },
 };
 
-/* A finished run's directory, as bench.c leaves it when the store is
+/* A finished run's directory, as run/executor.c leaves it when the store is
  * locked: its files, then the row beside them. */
 static void kept_run(const char *id, enum run_class cls, int with_row)
 {

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "analyze/history.h"
-#include "analyze/intervals.h"
 #include "analyze/report.h"
 #include "analyze/sweep.h"
 #include "analyze/trend_svg.h"
+#include "store/intervals.h"
 #include "util/util.h"
 
 #define PLOT_ROWS 32
@@ -137,7 +137,7 @@ static const char *const palette[] = { "#1f5fa8", "#d1495b", "#2a9d3f", "#edae49
 				       "#7b4fa0", "#00798c", "#8c564b", "#555555" };
 
 /* Per workload, each strategy's first run: Mbit/s per interval, as the
- * DUT's iperf3 measured it (analyze/intervals.h). A flat line is a steady
+ * DUT's iperf3 measured it (store/intervals.h). A flat line is a steady
  * run; a dip or a climb says the mean hides something. */
 static void throughput_over_time(const struct dataset *d, const char *store_dir, FILE *out,
 				 int *plot_id)

@@ -2,7 +2,7 @@
  * sweep: the sweep points of a dataset as curves (docs/knobs.md).
  *
  * A plan's sweep stores each point as a cell labelled
- * "<strategy>@<setting>=<value>" (measure/bench.c), so the strategy table
+ * "<strategy>@<setting>=<value>" (run/executor.c), so the strategy table
  * shows the points as rows like any strategy. Here those rows become, per
  * (workload, shown metric, setting), one curve per strategy: points sorted
  * by the setting's value, each with its summary (mean, 95 % CI), and the

@@ -13,7 +13,7 @@
 #include "store/metrics.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
-#include "measure/bench.h"
+#include "run/executor.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -49,9 +49,9 @@ static int measure(struct bisect_opts *b, struct store *s, const char *rev, int 
 		   char session[40], struct git_revision *gr)
 {
 	git_revision_free(gr);
-	struct bench_opts o = { 0 };
+	struct exec_opts o = { 0 };
 	char tag[16];
-	if (bench_opts_use_revision(&o, b->repo, rev, b->base, gr, tag) < 0) {
+	if (exec_opts_use_revision(&o, b->repo, rev, b->base, gr, tag) < 0) {
 		strlist_free(&o.user_patches);
 		return HB_EXIT_USAGE;
 	}
@@ -59,7 +59,7 @@ static int measure(struct bisect_opts *b, struct store *s, const char *rev, int 
 		reps > 1 ? "s" : "");
 	int planned = b->plan.repetitions;
 	b->plan.repetitions = reps;
-	int rc = bench_run_plan(&b->plan, s, &o, session);
+	int rc = executor_run_plan(&b->plan, s, &o, session);
 	b->plan.repetitions = planned;
 	strlist_free(&o.user_patches);
 	return rc;

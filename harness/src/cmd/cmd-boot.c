@@ -7,7 +7,7 @@
 #include "cmd/builtin.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
-#include "measure/bench.h"
+#include "run/images.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -48,11 +48,11 @@ int cmd_boot(int argc, char **argv)
 	struct board b;
 	if (catalog_board(board, &b) < 0)
 		return HB_EXIT_USAGE;
-	struct bench_opts o = { 0 };
+	struct exec_opts o = { 0 };
 	struct build_result k;
 	struct userland_result u;
 	struct emulator_result e;
-	int rc = bench_prepare(&b, b.series.v[0], strategy, &o, &k, &u, &e);
+	int rc = images_prepare(&b, b.series.v[0], strategy, &o, &k, &u, &e);
 	if (rc) {
 		board_free(&b);
 		return rc;
@@ -62,7 +62,7 @@ int cmd_boot(int argc, char **argv)
 	store_new_id(id);
 	char *dir = xasprintf("%s/boots/%s", hb_store_dir(), id);
 	char *console = path_join(dir, "console.log");
-	char *cmdline = bench_cmdline(&b);
+	char *cmdline = images_cmdline(&b);
 	struct dut_image img = { .kernel = k.image, .dtb = k.dtb, .initrd = u.initramfs,
 				 .cmdline = cmdline, .emulator = e.binary,
 				 .emulator_provenance = e.provenance };

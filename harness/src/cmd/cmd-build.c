@@ -7,7 +7,7 @@
 #include "cmd/builtin.h"
 #include "config/catalog.h"
 #include "cmd/options.h"
-#include "measure/bench.h"
+#include "run/images.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -32,7 +32,7 @@ static const char usage[] =
 
 /* --objects-only: the kernel build alone, no initramfs or boot files. */
 static int build_objects(const struct board *b, const char *strategy, const char *dir,
-			 const struct bench_opts *o)
+			 const struct exec_opts *o)
 {
 	struct build_request req = { .board = b, .strategy = strategy, .objects_dir = dir,
 				     .kernel_src = o->kernel_src,
@@ -65,7 +65,7 @@ int cmd_build(int argc, char **argv)
 		{ 0 },
 	};
 	const char *board = "qemu-orangepi-pc", *strategy = "baseline", *objects = NULL;
-	struct bench_opts o = { 0 };
+	struct exec_opts o = { 0 };
 	int c, rc = HB_EXIT_USAGE;
 	while ((c = getopt_long(argc, argv, "b:s:p:q:S:FK:O:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -96,9 +96,9 @@ int cmd_build(int argc, char **argv)
 		board_free(&b);
 		goto out;
 	}
-	rc = bench_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k, &u, NULL);
+	rc = images_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k, &u, NULL);
 	if (rc == 0) {
-		char *cmdline = bench_cmdline(&b);
+		char *cmdline = images_cmdline(&b);
 		struct boot_images im;
 		rc = boot_images_build(&b, &k, &u, cmdline, &im);
 		free(cmdline);

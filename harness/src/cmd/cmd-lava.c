@@ -13,7 +13,7 @@
 #include "deploy/lava_client.h"
 #include "deploy/lava_job.h"
 #include "deploy/lava_log.h"
-#include "measure/bench.h"
+#include "run/images.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -90,10 +90,10 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 			if (!(urls[i] = artifact_url(o->files[i])))
 				return HB_EXIT_USAGE;
 	} else {
-		struct bench_opts bo = { 0 };
+		struct exec_opts bo = { 0 };
 		struct build_result k;
 		struct userland_result u;
-		int rc = bench_prepare(b, series, o->strategy, &bo, &k, &u, NULL);
+		int rc = images_prepare(b, series, o->strategy, &bo, &k, &u, NULL);
 		if (rc)
 			return rc;
 		const char *paths[3] = { k.image, k.dtb, u.initramfs };
@@ -101,7 +101,7 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		 * (with the DTB appended where the board's boot loader wants it). */
 		struct boot_images im = { 0 };
 		if (!strcmp(b->lava.kernel_type, "uimage")) {
-			char *cmdline = bench_cmdline(b);
+			char *cmdline = images_cmdline(b);
 			rc = boot_images_build(b, &k, &u, cmdline, &im);
 			free(cmdline);
 			if (rc) {
@@ -192,7 +192,7 @@ static int render(const struct lava_opts *o)
 	rc = artifacts(o, &b, series, &spec, urls, sums, key);
 	if (rc)
 		goto out;
-	spec.kernel_args = cmdline = bench_cmdline(&b);
+	spec.kernel_args = cmdline = images_cmdline(&b);
 	rc = HB_EXIT_USAGE;
 	if (!(job = lava_job_render(&spec, err, sizeof(err)))) {
 		hb_err("%s", err);

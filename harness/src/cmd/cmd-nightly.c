@@ -10,7 +10,7 @@
 #include "config/board.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
-#include "measure/bench.h"
+#include "run/executor.h"
 #include "measure/nightly.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -115,7 +115,7 @@ int cmd_nightly(int argc, char **argv)
 	int rc = HB_EXIT_INFRA, busy = 0, lock = -1;
 	char *revision = NULL;
 	struct git_revision gr = { 0 };
-	struct bench_opts bo = { 0 };
+	struct exec_opts bo = { 0 };
 	char tag[16];
 	struct store *s = store_open(hb_store_dir());
 	if (!s)
@@ -128,7 +128,7 @@ int cmd_nightly(int argc, char **argv)
 	}
 	rc = HB_EXIT_USAGE;
 	if (repo) {
-		if (bench_opts_use_revision(&bo, repo, rev, base, &gr, tag) < 0)
+		if (exec_opts_use_revision(&bo, repo, rev, base, &gr, tag) < 0)
 			goto out;
 		revision = xasprintf("git %s (base %.12s)", gr.commit, gr.base);
 	} else if (!(revision = debian_revision(&plan))) {
@@ -147,7 +147,7 @@ int cmd_nightly(int argc, char **argv)
 	} else {
 		hb_install_interrupt_handlers();
 		char id[40];
-		run_rc = bench_run_plan(&plan, s, &bo, id);
+		run_rc = executor_run_plan(&plan, s, &bo, id);
 		snprintf(session, sizeof(session), "%s", id);
 		if (run_rc == HB_EXIT_OK && !hb_interrupted)
 			nightly_record(s, key, plan.name, revision, session);

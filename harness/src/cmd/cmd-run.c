@@ -5,7 +5,7 @@
 
 #include "cmd/builtin.h"
 #include "cmd/options.h"
-#include "measure/bench.h"
+#include "run/executor.h"
 #include "util/util.h"
 
 static const char usage[] =

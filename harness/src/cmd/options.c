@@ -19,7 +19,7 @@ static void set_list(struct strlist *l, const char *csv)
 	strlist_split(l, csv, ",");
 }
 
-int add_user_patches(struct bench_opts *b, int is_series, const char *path)
+int add_user_patches(struct exec_opts *b, int is_series, const char *path)
 {
 	char err[2048];
 	/* The build applies patches from its own directory: a relative path
@@ -47,7 +47,7 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 	return 0;
 }
 
-int bench_opts_use_revision(struct bench_opts *b, const char *repo, const char *rev,
+int exec_opts_use_revision(struct exec_opts *b, const char *repo, const char *rev,
 			    const char *base, struct git_revision *gr, char tag[16])
 {
 	char err[1024];
@@ -164,20 +164,20 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		case 's': strategies = optarg; break;
 		case 'w': workloads = optarg; break;
 		case 't': timing = optarg; break;
-		case 'S': o->bench.series = optarg; break;
-		case 'R': o->bench.resume = optarg; break;
-		case 'K': o->bench.kernel_src = optarg; break;
+		case 'S': o->exec.series = optarg; break;
+		case 'R': o->exec.resume = optarg; break;
+		case 'K': o->exec.kernel_src = optarg; break;
 		case 'r':
 			if (parse_int_option("--repeat", optarg, 1, 100, &repeat) < 0)
 				return HB_EXIT_USAGE;
 			break;
 		case 'A':
-			if (parse_int_option("--attempts", optarg, 1, 10, &o->bench.attempts) < 0)
+			if (parse_int_option("--attempts", optarg, 1, 10, &o->exec.attempts) < 0)
 				return HB_EXIT_USAGE;
 			break;
 		case 'p':
 		case 'q':
-			if (add_user_patches(&o->bench, c == 'q', optarg) < 0)
+			if (add_user_patches(&o->exec, c == 'q', optarg) < 0)
 				return HB_EXIT_USAGE;
 			break;
 		default:
@@ -226,7 +226,7 @@ int run_options_execute(struct run_options *o, char session[40])
 		return HB_EXIT_INFRA;
 	hb_install_interrupt_handlers();
 	char id[40];
-	int rc = bench_run_plan(&o->plan, s, &o->bench, id);
+	int rc = executor_run_plan(&o->plan, s, &o->exec, id);
 	if (session)
 		snprintf(session, 40, "%s", id);
 	if (hb_interrupted) {
@@ -241,5 +241,5 @@ int run_options_execute(struct run_options *o, char session[40])
 void run_options_free(struct run_options *o)
 {
 	plan_free(&o->plan);
-	strlist_free(&o->bench.user_patches);
+	strlist_free(&o->exec.user_patches);
 }

@@ -17,19 +17,19 @@
 
 #include "analyze/changepoint.h"
 #include "build/gitsource.h"
-#include "measure/bench.h"
+#include "run/executor.h"
 #include "store/store.h"
 
 struct run_options {
 	struct plan plan;
-	struct bench_opts bench;
+	struct exec_opts exec;
 };
 
 int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
 		      struct run_options *o);
 /* --patch FILE (a patch or an mbox) or --series FILE (quilt): appends the
  * patches to b->user_patches; prints the error and returns -1 on bad input. */
-int add_user_patches(struct bench_opts *b, int is_series, const char *path);
+int add_user_patches(struct exec_opts *b, int is_series, const char *path);
 /* A decimal integer option in lo..hi into *out; else prints what to give
  * (naming the option) and returns -1. */
 int parse_int_option(const char *option, const char *arg, int lo, int hi, int *out);
@@ -40,7 +40,7 @@ void run_options_free(struct run_options *o);
  * NULL: rev's root commit; docs/history.md): rev is prepared into gr, its
  * diff joins b->user_patches and b->revision points to tag, which the
  * caller keeps while b is used. -1 (error printed) on bad input. */
-int bench_opts_use_revision(struct bench_opts *b, const char *repo, const char *rev,
+int exec_opts_use_revision(struct exec_opts *b, const char *repo, const char *rev,
 			    const char *base, struct git_revision *gr, char tag[16]);
 
 /* The options that select stored runs (a usage's "selection"), entries of a

@@ -30,8 +30,17 @@ void hb_install_interrupt_handlers(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+static const struct deploy_ops *substitute;
+
+void deploy_substitute(const struct deploy_ops *ops)
+{
+	substitute = ops;
+}
+
 const struct deploy_ops *deploy_backend(const char *name)
 {
+	if (substitute && !strcmp(substitute->name, name))
+		return substitute;
 	static const struct deploy_ops *const all[] = { &qemu_ops, &lava_local_ops, &lava_rest_ops };
 	for (size_t i = 0; i < HB_ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))

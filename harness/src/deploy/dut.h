@@ -86,6 +86,10 @@ extern volatile sig_atomic_t hb_interrupted;
 void hb_install_interrupt_handlers(void);
 
 const struct deploy_ops *deploy_backend(const char *name);
+/* Puts ops in place of the built-in backend of the same name for every
+ * later boot; NULL puts the built-in ones back. How a unit test boots a
+ * board file through a test double of its backend. */
+void deploy_substitute(const struct deploy_ops *ops);
 
 int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 	     enum timing_mode t, const char *workdir, const char *console_log);

@@ -36,7 +36,6 @@
 #include "deploy/lava_job.h"
 #include "deploy/lava_session.h"
 #include "deploy/netns.h"
-#include "measure/bench.h"
 #include "util/proc.h"
 #include "util/util.h"
 

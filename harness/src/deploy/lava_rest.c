@@ -29,7 +29,7 @@
 #include "deploy/lava_client.h"
 #include "deploy/lava_job.h"
 #include "deploy/lava_session.h"
-#include "measure/linkstats.h"
+#include "util/ipv4.h"
 #include "util/util.h"
 
 #define CONTROL_PORT 5300
@@ -115,7 +115,7 @@ static void *poller_main(void *arg)
 }
 
 /* The lab's server could not be reached after the client's retries, or it
- * refused the device or the job: a new boot would meet the same (bench.c
+ * refused the device or the job: a new boot would meet the same (run/executor.c
  * stops the plan instead of retrying). err names the request's URL, never
  * the token; the caller of dut_boot() prints it. */
 static void lab_unavailable(struct dut *d, const char *err)
@@ -134,7 +134,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	int rc = -1;
 
 	board_ip(b->dut_addr, dut_ip, sizeof(dut_ip));
-	if (linkstats_iface_of(b->host_addr, ifname, sizeof(ifname)) < 0) {
+	if (ipv4_iface_of(b->host_addr, ifname, sizeof(ifname)) < 0) {
 		hb_err("%s: dut.host_addr %s is on no interface of this machine; the lava backend "
 		       "drives the DUT's traffic from here, so this host must be its wired peer "
 		       "(docs/lava.md)", b->path, b->host_addr);

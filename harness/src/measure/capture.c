@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/ipv4.h"
 #include "util/util.h"
 
 /* Two retire periods close every block that held a frame from before the
@@ -29,22 +30,11 @@ struct capture {
 	char err[PCAP_ERRBUF_SIZE];	/* the thread's read error, "" if none */
 };
 
-int capture_parse_ipv4(const char *cidr, struct in_addr *out)
-{
-	char addr[INET_ADDRSTRLEN];
-	size_t n = strcspn(cidr, "/");
-	if (n >= sizeof(addr))
-		return -1;
-	memcpy(addr, cidr, n);
-	addr[n] = '\0';
-	return inet_pton(AF_INET, addr, out) == 1 ? 0 : -1;
-}
-
 int capture_filter(const char *host_cidr, const char *dut_cidr, char *out, size_t outlen)
 {
 	struct in_addr host, dut;
 	char h[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
-	if (capture_parse_ipv4(host_cidr, &host) < 0 || capture_parse_ipv4(dut_cidr, &dut) < 0)
+	if (ipv4_parse(host_cidr, &host) < 0 || ipv4_parse(dut_cidr, &dut) < 0)
 		return -1;
 	/* Re-printed from the parsed form: the filter never carries the
 	 * prefix or whatever else the configuration text held. */
@@ -123,7 +113,7 @@ struct capture *capture_start(const char *ifname, const char *host_cidr, const c
 	struct capture *c = xcalloc(1, sizeof(*c));
 	snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
 	if (capture_filter(host_cidr, dut_cidr, filter, sizeof(filter)) < 0 ||
-	    capture_parse_ipv4(host_cidr, &c->host) < 0 || capture_parse_ipv4(dut_cidr, &c->dut) < 0) {
+	    ipv4_parse(host_cidr, &c->host) < 0 || ipv4_parse(dut_cidr, &c->dut) < 0) {
 		hb_err("capture: %s and %s must be IPv4 addresses", host_cidr, dut_cidr);
 		free(c);
 		return NULL;

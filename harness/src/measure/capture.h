@@ -53,8 +53,6 @@ struct capture;
 struct capture *capture_start(const char *ifname, const char *host_cidr, const char *dut_cidr);
 int capture_stop(struct capture *c, struct capture_counts *out);
 
-/* "198.18.0.1/24" -> the address; -1 unless an IPv4 address (prefix optional). */
-int capture_parse_ipv4(const char *cidr, struct in_addr *out);
 /* The BPF filter text for frames between the two addresses (given as CIDR);
  * -1 for a bad address or a short buffer. */
 int capture_filter(const char *host_cidr, const char *dut_cidr, char *out, size_t outlen);

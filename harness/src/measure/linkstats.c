@@ -1,14 +1,11 @@
 #include "measure/linkstats.h"
 
 #include <errno.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "measure/capture.h"
 #include "util/util.h"
 
 int linkstats_read(const char *ifname, struct link_counters *out)
@@ -32,30 +29,4 @@ int linkstats_read(const char *ifname, struct link_counters *out)
 	if (err < 0)
 		hb_err("link counters of %s (netlink): %s", ifname, nl_geterror(err));
 	return err < 0 ? -1 : 0;
-}
-
-int linkstats_iface_of(const char *cidr, char *ifname, size_t len)
-{
-	struct in_addr want;
-	struct ifaddrs *all;
-	if (capture_parse_ipv4(cidr, &want) < 0) {
-		hb_err("%s is not an IPv4 address", cidr);
-		return -1;
-	}
-	if (getifaddrs(&all) < 0) {
-		hb_err("cannot list the interfaces: %s", strerror(errno));
-		return -1;
-	}
-	int found = 0;
-	for (const struct ifaddrs *i = all; i && !found; i = i->ifa_next) {
-		const struct sockaddr_in *a = (const struct sockaddr_in *)i->ifa_addr;
-		if (a && a->sin_family == AF_INET && a->sin_addr.s_addr == want.s_addr) {
-			snprintf(ifname, len, "%s", i->ifa_name);
-			found = 1;
-		}
-	}
-	freeifaddrs(all);
-	if (!found)
-		hb_err("no interface carries %s in this network namespace", cidr);
-	return found ? 0 : -1;
 }

@@ -9,12 +9,12 @@
  * Netlink sockets belong to the namespace they were opened in, so these
  * read the interface of the caller's namespace (the benchmark netns).
  *
- * Contract: both functions return 0, or -1 with the reason printed.
+ * Contract: linkstats_read() returns 0, or -1 with the reason printed. The
+ * interface of the DUT's link is util/ipv4.h's ipv4_iface_of().
  */
 #ifndef HB_LINKSTATS_H
 #define HB_LINKSTATS_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 struct link_counters {
@@ -22,8 +22,5 @@ struct link_counters {
 };
 
 int linkstats_read(const char *ifname, struct link_counters *out);
-/* The interface that carries an IPv4 address ("198.18.0.1/24" or bare):
- * the host side of the DUT's link, whichever backend created it. */
-int linkstats_iface_of(const char *cidr, char *ifname, size_t len);
 
 #endif

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/ipv4.h"
+
 long long pcapfile_size(const char *path)
 {
 	struct stat st;
@@ -17,7 +19,7 @@ int pcapfile_count(const char *path, long long from, long long to, const char *h
 {
 	struct in_addr host, dut;
 	char perr[PCAP_ERRBUF_SIZE] = "";
-	if (capture_parse_ipv4(host_cidr, &host) < 0 || capture_parse_ipv4(dut_cidr, &dut) < 0) {
+	if (ipv4_parse(host_cidr, &host) < 0 || ipv4_parse(dut_cidr, &dut) < 0) {
 		snprintf(err, errlen, "not IPv4 addresses: %s, %s", host_cidr, dut_cidr);
 		return -1;
 	}

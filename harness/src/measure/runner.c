@@ -8,14 +8,15 @@
 #include <string.h>
 
 #include "agent_proto.h"
-#include "analyze/intervals.h"
 #include "measure/capture.h"
 #include "measure/crosscheck.h"
 #include "measure/linkstats.h"
 #include "measure/pcapfile.h"
 #include "measure/profile.h"
 #include "measure/traffic.h"
+#include "store/intervals.h"
 #include "store/metrics.h"
+#include "util/ipv4.h"
 #include "util/util.h"
 
 #define COUNTERS 40
@@ -162,7 +163,7 @@ static double jnum(const cJSON *obj, const char *key)
 }
 
 /*
- * The per-interval rates of the measured part of a run (analyze/intervals.h):
+ * The per-interval rates of the measured part of a run (store/intervals.h):
  * Mbit/s, and for UDP packets/s (the receiver counts packets -
  * lost_packets). The sample standard deviations go to *mbps_sd and *pps_sd
  * (-1 when fewer than 2).
@@ -553,7 +554,7 @@ static void host_view_start(struct host_view *h, const struct dut *d)
 	}
 	h->psi_start = host_cpu_pressure_us();
 	h->t_start = monotonic_s();
-	if (linkstats_iface_of(b->host_addr, h->ifname, sizeof(h->ifname)) < 0)
+	if (ipv4_iface_of(b->host_addr, h->ifname, sizeof(h->ifname)) < 0)
 		return;
 	h->cap = capture_start(h->ifname, b->host_addr, b->dut_addr);
 	h->link_ok = linkstats_read(h->ifname, &h->before) == 0;

@@ -1,4 +1,4 @@
-#include "analyze/intervals.h"
+#include "store/intervals.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

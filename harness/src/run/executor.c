@@ -1,4 +1,4 @@
-#include "measure/bench.h"
+#include "run/executor.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -14,80 +14,18 @@
 #include "config/emulator.h"
 #include "config/setting.h"
 #include "config/strategy.h"
-#include "deploy/dut.h"
-#include "measure/runner.h"
 #include "measure/settings_apply.h"
+#include "run/images.h"
 #include "store/metrics.h"
 #include "store/runfile.h"
 #include "util/proc.h"
 #include "util/util.h"
 
-int bench_check_series(const struct board *b, const char *series)
-{
-	for (size_t i = 0; i < b->series.n; i++)
-		if (!strcmp(b->series.v[i], series))
-			return 0;
-	char *known = argv_join(&b->series, ", ");
-	hb_err("--kernel-series %s: %s lists only %s (its `series:` key); give one of those",
-	       series, b->path, known);
-	free(known);
-	return -1;
-}
+const struct exec_stages exec_pipeline = { .prepare = images_prepare, .run = runner_run };
 
-int bench_prepare(const struct board *b, const char *series, const char *strategy,
-		  const struct bench_opts *o, struct build_result *k, struct userland_result *u,
-		  struct emulator_result *e)
+const struct exec_stages *exec_stages_of(const struct exec_opts *o)
 {
-	/* A user's tree has a series of its own: the callers' default (the
-	 * board's first) does not apply, only an explicit --kernel-series;
-	 * the board's kernel.min_series is checked against the tree's. */
-	if (!o->kernel_src && bench_check_series(b, series) < 0)
-		return HB_EXIT_USAGE;
-	struct build_request req = { .board = b, .strategy = strategy,
-				     .kernel_src = o->kernel_src,
-				     .series = o->kernel_src ? o->series : series };
-	req.user_patches = o->user_patches;
-	req.from_scratch = o->from_scratch;
-	int rc = kernel_build(&req, k);
-	if (rc)
-		return rc;
-	rc = userland_build(b, u);
-	if (rc) {
-		build_result_free(k);
-		return rc;
-	}
-	if (e && (rc = bench_emulator(b, e)) != 0) {
-		build_result_free(k);
-		userland_result_free(u);
-	}
-	return rc;
-}
-
-int bench_emulator(const struct board *b, struct emulator_result *e)
-{
-	memset(e, 0, sizeof(*e));
-	if (!b->qemu.emulator)
-		return 0;
-	struct emulator emu;
-	char *path = catalog_path("emulator", b->qemu.emulator);
-	char err[1024];
-	int rc = HB_EXIT_USAGE;
-	if (emulator_load(path, &emu, err, sizeof(err)) < 0) {
-		hb_err("%s (deploy.qemu.emulator of %s)", err, b->path);
-	} else {
-		rc = emulator_build(&emu, e) == 0 ? 0 : HB_EXIT_INFRA;
-		emulator_free(&emu);
-	}
-	free(path);
-	return rc;
-}
-
-char *bench_cmdline(const struct board *b)
-{
-	char peer[64];
-	board_ip(b->host_addr, peer, sizeof(peer));
-	return xasprintf("%s hb.iface=%s hb.addr=%s hb.peer=%s", b->cmdline, b->dut_interface,
-			 b->dut_addr, peer);
+	return o->stages ? o->stages : &exec_pipeline;
 }
 
 /* Below this much free space in the store, no run starts: its artifacts
@@ -98,7 +36,7 @@ char *bench_cmdline(const struct board *b)
 /* Provenance shared by every run of one invocation. */
 struct plan_state {
 	const struct plan *plan;
-	const struct bench_opts *opts;
+	const struct exec_opts *opts;
 	struct store *store;
 	const char *session;
 	char commit[64];
@@ -131,7 +69,7 @@ struct cell {
 	struct emulator_result e;	/* e.binary NULL: the board's installed QEMU */
 	int built;
 	int sweep;		/* its points are a sweep's */
-	int fresh_boots;	/* boots after failed runs so far (BENCH_SWEEP_REBOOTS) */
+	int fresh_boots;	/* boots after failed runs so far (EXECUTOR_SWEEP_REBOOTS) */
 	char *patches;		/* JSON, from the build manifest */
 	char *kernel_version;
 	char boot_id[40];
@@ -380,6 +318,173 @@ static enum run_class apply_point(struct dut *d, const struct point *pt, const c
 	return cls;
 }
 
+/* A boot of a cell: its directory in the store, the console log there. */
+struct boot {
+	struct dut d;
+	char *dir, *console, *cmdline;
+	char first_id[40];	/* the first run's id exists before the boot: a LAVA job carries it */
+};
+
+static void boot_free(struct boot *bt)
+{
+	free(bt->cmdline);
+	free(bt->console);
+	free(bt->dir);
+}
+
+/* Boots the cell's images for a first run of workload w; DUT_BOOT_*. A DUT
+ * that booted something else (a stale image, a board that fell back to
+ * its flash) must not produce numbers for this build: DUT_BOOT_FAILED. */
+static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
+{
+	struct plan_state *ps = c->ps;
+	store_new_id(c->boot_id);
+	bt->dir = xasprintf("%s/boots/%s", store_dir(ps->store), c->boot_id);
+	bt->console = path_join(bt->dir, "console.log");
+	bt->cmdline = images_cmdline(c->board);
+	store_new_id(bt->first_id);
+	struct dut_image img = { .kernel = c->k.image, .dtb = c->k.dtb,
+				 .initrd = c->u.initramfs, .cmdline = bt->cmdline,
+				 .workload = w, .run_id = bt->first_id,
+				 .series = c->series, .strategy = c->strategy,
+				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance };
+	struct dut *d = &bt->d;
+	mkdir_p(bt->dir, 0755);
+	progress(c, "booting");
+	int boot = dut_boot(d, c->board, &img, ps->plan->timing, bt->dir, bt->console);
+	if (d->ops && d->ops->version)
+		snprintf(c->emulator, sizeof(c->emulator), "%s", d->ops->version(d));
+	if (boot == DUT_BOOT_OK && strcmp(d->kernel_release, c->k.kernel_release)) {
+		snprintf(d->health, sizeof(d->health),
+			 "the DUT runs kernel '%s', the build manifest %s says '%s'",
+			 d->kernel_release, c->k.manifest, c->k.kernel_release);
+		boot = DUT_BOOT_FAILED;
+	}
+	return boot;
+}
+
+/* A boot that failed (boot_cell()'s code) holds up the runs t[0..n-1]:
+ * stores them, or on a retry the attempt with the first of them. Returns
+ * run_boot()'s index: 0 to boot again, else n. */
+static size_t boot_failed(struct cell *c, const struct workload *wls, const struct todo *t,
+			  size_t n, int attempt, int boot, struct boot *bt)
+{
+	struct plan_state *ps = c->ps;
+	struct dut *d = &bt->d;
+	struct run_result res = { .cls = boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR };
+	snprintf(res.reason, sizeof(res.reason), "boot failed: %.300s (console: %.150s)",
+		 d->health[0] ? d->health : "see the console log", bt->console);
+	hb_err("%s", res.reason);
+	dut_shutdown(d);
+	if (hb_interrupted) {
+		record_unrun(c, wls, t, n, attempt, RUN_MISS, "not run: interrupted");
+	} else if (boot == DUT_BOOT_LAB_UNAVAILABLE) {
+		/* its client retried already; every boot would meet the same */
+		record_unrun(c, wls, t, n, attempt, RUN_ERROR, res.reason);
+		char why[700];
+		snprintf(why, sizeof(why), "board %s: the lab cannot take boots (%.400s)",
+			 c->board->name, d->health);
+		stop_plan(ps, why);
+	} else if (res.cls == RUN_ERROR && will_retry(ps, attempt, res.reason, sizeof(res.reason))) {
+		/* the retry is on record with the first run it held up */
+		char id[40], now[32];
+		store_new_id(id);
+		utc_now(now);
+		record(c, &t[0], wls[t[0].wl].name, attempt, 1, id, NULL, &res, now, NULL);
+		return 0;
+	} else {
+		record_unrun(c, wls, t, n, attempt, res.cls, res.reason);
+	}
+	return n;
+}
+
+/* How one run on a booted DUT ended. */
+struct run_end {
+	enum run_class cls;
+	int retry;	/* an infrastructure error with attempts left: on a fresh boot */
+	int refused;	/* a setting the driver refused failed it; the DUT is as it was */
+};
+
+/* Run t (its try-th attempt, as run id) on the booted DUT and store it. */
+static struct run_end run_one(struct cell *c, struct dut *d, const struct workload *w,
+			      const struct todo *t, int try, const char *id)
+{
+	struct plan_state *ps = c->ps;
+	char started[32];
+	utc_now(started);
+	const struct point *pt = &c->points[t->pt];
+	char what[300];
+	snprintf(what, sizeof(what), "%s%s%s, repetition %d/%d%s", c->npoints > 1 ?
+		 pt->label : "", c->npoints > 1 ? ", " : "", w->name, t->rep,
+		 ps->plan->repetitions, try > 1 ? " (retry)" : "");
+	progress(c, what);
+	char *tmp = xasprintf("%s/runs/.tmp-%d-%s", store_dir(ps->store), (int)getpid(), id);
+	mkdir_p(tmp, 0755);
+	struct run_result res = { .cls = RUN_PASS };
+	char *settings = NULL;
+	enum run_class set = apply_point(d, pt, id, tmp, &settings, &res);
+	if (set == RUN_PASS)
+		exec_stages_of(ps->opts)->run(d, w, id, tmp, &res);
+	else
+		res.cls = set;
+	if (res.cls == RUN_PASS) {
+		for (size_t m = 0; m < res.n_metrics; m++) {
+			const struct metric_def *def = metric_find(res.metrics[m].name);
+			if (def && def->shown == SHOWN_HEADLINE)
+				hb_info("    %s = %.1f %s", res.metrics[m].name, res.metrics[m].value,
+					res.metrics[m].unit);
+		}
+	}
+	int full = res.cls != RUN_PASS && store_is_full(ps);
+	if (full) {
+		/* the likely cause, whatever broke first; no retry can help */
+		size_t len = strlen(res.reason);
+		snprintf(res.reason + len, sizeof(res.reason) - len,
+			 " (the store's file system is full)");
+		res.cls = RUN_ERROR;
+	}
+	if (res.cls != RUN_PASS)
+		hb_err("run %s: %s: %s", id, run_class_name(res.cls), res.reason);
+	struct run_end e = { .cls = res.cls, .refused = set == RUN_FAIL && !d->health[0] };
+	e.retry = !full && res.cls == RUN_ERROR && !hb_interrupted &&
+		  will_retry(ps, try, res.reason, sizeof(res.reason));
+	record(c, t, w->name, try, e.retry, id, tmp, &res, started, settings);
+	free(settings);
+	free(tmp);
+	if (full)
+		stop_for_space(ps);
+	return e;
+}
+
+/* Run t[k] failed (or the user interrupted) and ended its boot. A sweep's
+ * boot holds every point: one flaky run must not cost the points after it.
+ * They go on on a fresh boot, which resets whatever the failure left
+ * behind (*fresh set, k + 1 returned); a cap, because a point that breaks
+ * the DUT every time would otherwise boot once per run. Otherwise the runs
+ * after it are stored as not run and n is returned. */
+static size_t after_failed_run(struct cell *c, const struct workload *wls, const struct todo *t,
+			       size_t n, size_t k, const char *id, enum run_class cls, int *fresh)
+{
+	if (!hb_interrupted && c->sweep && k + 1 < n &&
+	    c->fresh_boots < EXECUTOR_SWEEP_REBOOTS) {
+		c->fresh_boots++;
+		hb_info("  going on with the next run on a fresh boot (%d of %d after failed runs "
+			"in this sweep)", c->fresh_boots, EXECUTOR_SWEEP_REBOOTS);
+		*fresh = 1;
+		return k + 1;
+	}
+	char why[600];
+	/* an error here is one whose attempts are used up */
+	snprintf(why, sizeof(why), "not run: %s run %s%s",
+		 hb_interrupted ? "interrupted in" :
+		 cls == RUN_FAIL ? "the DUT failed in" : "an error, with every attempt used, ended",
+		 id,
+		 !hb_interrupted && c->sweep
+		 ? "; the sweep's fresh boots after failed runs are used up" : "");
+	record_unrun(c, wls, t + k + 1, n - k - 1, 1, hb_interrupted ? RUN_MISS : RUN_ERROR, why);
+	return n;
+}
+
 /* One boot for the runs t[0..n-1] (interleaved repetitions x workloads, so a
  * drift over time spreads over all workloads alike); t[0] is on its
  * attempt-th try. A failed run ends the boot: the DUT's state is unknown,
@@ -392,158 +497,38 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 		       size_t n, int attempt, int *fresh)
 {
 	struct plan_state *ps = c->ps;
-	size_t next = n;
 	if (!store_has_room(ps))
 		return n;
-	store_new_id(c->boot_id);
-	char *bootdir = xasprintf("%s/boots/%s", store_dir(ps->store), c->boot_id);
-	char *console = path_join(bootdir, "console.log");
-	char *cmdline = bench_cmdline(c->board);
-	/* The first run's id exists before the boot: a LAVA job carries it. */
-	char first_id[40];
-	store_new_id(first_id);
-	struct dut_image img = { .kernel = c->k.image, .dtb = c->k.dtb,
-				 .initrd = c->u.initramfs, .cmdline = cmdline,
-				 .workload = &wls[t[0].wl], .run_id = first_id,
-				 .series = c->series, .strategy = c->strategy,
-				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance };
-	struct dut d;
-	mkdir_p(bootdir, 0755);
-	progress(c, "booting");
-	int boot = dut_boot(&d, c->board, &img, ps->plan->timing, bootdir, console);
-	if (d.ops && d.ops->version)
-		snprintf(c->emulator, sizeof(c->emulator), "%s", d.ops->version(&d));
-	/* A DUT that booted something else (a stale image, a board that fell
-	 * back to its flash) must not produce numbers for this build. */
-	if (boot == DUT_BOOT_OK && strcmp(d.kernel_release, c->k.kernel_release)) {
-		snprintf(d.health, sizeof(d.health),
-			 "the DUT runs kernel '%s', the build manifest %s says '%s'",
-			 d.kernel_release, c->k.manifest, c->k.kernel_release);
-		boot = DUT_BOOT_FAILED;
-	}
+	struct boot bt = { 0 };
+	int boot = boot_cell(c, &wls[t[0].wl], &bt);
 	if (boot != DUT_BOOT_OK) {
-		struct run_result res = { .cls = boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR };
-		snprintf(res.reason, sizeof(res.reason), "boot failed: %.300s (console: %.150s)",
-			 d.health[0] ? d.health : "see the console log", console);
-		hb_err("%s", res.reason);
-		dut_shutdown(&d);
-		if (hb_interrupted) {
-			record_unrun(c, wls, t, n, attempt, RUN_MISS, "not run: interrupted");
-		} else if (boot == DUT_BOOT_LAB_UNAVAILABLE) {
-			/* its client retried already; every boot would meet the same */
-			record_unrun(c, wls, t, n, attempt, RUN_ERROR, res.reason);
-			char why[700];
-			snprintf(why, sizeof(why), "board %s: the lab cannot take boots (%.400s)",
-				 c->board->name, d.health);
-			stop_plan(ps, why);
-		} else if (res.cls == RUN_ERROR &&
-			   will_retry(ps, attempt, res.reason, sizeof(res.reason))) {
-			/* the retry is on record with the first run it held up */
-			char id[40], now[32];
-			store_new_id(id);
-			utc_now(now);
-			record(c, &t[0], wls[t[0].wl].name, attempt, 1, id, NULL, &res, now, NULL);
-			next = 0;
-		} else {
-			record_unrun(c, wls, t, n, attempt, res.cls, res.reason);
-		}
-		goto out;
+		size_t next = boot_failed(c, wls, t, n, attempt, boot, &bt);
+		boot_free(&bt);
+		return next;
 	}
+	size_t next = n;
 	for (size_t k = 0; k < n && !ps->stopped; k++) {
-		const struct workload *w = &wls[t[k].wl];
-		int try = k ? 1 : attempt;
-		char id[40], started[32];
+		char id[40];
 		if (!store_has_room(ps))
 			break;
 		if (k == 0)
-			memcpy(id, first_id, sizeof(id));
+			memcpy(id, bt.first_id, sizeof(id));
 		else
 			store_new_id(id);
-		utc_now(started);
-		const struct point *pt = &c->points[t[k].pt];
-		char what[300];
-		snprintf(what, sizeof(what), "%s%s%s, repetition %d/%d%s", c->npoints > 1 ?
-			 pt->label : "", c->npoints > 1 ? ", " : "", w->name, t[k].rep,
-			 ps->plan->repetitions, try > 1 ? " (retry)" : "");
-		progress(c, what);
-		char *tmp = xasprintf("%s/runs/.tmp-%d-%s", store_dir(ps->store), (int)getpid(), id);
-		mkdir_p(tmp, 0755);
-		struct run_result res = { .cls = RUN_PASS };
-		char *settings = NULL;
-		enum run_class set = apply_point(&d, pt, id, tmp, &settings, &res);
-		if (set == RUN_PASS)
-			runner_run(&d, w, id, tmp, &res);
-		else
-			res.cls = set;
-		if (res.cls == RUN_PASS) {
-			for (size_t m = 0; m < res.n_metrics; m++) {
-				const struct metric_def *def = metric_find(res.metrics[m].name);
-				if (def && def->shown == SHOWN_HEADLINE)
-					hb_info("    %s = %.1f %s", res.metrics[m].name,
-						res.metrics[m].value, res.metrics[m].unit);
-			}
-		}
-		int full = res.cls != RUN_PASS && store_is_full(ps);
-		if (full) {
-			/* the likely cause, whatever broke first; no retry can help */
-			size_t len = strlen(res.reason);
-			snprintf(res.reason + len, sizeof(res.reason) - len,
-				 " (the store's file system is full)");
-			res.cls = RUN_ERROR;
-		}
-		if (res.cls != RUN_PASS)
-			hb_err("run %s: %s: %s", id, run_class_name(res.cls), res.reason);
-		int retry = !full && res.cls == RUN_ERROR && !hb_interrupted &&
-			    will_retry(ps, try, res.reason, sizeof(res.reason));
-		record(c, &t[k], w->name, try, retry, id, tmp, &res, started, settings);
-		free(settings);
-		free(tmp);
-		if (full)
-			stop_for_space(ps);
-		if (retry) {
+		struct run_end e = run_one(c, &bt.d, &wls[t[k].wl], &t[k], k ? 1 : attempt, id);
+		if (e.retry) {
 			next = k;
 			break;
 		}
-		/* A setting the driver refused fails its runs only: the DUT is
-		 * as it was, and the next point sets the same knob anew. */
-		int refused = set == RUN_FAIL && !d.health[0];
-		if (hb_interrupted || (res.cls != RUN_PASS && !refused)) {
-			/* A sweep's boot holds every point: one flaky run must not
-			 * cost the points after it. They go on on a fresh boot,
-			 * which resets whatever the failure left behind; a cap,
-			 * because a point that breaks the DUT every time would
-			 * otherwise boot once per run. */
-			if (!hb_interrupted && c->sweep && k + 1 < n &&
-			    c->fresh_boots < BENCH_SWEEP_REBOOTS) {
-				c->fresh_boots++;
-				hb_info("  going on with the next run on a fresh boot (%d of %d "
-					"after failed runs in this sweep)", c->fresh_boots,
-					BENCH_SWEEP_REBOOTS);
-				next = k + 1;
-				*fresh = 1;
-				break;
-			}
-			char why[600];
-			/* an error here is one whose attempts are used up */
-			snprintf(why, sizeof(why), "not run: %s run %s%s",
-				 hb_interrupted ? "interrupted in" :
-				 res.cls == RUN_FAIL ? "the DUT failed in" :
-				 "an error, with every attempt used, ended", id,
-				 !hb_interrupted && c->sweep
-				 ? "; the sweep's fresh boots after failed runs are used up" : "");
-			record_unrun(c, wls, t + k + 1, n - k - 1, 1,
-				     hb_interrupted ? RUN_MISS : RUN_ERROR, why);
+		if (hb_interrupted || (e.cls != RUN_PASS && !e.refused)) {
+			next = after_failed_run(c, wls, t, n, k, id, e.cls, fresh);
 			break;
 		}
 	}
-	dut_shutdown(&d);
-out:
-	free(cmdline);
-	free(console);
-	free(bootdir);
+	dut_shutdown(&bt.d);
+	boot_free(&bt);
 	return next;
 }
-
 /* Boots until the runs t[0..n-1] are stored, retrying after infrastructure
  * errors: each run is tried at most ps->attempts times. */
 static void run_boots(struct cell *c, const struct workload *wls, const struct todo *t, size_t n)
@@ -633,10 +618,10 @@ static void sweep_dead_tmpdirs(struct store *s)
  * board will build, and that series is one the board lists: typos are
  * input errors (exit 2), found before the first build. */
 static int check_cell_names(const struct board *b, const struct plan *p,
-			    const struct bench_opts *o)
+			    const struct exec_opts *o)
 {
 	const char *series = o->series ? o->series : b->series.v[0];
-	if (bench_check_series(b, series) < 0)
+	if (images_check_series(b, series) < 0)
 		return HB_EXIT_USAGE;
 	char err[2048];
 	if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
@@ -720,12 +705,12 @@ static int resume_session(struct store *s, const struct plan *p, const char *wan
 	return 0;
 }
 
-int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opts *o,
+int executor_run_plan(const struct plan *p, struct store *s, const struct exec_opts *o,
 		   char session[40])
 {
 	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session,
 				 .t0 = monotonic_s() };
-	ps.attempts = o->attempts > 0 ? o->attempts : BENCH_ATTEMPTS;
+	ps.attempts = o->attempts > 0 ? o->attempts : EXECUTOR_ATTEMPTS;
 	session[0] = '\0';
 	/* Runs that finished when the store could not take them are stored
 	 * first: they are not measured again, and their session exists. */
@@ -799,7 +784,7 @@ int bench_run_plan(const struct plan *p, struct store *s, const struct bench_opt
 				goto out;
 			}
 			progress(&c, "building");
-			int brc = bench_prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
+			int brc = exec_stages_of(o)->prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
 			if (brc == 0) {
 				c.built = 1;
 				read_manifest_facts(&c);

@@ -4,7 +4,8 @@
  * clock, so in virtual time its intervals are the DUT's seconds, as the
  * run's pps is (docs/metrics.md); warm-up (omitted) intervals are left out.
  * The one reader of iperf3's "intervals": the runner's per-interval stddev
- * metrics and the report's throughput plots both come from here.
+ * metrics and the report's throughput plots both come from here, which is
+ * why it sits with the store, below the stages that write and read runs.
  *
  * Contract: both functions take input of any content without crashing.
  * iperf_json_intervals() returns the number of measured intervals (0 when

@@ -1,0 +1,239 @@
+#include "run/gate_loop.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/catalog.h"
+#include "deploy/dut.h"
+#include "store/metrics.h"
+#include "util/util.h"
+
+/* The board as the plan names it. */
+static const char *board_name(const struct gate_loop *g)
+{
+	return g->plan->boards.v[0];
+}
+
+/* Every stored pass run of exactly this kernel and userland that a gate of
+ * this plan measured (so with a boot per repetition), in this mode. */
+static int load_side(struct store *s, const struct gate_loop *g, struct gate_side *sd)
+{
+	dataset_free(&sd->ds);
+	struct strlist metrics = { 0 };
+	const struct gate_metric *gm = g->plan->gate.metrics.v;
+	strlist_push(&metrics, METRIC_MBPS);	/* every workload has it: runs_of() counts it */
+	for (size_t i = 0; i < g->plan->gate.metrics.n; i++)
+		strlist_push(&metrics, gm[i].metric);
+	struct selection sel = { .plan = g->plan->name, .board = board_name(g),
+				 .strategy = sd->strategy,
+				 .timing = timing_mode_name(g->plan->timing), .build_key = sd->k.key,
+				 .initramfs = sd->u.sha256 };
+	if (sd->stored)
+		sel = sd->sel;
+	sel.metrics = &metrics;
+	int rc = dataset_load(s, &sel, &sd->ds);
+	strlist_free(&metrics);
+	if (rc == 0 && sd->stored) {
+		if (!sd->ds.runs) {
+			hb_err("gate: no stored pass runs match '%s'; see `hilbench report` for "
+			       "what the store holds", sd->spec);
+			return -1;
+		}
+		if (sd->ds.strategies.n != 1) {
+			hb_err("gate: '%s' matches runs of %zu strategies; name one with strategy=S",
+			       sd->spec, sd->ds.strategies.n);
+			return -1;
+		}
+		sd->strategy = sd->ds.strategies.v[0];
+		if (strcmp(sd->ds.timing, timing_mode_name(g->plan->timing))) {
+			hb_err("gate: the runs of '%s' were measured in %s time; give --timing %s "
+			       "(thresholds differ by mode)", sd->spec, sd->ds.timing, sd->ds.timing);
+			return -1;
+		}
+	}
+	return rc;
+}
+
+static size_t runs_of(const struct gate_side *sd, const char *workload)
+{
+	const struct series *m = dataset_find(&sd->ds, workload, sd->strategy, METRIC_MBPS);
+	return m ? m->n : 0;
+}
+
+/* `reps` more runs of one workload on one side, a boot each. */
+static int run_more(const struct gate_loop *g, struct gate_side *sd, struct store *s,
+		    const char *workload, int reps)
+{
+	struct plan p = { .name = g->plan->name, .repetitions = reps, .timing = g->plan->timing,
+			  .boots = BOOTS_PER_REPETITION };
+	strlist_push(&p.boards, board_name(g));
+	strlist_push(&p.strategies, sd->strategy);
+	strlist_push(&p.workloads, workload);
+	char session[40];
+	sd->attempts += reps;
+	int rc = executor_run_plan(&p, s, sd->opts, session);
+	strlist_free(&p.boards);
+	strlist_free(&p.strategies);
+	strlist_free(&p.workloads);
+	return rc;
+}
+
+/* Decides every (workload, metric) the runs so far allow. */
+static void look(struct gate_loop *g)
+{
+	const struct gate_policy *pol = &g->plan->gate;
+	const struct gate_metric *gm = pol->metrics.v;
+	g->n = 0;
+	for (size_t w = 0; w < g->plan->workloads.n; w++) {
+		for (size_t m = 0; m < pol->metrics.n; m++) {
+			if (!gate_metric_applies(&gm[m], g->wls[w].proto))
+				continue;
+			const char *name = gm[m].metric;
+			const struct series *r = dataset_find(&g->ref.ds, g->wls[w].name, g->ref.strategy, name);
+			const struct series *c = dataset_find(&g->cand.ds, g->wls[w].name, g->cand.strategy, name);
+			if (!r && !c && runs_of(&g->ref, g->wls[w].name) && runs_of(&g->cand, g->wls[w].name))
+				continue;	/* runs exist, but do not measure it (pps of TCP) */
+			struct gate_decision *d = &g->v[g->n++];
+			snprintf(d->workload, sizeof(d->workload), "%s", g->wls[w].name);
+			snprintf(d->metric, sizeof(d->metric), "%s", name);
+			snprintf(d->unit, sizeof(d->unit), "%s", r ? r->unit : c ? c->unit : "");
+			double thr = isnan(g->threshold_pct) ? gm[m].threshold_pct[g->plan->timing]
+							     : g->threshold_pct;
+			static const double none[1];
+			gate_look(pol, g->plan->repetitions, &g->seq[w * pol->metrics.n + m],
+				  r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
+				  gm[m].better, thr, d);
+		}
+	}
+}
+
+/* Runs what the next look needs; returns 0 when nothing more can be run
+ * (all decided, the cap, or too many failed attempts). */
+static int extend(struct gate_loop *g, struct store *s)
+{
+	const struct gate_policy *pol = &g->plan->gate;
+	int ran = 0;
+	for (size_t w = 0; w < g->plan->workloads.n && !hb_interrupted; w++) {
+		const char *wl = g->wls[w].name;
+		size_t nr = runs_of(&g->ref, wl), nc = runs_of(&g->cand, wl);
+		bool open = false;
+		for (size_t i = 0; i < g->n; i++)
+			open |= !strcmp(g->v[i].workload, wl) && g->v[i].outcome == GATE_OPEN;
+		int reps;
+		enum gate_next next = gate_next_run(pol, g->plan->repetitions, nr, nc, open, &reps);
+		if (next == GATE_NEXT_NONE)
+			continue;
+		struct gate_side *sd = next == GATE_NEXT_REFERENCE ? &g->ref : &g->cand;
+		if (sd->stored)
+			continue;	/* judged as they are */
+		/* a side that keeps failing is not measured by trying forever */
+		if (sd->attempts + reps > pol->max_repetitions + g->plan->repetitions) {
+			g->missing = 1;
+			continue;
+		}
+		hb_info("gate: %s: %d more run(s) of %s%s (reference %zu, candidate %zu so far)", wl,
+			reps, sd == &g->ref ? "the reference " : "the candidate ", sd->strategy, nr, nc);
+		/* a run that failed is in the store with its class: it counts
+		 * against the attempts here and is judged by dut_failures() */
+		run_more(g, sd, s, g->plan->workloads.v[w], reps);
+		ran = 1;
+	}
+	return ran && !hb_interrupted;
+}
+
+/* Runs where the DUT itself misbehaved (class fail: oops, watchdog, lost
+ * link): on the candidate's kernel that is the patch's doing. */
+static size_t dut_failures(const struct gate_side *sd, int quiet)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sd->ds.problems.n; i++)
+		if (strstr(sd->ds.problems.v[i], ": fail: ")) {
+			if (!quiet)
+				hb_err("gate: %s: %s", sd->strategy, sd->ds.problems.v[i]);
+			n++;
+		}
+	return n;
+}
+
+int gate_loop_load(struct gate_loop *g)
+{
+	if (catalog_board(g->plan->boards.v[0], &g->board) < 0)
+		return HB_EXIT_USAGE;
+	g->wls = xcalloc(g->plan->workloads.n, sizeof(*g->wls));
+	for (; g->nwls < g->plan->workloads.n; g->nwls++)
+		if (catalog_workload(g->plan->workloads.v[g->nwls], &g->wls[g->nwls]) < 0)
+			return HB_EXIT_USAGE;
+	return 0;
+}
+
+/* A built side's kernel and userland (the reference's usually cached). */
+static int build_side(const struct gate_loop *g, struct gate_side *sd)
+{
+	if (sd->stored)
+		return 0;
+	return exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0], sd->strategy,
+						 sd->opts, &sd->k, &sd->u, NULL);
+}
+
+/* The stored runs of the reference a first look reuses, said once. */
+static void say_reused(const struct gate_loop *g)
+{
+	for (size_t w = 0; !g->ref.stored && w < g->nwls; w++)
+		if (runs_of(&g->ref, g->wls[w].name))
+			hb_info("gate: %s: reusing %zu stored runs of the reference %s (same kernel, "
+				"initramfs, board, workload, %s time)", g->wls[w].name,
+				runs_of(&g->ref, g->wls[w].name), g->ref.strategy,
+				timing_mode_name(g->plan->timing));
+}
+
+int gate_loop_judge(struct gate_loop *g, struct store *s)
+{
+	int rc = build_side(g, &g->ref);
+	if (rc || (rc = build_side(g, &g->cand)) != 0)
+		return rc;
+	size_t cells = g->plan->workloads.n * g->plan->gate.metrics.n;
+	g->v = xcalloc(cells, sizeof(*g->v));
+	g->seq = xcalloc(cells, sizeof(*g->seq));
+	for (int first = 1;; first = 0) {
+		if (load_side(s, g, &g->ref) < 0 || load_side(s, g, &g->cand) < 0)
+			return HB_EXIT_USAGE;
+		look(g);
+		if (first)
+			say_reused(g);
+		if (dut_failures(&g->cand, 1) || !extend(g, s))
+			break;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].outcome == GATE_OPEN)
+			g->v[i].outcome = GATE_INCONCLUSIVE;
+	return 0;
+}
+
+int gate_loop_verdict(const struct gate_loop *g)
+{
+	int rc = hb_interrupted ? HB_EXIT_INFRA : gate_exit_code(g->v, g->n, g->missing);
+	if (dut_failures(&g->cand, 0) && !hb_interrupted)
+		rc = HB_EXIT_FAIL;
+	return rc;
+}
+
+static void side_free(struct gate_side *sd)
+{
+	free(sd->sel_text);
+	dataset_free(&sd->ds);
+	build_result_free(&sd->k);
+	userland_result_free(&sd->u);
+}
+
+void gate_loop_free(struct gate_loop *g)
+{
+	free(g->v);
+	free(g->seq);
+	side_free(&g->ref);
+	side_free(&g->cand);
+	for (size_t i = 0; i < g->nwls; i++)
+		workload_free(&g->wls[i]);
+	free(g->wls);
+	board_free(&g->board);
+}

@@ -1,0 +1,65 @@
+/*
+ * gate_loop: the gate's sequential procedure (docs/gate.md) as a driver:
+ * build both sides' kernels, reuse their stored runs, add runs one boot
+ * each through the plan executor where analyze/gate.h says the next look
+ * needs them, and look again, until every (workload, metric) is decided,
+ * the cap is reached or a side keeps failing. Either side may be stored
+ * runs instead (a selection): those are judged as they are.
+ *
+ * Contract: gate_loop_load() returns 0 or HB_EXIT_USAGE (the board or a
+ * workload of the plan does not load; said). gate_loop_judge() returns 0
+ * with every decision made (none left GATE_OPEN), or the exit code to
+ * return: HB_EXIT_USAGE when stored runs named do not exist, are of
+ * several strategies or of another timing mode (said), a build's code when
+ * a side cannot be built. gate_loop_verdict() is the command's exit code:
+ * 0 pass, 1 regression (a metric regressed, or the candidate's kernel
+ * misbehaved: each such run printed), 125 inconclusive or interrupted.
+ * gate_loop_free() frees what the others filled, also after a failure.
+ */
+#ifndef HB_GATE_LOOP_H
+#define HB_GATE_LOOP_H
+
+#include "analyze/dataset.h"
+#include "analyze/gate.h"
+#include "config/board.h"
+#include "config/plan.h"
+#include "config/workload.h"
+#include "run/executor.h"
+#include "store/store.h"
+
+/* One side of the comparison: a kernel + userland and the runs of it, or
+ * stored runs named by a selection. */
+struct gate_side {
+	const char *strategy;
+	int stored;
+	struct selection sel;	/* stored: the runs; strategy set once loaded */
+	const char *spec;	/* stored: the option as given */
+	char *sel_text;		/* stored: sel's strings point into it (freed here) */
+	const struct exec_opts *opts;	/* a built side's patches and stages */
+	struct build_result k;
+	struct userland_result u;
+	struct dataset ds;
+	int attempts;		/* runs started, passed or not */
+};
+
+struct gate_loop {
+	const struct plan *plan;	/* board, workloads, timing, repetitions, gate */
+	double threshold_pct;		/* NaN: the plan's, per metric */
+	struct gate_side ref, cand;
+	/* gate_loop_load() */
+	struct board board;
+	struct workload *wls;
+	size_t nwls;
+	/* gate_loop_judge(): the decisions, per (workload, metric of the plan) */
+	struct gate_decision *v;
+	size_t n;
+	struct gate_seq *seq;	/* each metric's looks so far */
+	int missing;		/* a side stopped short of the runs it needed */
+};
+
+int gate_loop_load(struct gate_loop *g);
+int gate_loop_judge(struct gate_loop *g, struct store *s);
+int gate_loop_verdict(const struct gate_loop *g);
+void gate_loop_free(struct gate_loop *g);
+
+#endif

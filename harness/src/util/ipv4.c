@@ -1,0 +1,46 @@
+#include "util/ipv4.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+int ipv4_parse(const char *cidr, struct in_addr *out)
+{
+	char addr[INET_ADDRSTRLEN];
+	size_t n = strcspn(cidr, "/");
+	if (n >= sizeof(addr))
+		return -1;
+	memcpy(addr, cidr, n);
+	addr[n] = '\0';
+	return inet_pton(AF_INET, addr, out) == 1 ? 0 : -1;
+}
+
+int ipv4_iface_of(const char *cidr, char *ifname, size_t len)
+{
+	struct in_addr want;
+	struct ifaddrs *all;
+	if (ipv4_parse(cidr, &want) < 0) {
+		hb_err("%s is not an IPv4 address", cidr);
+		return -1;
+	}
+	if (getifaddrs(&all) < 0) {
+		hb_err("cannot list the interfaces: %s", strerror(errno));
+		return -1;
+	}
+	int found = 0;
+	for (const struct ifaddrs *i = all; i && !found; i = i->ifa_next) {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)i->ifa_addr;
+		if (a && a->sin_family == AF_INET && a->sin_addr.s_addr == want.s_addr) {
+			snprintf(ifname, len, "%s", i->ifa_name);
+			found = 1;
+		}
+	}
+	freeifaddrs(all);
+	if (!found)
+		hb_err("no interface carries %s in this network namespace", cidr);
+	return found ? 0 : -1;
+}

@@ -1,0 +1,195 @@
+/*
+ * run_double.h: test doubles for the run stage's unit tests (test_executor,
+ * test_gate_loop, test_bisect_loop). Nothing here builds, boots or measures.
+ *
+ * - double_ops is a TEST DOUBLE of struct deploy_ops (deploy/dut.h). It
+ *   stands in for the board's "qemu" backend (deploy_substitute()), so the
+ *   repository's own board files boot through it and dut_boot() runs for
+ *   real: start() hands back a console (a pipe) carrying what a scripted
+ *   boot would print (the agent's HELLO and READY, a panic, nothing), or
+ *   fails as an emulator that will not start or a lab that takes no boots.
+ * - double_stages is a test double of the executor's steps (run/executor.h):
+ *   prepare() "builds" a kernel whose manifest it writes to the test's
+ *   directory, run() returns a scripted outcome per run, its metrics a
+ *   function of the strategy that was booted, so a gate or a bisection sees
+ *   the candidate better or worse.
+ *
+ * Every function is static inline: each test includes the doubles it uses.
+ */
+#ifndef HB_RUN_DOUBLE_H
+#define HB_RUN_DOUBLE_H
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deploy/dut.h"
+#include "run/executor.h"
+#include "store/store.h"
+#include "util/util.h"
+
+/* What the next boot does. */
+enum double_boot {
+	BOOT_READY,		/* the agent says HELLO and READY: DUT_BOOT_OK */
+	BOOT_PANIC,		/* a kernel panic on the console: DUT_BOOT_FAILED */
+	BOOT_SILENT,		/* the console closes at once: DUT_BOOT_ERROR */
+	BOOT_NO_START,		/* start() fails: DUT_BOOT_ERROR */
+	BOOT_LAB_DOWN,		/* start() fails, the lab takes no boots */
+	BOOT_WRONG_KERNEL,	/* READY, but from another kernel than the build's */
+};
+
+#define DOUBLE_MAX 64
+#define DOUBLE_KERNEL "6.1.0-hb-double"
+
+/* The script (what the next boots and runs do; past its end every boot is
+ * READY and every run passes) and what the doubles saw. */
+struct double_state {
+	enum double_boot boots[DOUBLE_MAX];
+	size_t nboots;
+	enum run_class runs[DOUBLE_MAX];
+	size_t nruns;
+	int prepare_rc;		/* what prepare() returns */
+	/* mbps of a passing run of a booted strategy; NULL: 100 */
+	double (*mbps)(const char *strategy, size_t run);
+	const char *dir;	/* where prepare() writes manifests */
+	/* seen */
+	size_t started, stopped, ran, prepared;
+	char strategy[64];	/* booted now */
+	char booted[DOUBLE_MAX][64];	/* each boot's strategy */
+	char ran_workloads[DOUBLE_MAX][64];
+};
+
+static struct double_state dbl;
+
+static inline void double_reset(const char *dir)
+{
+	memset(&dbl, 0, sizeof(dbl));
+	dbl.dir = dir;
+}
+
+static inline int double_start(struct dut *d, const struct dut_image *img)
+{
+	size_t i = dbl.started++;
+	enum double_boot what = i < dbl.nboots ? dbl.boots[i] : BOOT_READY;
+	snprintf(dbl.strategy, sizeof(dbl.strategy), "%s", img->strategy ? img->strategy : "");
+	if (i < DOUBLE_MAX)
+		snprintf(dbl.booted[i], sizeof(dbl.booted[i]), "%s", dbl.strategy);
+	if (what == BOOT_NO_START)
+		return -1;
+	if (what == BOOT_LAB_DOWN) {
+		d->lab_unavailable = 1;
+		return -1;
+	}
+	int p[2];
+	if (pipe(p) < 0)
+		return -1;
+	char text[256] = "";
+	if (what == BOOT_READY || what == BOOT_WRONG_KERNEL)
+		snprintf(text, sizeof(text), "Booting Linux\nHB HELLO kernel=%s\nHB READY driver=%s "
+			 "speed=100\n", what == BOOT_READY ? DOUBLE_KERNEL : "5.10.0-other",
+			 d->board->dut_driver);
+	else if (what == BOOT_PANIC)
+		snprintf(text, sizeof(text), "Kernel panic - not syncing: the double's\n");
+	/* the script fits the pipe: the console then closes, as a powered-off board's */
+	if (write(p[1], text, strlen(text)) != (ssize_t)strlen(text))
+		return -1;
+	close(p[1]);
+	d->con_rd = p[0];
+	d->con_wr = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	return 0;
+}
+
+static inline void double_stop(struct dut *d)
+{
+	(void)d;
+	dbl.stopped++;
+}
+
+static inline const char *double_version(struct dut *d)
+{
+	(void)d;
+	return "deploy test double 1";
+}
+
+static const struct deploy_ops double_ops = {
+	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
+};
+
+/* A temp dir made from tmpl (mkdtemp's), a store in it, the doubles reset
+ * and double_ops in place of the board's qemu backend; NULL on failure. */
+static inline struct store *double_setup(char *tmpl)
+{
+	if (!mkdtemp(tmpl))
+		return NULL;
+	char *dir = path_join(tmpl, "store");
+	struct store *s = store_open(dir);
+	free(dir);
+	double_reset(tmpl);
+	deploy_substitute(&double_ops);
+	return s;
+}
+
+static inline int double_prepare(const struct board *b, const char *series, const char *strategy,
+				 const struct exec_opts *o, struct build_result *k,
+				 struct userland_result *u, struct emulator_result *e)
+{
+	(void)b;
+	(void)o;
+	dbl.prepared++;
+	memset(k, 0, sizeof(*k));
+	memset(u, 0, sizeof(*u));
+	if (e)
+		memset(e, 0, sizeof(*e));
+	if (dbl.prepare_rc)
+		return dbl.prepare_rc;
+	/* the key stands for the kernel: one per strategy and patch set */
+	snprintf(k->key, sizeof(k->key), "double-%s-%zu", strategy, o->user_patches.n);
+	snprintf(k->config_sha256, sizeof(k->config_sha256), "config-double");
+	k->series = xstrdup(series);
+	k->dir = path_join(dbl.dir, k->key);
+	k->image = path_join(k->dir, "zImage");
+	k->manifest = path_join(k->dir, "manifest.json");
+	k->kernel_release = xstrdup(DOUBLE_KERNEL);
+	static const char manifest[] = "{\"patches\":[],\"source\":{\"kernel_version\":\"6.1.0\"}}";
+	if (mkdir_p(k->dir, 0755) < 0 ||
+	    write_file_atomic(k->manifest, manifest, sizeof(manifest) - 1) < 0)
+		return HB_EXIT_INFRA;
+	u->initramfs = path_join(dbl.dir, "initramfs.cpio.gz");
+	snprintf(u->sha256, sizeof(u->sha256), "initramfs-double");
+	return 0;
+}
+
+static inline enum run_class double_run(struct dut *d, const struct workload *w,
+					const char *run_id, const char *rundir,
+					struct run_result *res)
+{
+	(void)d;
+	(void)run_id;
+	(void)rundir;
+	size_t i = dbl.ran++;
+	memset(res, 0, sizeof(*res));
+	if (i < DOUBLE_MAX)
+		snprintf(dbl.ran_workloads[i], sizeof(dbl.ran_workloads[i]), "%s", w->name);
+	res->cls = i < dbl.nruns ? dbl.runs[i] : RUN_PASS;
+	if (res->cls != RUN_PASS) {
+		snprintf(res->reason, sizeof(res->reason), "the double's %s", run_class_name(res->cls));
+		return res->cls;
+	}
+	double mbps = dbl.mbps ? dbl.mbps(dbl.strategy, i) : 100;
+	static const char *const names[] = { "mbps", "pps" };
+	for (size_t m = 0; m < 2; m++) {
+		snprintf(res->names[m], sizeof(res->names[m]), "%s", names[m]);
+		snprintf(res->sources[m], sizeof(res->sources[m]), "the double");
+		res->metrics[m] = (struct metric){ .name = res->names[m], .source = res->sources[m],
+						   .value = m ? mbps * 1e6 / 8 / 64 : mbps,
+						   .unit = m ? "packets/s" : "Mbit/s" };
+	}
+	res->n_metrics = 2;
+	return res->cls;
+}
+
+static const struct exec_stages double_stages = { .prepare = double_prepare, .run = double_run };
+
+#endif
