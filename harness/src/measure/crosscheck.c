@@ -54,6 +54,14 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 			 "%.1f s of it idle): the rate measures how fast a loaded host answered",
 			 r.host_wait_pct, c->host_s, c->dut_s, c->dut_idle_s);
 	}
+	if (!r.host_behind && c->pacing == PACED_BY_HOST &&
+	    r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S) {
+		r.waited_for_host = 1;
+		snprintf(r.reason, sizeof(r.reason),
+			 "the DUT's clock ran %.1f s, %.1f s of it idle, while %.1f s passed on "
+			 "the host's, which paced the run (TCP, or the host sending): the DUT "
+			 "waited for the host", c->dut_s, c->dut_idle_s, c->host_s);
+	}
 	*out = r;
 	return 0;
 }

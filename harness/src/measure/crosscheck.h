@@ -74,9 +74,16 @@ int crosscheck_counts(const long long *counts, size_t n, struct crosscheck *out)
  *   (host pressure 65-87 %), beyond the gate's 10 %, with the DUT busy;
  * - a DUT-paced run at a limited rate is never judged: it idles by design.
  *
+ * A host-paced run can also end with the agent killing iperf3 at its
+ * deadline while the host is not contended: two emulators on 2 cores, the
+ * DUT's clock racing through 27 idle DUT-seconds while the host sent for
+ * about 1 s (tests/integration/concurrent.sh, 2026-12-01). waited_for_host
+ * says so.
+ *
  * Contract: crosscheck_clocks() returns -1 when a clock or the host's
  * pressure is unknown (negative, or no host seconds), leaving *out alone;
- * else fills *out (reason only when host_behind) and returns 0. Pure.
+ * else fills *out (reason when host_behind or waited_for_host) and returns 0.
+ * Pure.
  */
 enum run_pacing {
 	PACED_BY_DUT,	/* UDP, the DUT sending at an unlimited rate */
@@ -93,7 +100,12 @@ struct run_clocks {
 struct clock_check {
 	double idle_per_host_s;	/* dut_idle_s / host_s */
 	double host_wait_pct;	/* host_wait_s / host_s, in % */
-	int host_behind;	/* both beyond their bounds */
+	int host_behind;	/* beyond the bounds of the run's pacing */
+	/* PACED_BY_HOST, and the DUT idled more DUT-seconds than passed on the
+	 * host's clock: it waited for the host's traffic. Not enough to void a
+	 * measurement alone (a DUT's own stall idles it too), enough not to
+	 * blame the DUT for a deadline on its clock that it missed. */
+	int waited_for_host;
 	char reason[256];	/* host_behind: the numbers, fit for a run's reason */
 };
 #define CROSSCHECK_MAX_IDLE_PER_HOST_S 1.0

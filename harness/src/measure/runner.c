@@ -848,7 +848,8 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason),
 			 "the agent did not finish within %.0f s (DUT hung or console lost)", budget);
-	} else if (!a.end_ok && host_behind &&
+	} else if (!a.end_ok &&
+		   (host_behind || (d->timing == TIMING_VIRTUAL && cc.waited_for_host)) &&
 		   !strncmp(a.end_msg, AGENT_DEADLINE_KILL, strlen(AGENT_DEADLINE_KILL))) {
 		/* RUN_ERROR: the deadline is on the DUT's clock, which raced
 		 * ahead of a host that had not sent its traffic yet */
