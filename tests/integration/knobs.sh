@@ -147,9 +147,9 @@ check "... saying so" grep -q "going on with the next run on a fresh boot (1 of 
 
 kill_during cap baseline@tx-usecs=0 baseline@tx-usecs=1000 baseline@tx-usecs=5000; rc=$?
 check "three broken points: exit 125 (got $rc)" [ $rc = 125 ]
-check "... two fresh boots, then the cap: the last point is not run, saying why" [ "$(sql "SELECT
+check "... two fresh boots, then the cap: the last point is not run, saying why (an error, its one attempt used)" [ "$(sql "SELECT
 	class || '|' || reason FROM runs WHERE strategy='baseline@tx-usecs=40000'")" = \
-	"error|not run: the DUT failed in run $(sql "SELECT id FROM runs WHERE strategy='baseline@tx-usecs=5000'"); the sweep's fresh boots after failed runs are used up" ]
+	"error|not run: an error, with every attempt used, ended run $(sql "SELECT id FROM runs WHERE strategy='baseline@tx-usecs=5000'"); the sweep's fresh boots after failed runs are used up" ]
 check "... the broken points on three boots" [ "$(sql "SELECT count(DISTINCT boot_id) FROM runs
 	WHERE strategy LIKE 'baseline@%' AND strategy != 'baseline@tx-usecs=40000'")" = 3 ]
 HILBENCH_STORE=$main_store
