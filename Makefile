@@ -80,6 +80,9 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# Pattern prerequisites are intermediate, which make deletes after each
+# link: keep them, or every check-unit compiles the library again.
+.SECONDARY: $(SAN_OBJ) $(FUZZ_OBJ)
 $(B)/san/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
