@@ -2,7 +2,8 @@
  * their values into cp_params, reject bad ones with a message naming the
  * option and what to give, and leave every other option to the command;
  * the same for the run selection `report` and `history` share.
- * The kernel revision `nightly` and `bisect` measure becomes executor options:
+ * The kernel revision `nightly` and `bisect` measure becomes executor options
+ * (run/revision.c):
  * tested on a tiny git repository the test makes in a temp dir. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd/options.h"
+#include "run/revision.h"
 #include "util/proc.h"
 #include "util/util.h"
 

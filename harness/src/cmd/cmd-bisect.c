@@ -14,6 +14,7 @@
 #include "config/catalog.h"
 #include "deploy/dut.h"
 #include "run/executor.h"
+#include "run/revision.h"
 #include "util/proc.h"
 #include "util/util.h"
 

@@ -11,6 +11,7 @@
 #include "config/catalog.h"
 #include "deploy/dut.h"
 #include "run/executor.h"
+#include "run/revision.h"
 #include "measure/nightly.h"
 #include "util/proc.h"
 #include "util/util.h"

@@ -1,9 +1,9 @@
 /*
  * options: the command-line options several commands share: the
  * plan-selecting ones of `run` and `compare`, the run-selecting ones of
- * `report` and `history`, the change-point detector's of `history` and
- * `nightly`, and the kernel revision `nightly` and `bisect` measure
- * (--kernel-git, --kernel-base).
+ * `report` and `history`, and the change-point detector's of `history` and
+ * `nightly`. (The kernel revision `nightly` and `bisect` measure is
+ * run/revision.h's.)
  *
  * Contract: run_options_parse() returns -1 when the command should go on,
  * else the exit code to return (help printed, or a usage error reported).
@@ -16,7 +16,6 @@
 #include <getopt.h>
 
 #include "analyze/changepoint.h"
-#include "build/gitsource.h"
 #include "run/executor.h"
 #include "store/store.h"
 
@@ -36,13 +35,6 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 /* Opens the store, runs the plan; the session id goes to session if given. */
 int run_options_execute(struct run_options *o, char session[40]);
 void run_options_free(struct run_options *o);
-/* Makes b measure revision rev of the kernel git repository repo (base
- * NULL: rev's root commit; docs/history.md): rev is prepared into gr, its
- * diff joins b->user_patches and b->revision points to tag, which the
- * caller keeps while b is used. -1 (error printed) on bad input. */
-int exec_opts_use_revision(struct exec_opts *b, const char *repo, const char *rev,
-			    const char *base, struct git_revision *gr, char tag[16]);
-
 /* The options that select stored runs (a usage's "selection"), entries of a
  * getopt_long table; their short codes S, P, b, s, w and d are used for
  * nothing else where they are. */
