@@ -1,6 +1,6 @@
 /*
  * run_double.h: test doubles for the run stage's unit tests (test_executor,
- * test_gate_loop, test_bisect_loop). Nothing here builds, boots or measures.
+ * test_gate_loop, test_bisect). Nothing here builds, boots or measures.
  *
  * - double_ops is a TEST DOUBLE of struct deploy_ops (deploy/dut.h). It
  *   stands in for the board's "qemu" backend (deploy_substitute()), so the
@@ -10,9 +10,10 @@
  *   fails as an emulator that will not start or a lab that takes no boots.
  * - double_stages is a test double of the executor's steps (run/executor.h):
  *   prepare() "builds" a kernel whose manifest it writes to the test's
- *   directory, run() returns a scripted outcome per run, its metrics a
- *   function of the strategy that was booted, so a gate or a bisection sees
- *   the candidate better or worse.
+ *   directory (or fails, for a revision the script says does not build),
+ *   run() returns a scripted outcome per run, its metrics a function of the
+ *   strategy that was booted and of the kernel revision last built, so a
+ *   gate or a bisection sees the candidate better or worse.
  *
  * Every function is static inline: each test includes the doubles it uses.
  */
@@ -51,12 +52,15 @@ struct double_state {
 	enum run_class runs[DOUBLE_MAX];
 	size_t nruns;
 	int prepare_rc;		/* what prepare() returns */
-	/* mbps of a passing run of a booted strategy; NULL: 100 */
+	/* what prepare() returns for a revision (exec_opts.revision); NULL: 0 */
+	int (*prepare_revision)(const char *revision);
+	/* mbps of a passing run of a booted strategy (and of dbl.revision); NULL: 100 */
 	double (*mbps)(const char *strategy, size_t run);
 	const char *dir;	/* where prepare() writes manifests */
 	/* seen */
 	size_t started, stopped, ran, prepared;
 	char strategy[64];	/* booted now */
+	char revision[16];	/* the last prepare()'s exec_opts.revision (g<12 hex>), "" for none */
 	char booted[DOUBLE_MAX][64];	/* each boot's strategy */
 	char ran_workloads[DOUBLE_MAX][64];
 };
@@ -136,16 +140,20 @@ static inline int double_prepare(const struct board *b, const char *series, cons
 				 struct userland_result *u, struct emulator_result *e)
 {
 	(void)b;
-	(void)o;
 	dbl.prepared++;
 	memset(k, 0, sizeof(*k));
 	memset(u, 0, sizeof(*u));
 	if (e)
 		memset(e, 0, sizeof(*e));
-	if (dbl.prepare_rc)
-		return dbl.prepare_rc;
-	/* the key stands for the kernel: one per strategy and patch set */
-	snprintf(k->key, sizeof(k->key), "double-%s-%zu", strategy, o->user_patches.n);
+	snprintf(dbl.revision, sizeof(dbl.revision), "%s", o->revision ? o->revision : "");
+	int rc = dbl.prepare_rc;
+	if (!rc && dbl.prepare_revision)
+		rc = dbl.prepare_revision(dbl.revision);
+	if (rc)
+		return rc;
+	/* the key stands for the kernel: one per strategy, patch set and revision */
+	snprintf(k->key, sizeof(k->key), "double-%s-%zu%s", strategy, o->user_patches.n,
+		 dbl.revision);
 	snprintf(k->config_sha256, sizeof(k->config_sha256), "config-double");
 	k->series = xstrdup(series);
 	k->dir = path_join(dbl.dir, k->key);

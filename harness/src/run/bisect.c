@@ -1,0 +1,330 @@
+#include "run/bisect.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/dataset.h"
+#include "config/catalog.h"
+#include "run/revision.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+int bisect_load(struct bisect *b)
+{
+	if (catalog_plan(b->plan_name, &b->plan) < 0)
+		return HB_EXIT_USAGE;
+	if (!b->plan.gate.present) {
+		hb_err("plan %s has no gate section: bisect needs its thresholds (see plans/gate.yaml)",
+		       b->plan.path);
+		return HB_EXIT_USAGE;
+	}
+	if (catalog_workload(b->plan.workloads.v[0], &b->wl) < 0)
+		return HB_EXIT_USAGE;
+	const struct gate_metric *gm = b->plan.gate.metrics.v;
+	for (size_t i = 0; i < b->plan.gate.metrics.n && !b->gm; i++)
+		if (!strcmp(gm[i].metric, b->metric) && gate_metric_applies(&gm[i], b->wl.proto))
+			b->gm = &gm[i];
+	if (!b->gm) {
+		hb_err("--metric %s: plan %s gates no such metric for %s", b->metric, b->plan.path,
+		       b->wl.name);
+		return HB_EXIT_USAGE;
+	}
+	b->threshold_pct = b->gm->threshold_pct[b->plan.timing];
+	/* the reference strategy only: the driver change is the revision */
+	while (b->plan.strategies.n > 1)
+		free(b->plan.strategies.v[--b->plan.strategies.n]);
+	return 0;
+}
+
+/* One revision on the emulated board: the plan's first board, reference
+ * strategy and workload; the session id goes to session. */
+static int measure(struct bisect *b, struct store *s, const char *rev, int reps,
+		   char session[40], struct git_revision *gr)
+{
+	git_revision_free(gr);
+	struct exec_opts o = { .stages = b->stages };
+	char tag[16];
+	if (exec_opts_use_revision(&o, b->repo, rev, b->base, gr, tag) < 0) {
+		strlist_free(&o.user_patches);
+		return HB_EXIT_USAGE;
+	}
+	hb_info("bisect: measuring %.12s %s (%d run%s)", gr->commit, gr->subject, reps,
+		reps > 1 ? "s" : "");
+	int planned = b->plan.repetitions;
+	b->plan.repetitions = reps;
+	int rc = executor_run_plan(&b->plan, s, &o, session);
+	b->plan.repetitions = planned;
+	strlist_free(&o.user_patches);
+	return rc;
+}
+
+/* Appends the metric's values of a session; -1 when it has none. */
+static int add_session(const struct bisect *b, struct store *s, const char *session,
+		       struct bisect_values *x)
+{
+	struct dataset d;
+	struct selection sel = { .session = session };
+	int rc = dataset_load(s, &sel, &d);
+	const struct series *k = rc == 0 ? dataset_find(&d, b->wl.name, b->plan.strategies.v[0],
+							  b->metric) : NULL;
+	if (k) {
+		x->v = xrealloc(x->v, (x->n + k->n + 1) * sizeof(double));
+		memcpy(x->v + x->n, k->v, k->n * sizeof(double));
+		x->n += k->n;
+	}
+	dataset_free(&d);
+	return k ? 0 : -1;
+}
+
+/* reps more runs of rev, their values appended to x; the session's id is
+ * pushed to sessions when given. */
+static int measure_into(struct bisect *b, struct store *s, const char *rev, int reps,
+			struct bisect_values *x, struct git_revision *gr, struct strlist *sessions)
+{
+	char session[40] = "";
+	int rc = measure(b, s, rev, reps, session, gr);
+	if (*session && add_session(b, s, session, x) == 0 && sessions)
+		strlist_push(sessions, session);
+	return rc;
+}
+
+/* One look of the gate's procedure (analyze/gate.h). Both sides start at
+ * the plan's repetitions (GOOD and BAD; each step's revision against GOOD's
+ * runs) and get one run at a time up to the cap, so the looks are counted
+ * as the gate's with first_repetitions = repetitions: 2 (cap -
+ * repetitions) + 1 at most. */
+static void decide(const struct bisect *b, struct gate_seq *seq, const struct bisect_values *good,
+		   const struct bisect_values *cand, struct gate_decision *d)
+{
+	struct gate_policy both = b->plan.gate;
+	both.first_repetitions = b->plan.repetitions;
+	gate_look(&both, b->plan.repetitions, seq, good->v, good->n, cand->v, cand->n,
+		  b->gm->better, b->threshold_pct, d);
+}
+
+double bisect_mean(const struct bisect_values *x)
+{
+	double sum = 0;
+	for (size_t i = 0; i < x->n; i++)
+		sum += x->v[i];
+	return x->n ? sum / (double)x->n : NAN;
+}
+
+int bisect_ends(struct bisect *b, struct store *s)
+{
+	struct bisect_values *g = &b->good_values, *bs = &b->bad_values;
+	int reps = b->plan.repetitions, cap = b->plan.gate.max_repetitions;
+	int rc = measure_into(b, s, b->good, reps, g, &b->good_rev, &b->good_sessions);
+	if (rc != HB_EXIT_USAGE && !hb_interrupted)
+		rc = measure_into(b, s, b->bad, reps, bs, &b->bad_rev, &b->bad_sessions);
+	if (rc == HB_EXIT_USAGE || !g->n || !bs->n) {
+		hb_err("bisect: GOOD or BAD could not be measured (see above); nothing to bisect");
+		return rc == HB_EXIT_USAGE ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+	}
+	struct gate_seq seq = { 0 };
+	decide(b, &seq, g, bs, &b->ends);
+	/* the gate's policy: while open, one more run on the side with fewer */
+	int tries = 0;
+	while (b->ends.outcome == GATE_OPEN && !hb_interrupted &&
+	       (bs->n < (size_t)cap || g->n < (size_t)cap)) {
+		int more_bad = bs->n <= g->n && bs->n < (size_t)cap;
+		if (tries++ >= 2 * cap ||
+		    (more_bad ? measure_into(b, s, b->bad, 1, bs, &b->bad_rev, &b->bad_sessions)
+			      : measure_into(b, s, b->good, 1, g, &b->good_rev, &b->good_sessions)) ==
+			    HB_EXIT_USAGE)
+			break;
+		decide(b, &seq, g, bs, &b->ends);
+	}
+	return 0;
+}
+
+int bisect_step(struct bisect *b, struct store *s)
+{
+	char *head[] = { "git", "rev-parse", "BISECT_HEAD", NULL };	/* --no-checkout */
+	char *rev = proc_output(head);
+	if (!rev) {
+		hb_err("bisect --step: no BISECT_HEAD here; `hilbench bisect` runs the steps");
+		return HB_EXIT_INFRA;
+	}
+	/* git bisect run exports GIT_DIR for the worktree; the kernel's
+	 * setlocalversion would then stamp the worktree's HEAD (BAD) into every
+	 * kernel release, and `git -C repo` would not mean repo */
+	static const char *const git_env[] = { "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
+					       "GIT_PREFIX", "GIT_COMMON_DIR" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(git_env); i++)
+		unsetenv(git_env[i]);
+	struct git_revision gr = { 0 };
+	struct bisect_values good = { 0 }, cand = { 0 };
+	for (size_t i = 0; i < b->good_sessions.n; i++)
+		add_session(b, s, b->good_sessions.v[i], &good);
+	/* a run that failed (a killed iperf3 on a loaded host) is stored with
+	 * its reason; the pass runs still count, and the gate asks for more */
+	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, NULL);
+	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
+	struct gate_seq seq = { 0 };
+	if (rc != HB_EXIT_USAGE && good.n && cand.n) {
+		decide(b, &seq, &good, &cand, &d);
+		/* the gate's own policy: one more run at a time while open */
+		int tries = 0;
+		while (d.outcome == GATE_OPEN && cand.n < (size_t)b->plan.gate.max_repetitions &&
+		       tries++ < b->plan.gate.max_repetitions && !hb_interrupted &&
+		       measure_into(b, s, rev, 1, &cand, &gr, NULL) != HB_EXIT_USAGE)
+			decide(b, &seq, &good, &cand, &d);
+	}
+	int verdict = d.outcome == GATE_REGRESSED ? 1 :
+		      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED ? 0 : HB_EXIT_INFRA;
+	const char *word = verdict == 1 ? "bad" : verdict == 0 ? "good" :
+			   cand.n ? "skip (undecided)" : "skip (not measured)";
+	hb_info("bisect: %.12s %s %.6g over %zu runs (good %.6g): %s", rev, b->metric,
+		bisect_mean(&cand), cand.n, bisect_mean(&good), word);
+	FILE *log = fopen(b->log, "a");
+	if (log) {
+		fprintf(log, "%s %.17g %s\n", rev, bisect_mean(&cand), word);
+		fclose(log);
+	}
+	free(good.v);
+	free(cand.v);
+	git_revision_free(&gr);
+	free(rev);
+	return verdict;
+}
+
+/* The mean logged for commit, or NaN. */
+static double logged_mean(const char *log, const char *commit)
+{
+	char *text = read_file(log, NULL);
+	double v = NAN;
+	struct strlist lines = { 0 };
+	strlist_split(&lines, text ? text : "", "\n");
+	for (size_t i = 0; i < lines.n; i++)
+		if (!strncmp(lines.v[i], commit, 40) && lines.v[i][40] == ' ')
+			v = strtod(lines.v[i] + 41, NULL);
+	strlist_free(&lines);
+	free(text);
+	return v;
+}
+
+static int git_in(const char *dir, char *const args[])
+{
+	struct strlist argv = { 0 };
+	strlist_push(&argv, "git");
+	strlist_push(&argv, "-C");
+	strlist_push(&argv, dir);
+	for (size_t i = 0; args[i]; i++)
+		strlist_push(&argv, args[i]);
+	int rc = proc_run(strlist_argv(&argv), NULL);
+	strlist_free(&argv);
+	return rc;
+}
+
+/* `git bisect run`'s words: this very binary's step with what it needs to
+ * judge a revision against GOOD's runs. /proc/<pid>/exe, not argv[0]: the
+ * binary's file may be replaced (an upgrade or a rebuild mid-bisect) while
+ * we wait for git, and this link stays valid. */
+static void step_command(const struct bisect *b, const char *log, struct strlist *run)
+{
+	char self[32];
+	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
+	strlist_split(run, "bisect run", " ");
+	strlist_push(run, b->step_program ? b->step_program : self);
+	strlist_split(run, "bisect --step", " ");
+	const char *pairs[][2] = { { "--kernel-git", b->repo }, { "--kernel-base", b->good_rev.base },
+				   { "--metric", b->metric }, { "--plan", b->plan_name },
+				   { "--log", log }, { "--good", b->good_rev.commit },
+				   { "--bad", b->bad_rev.commit } };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(pairs); i++) {
+		strlist_push(run, pairs[i][0]);
+		strlist_push(run, pairs[i][1]);
+	}
+	for (size_t i = 0; i < b->good_sessions.n; i++) {
+		strlist_push(run, "--good-session");
+		strlist_push(run, b->good_sessions.v[i]);
+	}
+}
+
+/* What git's bisection in wt ended at: the culprit, its subject and parent,
+ * and the means the steps logged for the two. */
+static int read_culprit(struct bisect *b, const char *wt, const char *log)
+{
+	char *bad_ref[] = { "git", "-C", (char *)wt, "rev-parse", "refs/bisect/bad", NULL };
+	char *culprit = proc_output(bad_ref);
+	if (!culprit || strlen(culprit) != 40) {
+		hb_err("bisect: git named no culprit (every step skipped?); see %s", log);
+		free(culprit);
+		return HB_EXIT_INFRA;
+	}
+	char *parent_spec = xasprintf("%s^", culprit);
+	char *par[] = { "git", "-C", (char *)wt, "rev-parse", parent_spec, NULL };
+	char *subj[] = { "git", "-C", (char *)wt, "log", "-1", "--format=%s", culprit, NULL };
+	b->culprit = culprit;
+	b->parent = proc_output(par);
+	b->subject = proc_output(subj);
+	b->after = logged_mean(log, culprit);
+	b->before = b->parent ? logged_mean(log, b->parent) : NAN;
+	free(parent_spec);
+	return 0;
+}
+
+/* `git bisect run` in a worktree wt of the repository, removed after. */
+static int bisect_in(struct bisect *b, const char *wt, const char *log)
+{
+	char *add[] = { "worktree", "add", "--quiet", "--detach", "--no-checkout", (char *)wt,
+			b->bad_rev.commit, NULL };
+	char *start[] = { "bisect", "start", "--no-checkout", b->bad_rev.commit,
+			  b->good_rev.commit, NULL };
+	struct strlist run = { 0 };
+	step_command(b, log, &run);
+	int rc = HB_EXIT_INFRA;
+	if (git_in(b->repo, add) == 0 && git_in(wt, start) == 0 &&
+	    git_in(wt, strlist_argv(&run)) == 0)
+		rc = read_culprit(b, wt, log);
+	strlist_free(&run);
+	char *reset[] = { "bisect", "reset", NULL };
+	char *remove[] = { "worktree", "remove", "--force", (char *)wt, NULL };
+	if (path_exists(wt)) {
+		git_in(wt, reset);
+		git_in(b->repo, remove);
+	}
+	return rc;
+}
+
+int bisect_narrow(struct bisect *b)
+{
+	char tmpl[] = "/tmp/hb-bisect-XXXXXX";
+	if (!mkdtemp(tmpl)) {
+		hb_err("cannot create a temporary directory in /tmp");
+		return HB_EXIT_INFRA;
+	}
+	char *wt = path_join(tmpl, "worktree");
+	char *log = path_join(tmpl, "steps.log");
+	FILE *f = fopen(log, "w");
+	if (f) {
+		fprintf(f, "%s %.17g good\n%s %.17g bad\n", b->good_rev.commit,
+			bisect_mean(&b->good_values), b->bad_rev.commit, bisect_mean(&b->bad_values));
+		fclose(f);
+	}
+	int rc = bisect_in(b, wt, log);
+	rm_rf(tmpl);
+	free(wt);
+	free(log);
+	return rc;
+}
+
+void bisect_free(struct bisect *b)
+{
+	if (b->wl.name)
+		workload_free(&b->wl);
+	plan_free(&b->plan);
+	strlist_free(&b->good_sessions);
+	strlist_free(&b->bad_sessions);
+	free(b->good_values.v);
+	free(b->bad_values.v);
+	git_revision_free(&b->good_rev);
+	git_revision_free(&b->bad_rev);
+	free(b->culprit);
+	free(b->subject);
+	free(b->parent);
+}
