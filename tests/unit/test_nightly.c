@@ -1,7 +1,12 @@
 /* nightly: the lock keeps a second nightly out, the record makes a second
  * invocation for the same plan and revision find the stored session, and
  * a change of plan file or revision makes a new key. Uses a real store in
- * a temp dir; the one run in it is written by the test, not measured. */
+ * a temp dir; the one run in it is written by the test, not measured.
+ * Then the driver over the doubles of run_double.h (a test double of the
+ * board's deploy backend; builds and runs that only pretend) with
+ * plans/gate.yaml: a night runs the plan once and is recorded, a second
+ * finds it; a night whose runs failed is not recorded; a nightly while
+ * another holds the lock runs nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,25 +16,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/nightly.h"
+#include "config/catalog.h"
+#include "run/nightly.h"
+#include "run_double.h"
 #include "store/store.h"
 #include "util/util.h"
 
 static char dir[64];
 static struct store *st;
+static struct plan gate;
 
 static int setup(void **state)
 {
 	(void)state;
 	snprintf(dir, sizeof(dir), "/tmp/hb-test-nightly-XXXXXX");
-	if (!mkdtemp(dir) || !(st = store_open(dir)))
-		return -1;
-	return 0;
+	st = double_setup(dir);
+	return st && catalog_plan("gate", &gate) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	deploy_substitute(NULL);
+	plan_free(&gate);
 	store_close(st);
 	return rm_rf(dir);
 }
@@ -88,12 +97,85 @@ static void a_recorded_night_is_found_while_its_runs_exist(void **state)
 	assert_string_equal(session, "night-1");
 }
 
+/* One night of plans/gate.yaml against Debian's source; its code. */
+static int night(struct nightly *n)
+{
+	*n = (struct nightly){ .plan = &gate, .stages = &double_stages };
+	return nightly_run(n, st);
+}
+
+static void a_night_runs_once_per_revision(void **state)
+{
+	(void)state;
+	struct nightly n;
+	assert_int_equal(night(&n), 0);
+	assert_int_equal(n.found, 0);
+	assert_int_equal(n.run_rc, HB_EXIT_OK);
+	assert_int_equal(n.classes[RUN_PASS], (size_t)gate.repetitions);
+	assert_int_equal(dbl.started, (size_t)gate.repetitions);
+	assert_non_null(strstr(n.revision, "linux-source-6.1="));
+	char session[64];
+	snprintf(session, sizeof(session), "%s", n.session);
+	nightly_free(&n);
+
+	assert_int_equal(night(&n), 0);
+	assert_int_equal(n.found, 1);
+	assert_string_equal(n.session, session);
+	assert_int_equal(n.classes[RUN_PASS], (size_t)gate.repetitions);
+	assert_int_equal(dbl.started, (size_t)gate.repetitions);	/* nothing ran */
+	nightly_free(&n);
+}
+
+static void a_night_whose_runs_failed_is_run_again(void **state)
+{
+	(void)state;
+	char *records = path_join(store_dir(st), "nightly");
+	assert_int_equal(rm_rf(records), 0);	/* the night before */
+	free(records);
+	double_reset(dir);
+	dbl.nruns = DOUBLE_MAX;
+	for (size_t i = 0; i < DOUBLE_MAX; i++)
+		dbl.runs[i] = RUN_ERROR;	/* the infrastructure's: retried, then stored */
+	struct nightly n;
+	assert_int_equal(night(&n), 0);
+	assert_int_equal(n.found, 0);
+	assert_int_equal(n.run_rc, HB_EXIT_INFRA);
+	assert_int_equal(n.classes[RUN_PASS], 0);
+	assert_true(n.classes[RUN_ERROR] >= (size_t)gate.repetitions);
+	nightly_free(&n);
+
+	double_reset(dir);
+	assert_int_equal(night(&n), 0);
+	assert_int_equal(n.found, 0);	/* not recorded: measured again */
+	assert_int_equal(n.run_rc, HB_EXIT_OK);
+	assert_int_equal(dbl.started, (size_t)gate.repetitions);
+	nightly_free(&n);
+}
+
+static void a_nightly_while_one_runs_runs_nothing(void **state)
+{
+	(void)state;
+	int busy = 0;
+	int held = nightly_lock(st, &busy);
+	assert_true(held >= 0);
+	double_reset(dir);
+	struct nightly n;
+	assert_int_equal(night(&n), HB_EXIT_INFRA);
+	assert_int_equal(dbl.started, 0);
+	assert_int_equal(dbl.prepared, 0);
+	nightly_free(&n);
+	nightly_unlock(held);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_nights_never_overlap),
 		cmocka_unit_test(key_follows_plan_contents_and_revision),
 		cmocka_unit_test(a_recorded_night_is_found_while_its_runs_exist),
+		cmocka_unit_test(a_night_runs_once_per_revision),
+		cmocka_unit_test(a_night_whose_runs_failed_is_run_again),
+		cmocka_unit_test(a_nightly_while_one_runs_runs_nothing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
