@@ -180,19 +180,28 @@ static void a_revision_not_there_is_an_input_error(void **state)
 	bisect_free(&b);
 }
 
+/* c0 (GOOD) .. c6 (BAD), slower from commit first_slow on; c2 noisy (no
+ * verdict within the cap), c3 not built: the ends are a regression. */
+static void regressed_from(int first_slow, struct bisect *b)
+{
+	int slow[COMMITS], n = 0, noisy[] = { 2 }, broken[] = { 3 };
+	for (int i = first_slow; i < COMMITS; i++)
+		slow[n++] = i;
+	script("HB_TEST_SLOW", slow, (size_t)n);
+	script("HB_TEST_NOISY", noisy, 1);
+	script("HB_TEST_UNBUILDABLE", broken, 1);
+	bisect_init(b, 0, COMMITS - 1);
+	assert_int_equal(bisect_ends(b, st), 0);
+	assert_int_equal(b->ends.outcome, GATE_REGRESSED);
+}
+
 /* BAD slower than GOOD; then each step's verdict on a revision git would
  * hand it (BISECT_HEAD of a bisection started in the repository). */
 static void each_step_is_good_bad_or_skipped(void **state)
 {
 	(void)state;
-	int slow[] = { 4, 5, 6 }, noisy[] = { 2 }, broken[] = { 3 };
-	script("HB_TEST_SLOW", slow, 3);
-	script("HB_TEST_NOISY", noisy, 1);
-	script("HB_TEST_UNBUILDABLE", broken, 1);
 	struct bisect b;
-	bisect_init(&b, 0, 6);
-	assert_int_equal(bisect_ends(&b, st), 0);
-	assert_int_equal(b.ends.outcome, GATE_REGRESSED);
+	regressed_from(4, &b);
 
 	char *start[] = { "bisect", "start", "--no-checkout", commit[6], commit[0], NULL };
 	char *reset[] = { "bisect", "reset", NULL };
@@ -240,14 +249,8 @@ static void each_step_is_good_bad_or_skipped(void **state)
 static void the_first_bad_commit_is_found(void **state)
 {
 	(void)state;
-	int slow[] = { 5, 6 }, noisy[] = { 2 }, broken[] = { 3 };
-	script("HB_TEST_SLOW", slow, 2);
-	script("HB_TEST_NOISY", noisy, 1);
-	script("HB_TEST_UNBUILDABLE", broken, 1);
 	struct bisect b;
-	bisect_init(&b, 0, 6);
-	assert_int_equal(bisect_ends(&b, st), 0);
-	assert_int_equal(b.ends.outcome, GATE_REGRESSED);
+	regressed_from(5, &b);
 	assert_int_equal(bisect_narrow(&b), 0);
 	assert_string_equal(b.culprit, commit[5]);
 	assert_string_equal(b.subject, "c5");
@@ -263,17 +266,13 @@ static void the_first_bad_commit_is_found(void **state)
 	unscript();
 }
 
-/* The commit next to the culprit cannot be built: git can name no single
- * first bad commit. */
+/* The commit next to the culprit (c4) cannot be built: git can name no
+ * single first bad commit. */
 static void a_skip_next_to_the_culprit_names_none(void **state)
 {
 	(void)state;
-	int slow[] = { 4, 5, 6 }, broken[] = { 3 };
-	script("HB_TEST_SLOW", slow, 3);
-	script("HB_TEST_UNBUILDABLE", broken, 1);
 	struct bisect b;
-	bisect_init(&b, 0, 6);
-	assert_int_equal(bisect_ends(&b, st), 0);
+	regressed_from(4, &b);
 	assert_int_equal(bisect_narrow(&b), HB_EXIT_INFRA);
 	assert_null(b.culprit);
 	bisect_free(&b);
