@@ -49,7 +49,7 @@ FUZZ_TIME ?= 10
 # their path with / turned into - (tests-data-bad-missing-key.yaml).
 FUZZ_NAMES   := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 FUZZ_CORPORA := $(FUZZ_NAMES:%=$(B)/fuzz/corpus/%)
-FUZZ_SEEDS_config   := $(wildcard boards/*.yaml workloads/*.yaml plans/*.yaml settings/*.yaml \
+FUZZ_SEEDS_config   := $(wildcard boards/*.yaml workloads/*.yaml plans/*.yaml settings/*.yaml drivers/*.yaml \
                        tests/data/bad/*.yaml tests/data/boards/*.yaml \
                        tests/data/workloads/*.yaml tests/data/plans/*.yaml)
 FUZZ_SEEDS_patchset := $(wildcard tests/data/patches/*.patch)

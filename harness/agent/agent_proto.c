@@ -177,6 +177,35 @@ static const uint64_t run_key_max[K_COUNT] = {
 	[K_OMIT] = 60, [K_STREAMS] = 16, [K_PORT] = 65535,
 };
 
+static int is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+int run_functions_check(const char *list, char *err, size_t errlen)
+{
+	size_t len = strlen(list);
+	if (len == 0 || len > RUN_FUNCTIONS_LEN)
+		return fail(err, errlen, "functions= must have 1-%d characters", RUN_FUNCTIONS_LEN);
+	int n = 0;
+	for (const char *p = list;; p++) {
+		const char *start = p;
+		if (!is_ident_start(*p))
+			return fail(err, errlen, "functions=: a name must start with [A-Za-z_]");
+		while (is_ident_start(*p) || (*p >= '0' && *p <= '9'))
+			p++;
+		if (p - start > RUN_FUNCTION_NAME_MAX)
+			return fail(err, errlen, "functions=: a name longer than %d characters",
+				    RUN_FUNCTION_NAME_MAX);
+		if (++n > RUN_FUNCTIONS_MAX)
+			return fail(err, errlen, "functions=: more than %d names", RUN_FUNCTIONS_MAX);
+		if (*p == '\0')
+			return 0;
+		if (*p != ',')
+			return fail(err, errlen, "functions=: names are C identifiers joined by ','");
+	}
+}
+
 /* iperf3's largest UDP datagram: 65535 - IP header - UDP header. */
 #define UDP_LEN_MAX 65507
 

@@ -37,6 +37,13 @@ enum run_dir { RUN_TX, RUN_RX, RUN_BIDIR };	/* seen from the DUT */
 enum run_profile { PROFILE_NONE, PROFILE_FTRACE, PROFILE_PERF };
 
 #define RUN_ID_MAX 64
+/* functions=: the function profiler's filter, from the host's
+ * driver file (config/driver.h). At most this many names, each a C
+ * identifier of at most RUN_FUNCTION_NAME_MAX characters, joined by ','
+ * into at most RUN_FUNCTIONS_LEN characters. */
+#define RUN_FUNCTIONS_MAX	16
+#define RUN_FUNCTION_NAME_MAX	63
+#define RUN_FUNCTIONS_LEN	255
 
 /* One `hbcmd run`: every field validated and in range. */
 struct run_spec {
@@ -51,6 +58,10 @@ struct run_spec {
 	unsigned port;
 	enum run_profile profile;	/* optional key profile=none|ftrace|perf */
 };
+
+/* 0 if list is a valid functions= value (see RUN_FUNCTIONS_MAX), else -1
+ * with the reason in err. */
+int run_functions_check(const char *list, char *err, size_t errlen);
 
 /*
  * The key=value tokens of a run (without "hbcmd run"). Every key is

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "config/board.h"
+#include "config/driver.h"
 #include "config/plan.h"
 #include "config/setting.h"
 #include "config/strategy.h"
@@ -82,10 +83,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct setting_def sd;
 	if (setting_load(path, &sd, err, sizeof(err)) == 0)
 		setting_free(&sd);
+	struct driver dr;
+	if (driver_load(path, &dr, err, sizeof(err)) == 0)
+		driver_free(&dr);
 
 	struct strlist patches = { 0 }, upstream = { 0 }, settings = { 0 };
-	char *description = NULL;
-	series_file_load(path, &patches, &description, &upstream, &settings, err, sizeof(err));
+	char *description = NULL, *driver = NULL;
+	series_file_load(path, &patches, &description, &upstream, &settings, &driver, err,
+			 sizeof(err));
+	free(driver);
 	strlist_free(&patches);
 	strlist_free(&upstream);
 	strlist_free(&settings);

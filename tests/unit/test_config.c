@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "config/board.h"
+#include "config/catalog.h"
+#include "config/driver.h"
 #include "config/emulator.h"
 #include "config/plan.h"
 #include "config/strategy.h"
@@ -33,12 +35,13 @@ static char *home_path(const char *rel)
 	return path_join(home, rel);
 }
 
-/* 'b'oard, 'w'orkload or 'p'lan: load path, free it on success. */
+/* 'b'oard, 'w'orkload, 'p'lan or 'd'river: load path, free it on success. */
 static int load(int kind, const char *path)
 {
 	struct board b;
 	struct workload w;
 	struct plan p;
+	struct driver dr;
 	int rc;
 
 	err[0] = '\0';
@@ -52,6 +55,12 @@ static int load(int kind, const char *path)
 	case 'w':
 		if (!(rc = workload_load(path, &w, err, sizeof err)))
 			workload_free(&w);
+		return rc;
+	case 'd':
+		if (!(rc = driver_load(path, &dr, err, sizeof err)))
+			driver_free(&dr);
+		else
+			assert_null(dr.name);
 		return rc;
 	default:
 		if (!(rc = plan_load(path, &p, err, sizeof err)))
@@ -220,6 +229,101 @@ static void test_series_compare(void **state)
 }
 
 /* Per-series strategy stacks: on 6.12 gating is upstream, and says so. */
+/* The shipped driver file, and every shipped strategy names a driver that
+ * loads. */
+static void test_driver_files(void **state)
+{
+	(void)state;
+	struct driver dr;
+	char *path = home_path("drivers/stmmac.yaml");
+	assert_int_equal(driver_load(path, &dr, err, sizeof err), 0);
+	free(path);
+	assert_string_equal(dr.tx_timer, "stmmac_tx_timer");
+	assert_string_equal(dr.tx_napi_poll, "stmmac_napi_poll_tx");
+	assert_string_equal(dr.xmit, "stmmac_xmit");
+	assert_int_equal(dr.profile.n, 8);
+	assert_int_equal(dr.stats.n, 4);
+	const struct driver_stat *st = dr.stats.v;
+	assert_string_equal(st[0].stat, "tx_normal_irq_n");
+	assert_string_equal(st[0].metric, "tx_irqs_per_pkt");
+	assert_int_equal(st[3].per, DRIVER_PER_RX);
+	driver_free(&dr);
+
+	static const char *const series[] = { "6.1", "6.12" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(series); i++) {
+		struct strlist names = { 0 };
+		assert_int_equal(strategy_list(series[i], &names), 0);
+		assert_true(names.n > 0);
+		for (size_t j = 0; j < names.n; j++) {
+			struct strategy s;
+			assert_int_equal(strategy_load(series[i], names.v[j], &s, err, sizeof err), 0);
+			assert_string_equal(s.driver, "stmmac");
+			assert_int_equal(catalog_driver(s.driver, &dr), 0);
+			driver_free(&dr);
+			strategy_free(&s);
+		}
+		strlist_free(&names);
+		struct strategy base;
+		assert_int_equal(strategy_load(series[i], "base", &base, err, sizeof err), 0);
+		assert_null(base.driver);
+		strategy_free(&base);
+	}
+}
+
+/* `driver:` in a series file: once, a known driver, only for strategies;
+ * a strategy without one does not load. */
+static void test_strategy_driver(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		int strategy;		/* loaded as a strategy's series, else a user's */
+		const char *phrase;
+	} cases[] = {
+		{ "# s\ndriver: stmmac\n", 1, NULL },
+		{ "# s\ndriver: stmmac\n", 0, ":2: 'driver:' is only for strategies" },
+		{ "# s\ndriver: e1000e\n", 1, ":2: no driver 'e1000e' (drivers/<name>.yaml); known drivers: stmmac" },
+		{ "# s\ndriver: ../stmmac\n", 1, ":2: no driver '../stmmac'" },
+		{ "driver: stmmac\ndriver: stmmac\n", 1, ":2: a second 'driver:' line" },
+	};
+	char dir[] = "/tmp/hb-test-driver.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *file = path_join(dir, "series");
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cases); i++) {
+		assert_int_equal(write_file_atomic(file, cases[i].text, strlen(cases[i].text)), 0);
+		struct strlist patches = { 0 };
+		char *driver = NULL;
+		err[0] = '\0';
+		int rc = series_file_load(file, &patches, NULL, NULL, NULL,
+					  cases[i].strategy ? &driver : NULL, err, sizeof err);
+		if (cases[i].phrase) {
+			assert_int_equal(rc, -1);
+			assert_non_null(strstr(err, cases[i].phrase));
+		} else {
+			assert_int_equal(rc, 0);
+			assert_string_equal(driver, "stmmac");
+		}
+		free(driver);
+		strlist_free(&patches);
+	}
+	free(file);
+	rm_rf(dir);
+
+	/* a strategy of the tree's own without a driver line */
+	char *sdir = xasprintf("%s/driver-patches/.test-driver/nodriver", getenv("HILBENCH_HOME"));
+	assert_int_equal(mkdir_p(sdir, 0755), 0);
+	char *sfile = path_join(sdir, "series");
+	assert_int_equal(write_file_atomic(sfile, "# no driver\n", 12), 0);
+	struct strategy s;
+	assert_int_equal(strategy_load(".test-driver", "nodriver", &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "nodriver/series: names no driver under test; add a line 'driver: <name>'"));
+	char *top = path_dirname(sdir);
+	rm_rf(top);
+	free(top);
+	free(sfile);
+	free(sdir);
+}
+
 static void test_strategy_upstream(void **state)
 {
 	struct strategy st;
@@ -240,13 +344,13 @@ static void test_strategy_upstream(void **state)
 	const char *text = "# user series\nupstream: something\n";
 	assert_int_equal(write_file_atomic(file, text, strlen(text)), 0);
 	struct strlist patches = { 0 }, upstream = { 0 };
-	assert_int_equal(series_file_load(file, &patches, NULL, NULL, NULL, err, sizeof err), -1);
+	assert_int_equal(series_file_load(file, &patches, NULL, NULL, NULL, NULL, err, sizeof err), -1);
 	char *want = xasprintf("%s:2: 'upstream:' is only for strategies", file);
 	assert_non_null(strstr(err, want));
 	free(want);
 	text = "upstream:   \n";
 	assert_int_equal(write_file_atomic(file, text, strlen(text)), 0);
-	assert_int_equal(series_file_load(file, &patches, NULL, &upstream, NULL, err, sizeof err), -1);
+	assert_int_equal(series_file_load(file, &patches, NULL, &upstream, NULL, NULL, err, sizeof err), -1);
 	assert_non_null(strstr(err, ":1: 'upstream:' names nothing"));
 	strlist_free(&patches);
 	strlist_free(&upstream);
@@ -470,9 +574,26 @@ static const char plan_base[] =
 	"repetitions: 3\n"
 	"timing: realtime\n";
 
+static const char driver_base[] =
+	"name: tmp-drv\n"
+	"description: test driver\n"
+	"tx_timer: foo_tx_timer\n"
+	"tx_napi_poll: foo_poll_tx\n"
+	"xmit: foo_xmit\n"
+	"profile: [hrtimer_interrupt, foo_xmit]\n"
+	"stats:\n"
+	"  - stat: tx_irq\n"
+	"    metric: tx_irqs_per_pkt\n"
+	"    per: tx\n"
+	"    counts: TX interrupts\n"
+	"  - stat: rx_irq\n"
+	"    metric: rx_irqs_per_pkt\n"
+	"    per: rx\n"
+	"    counts: RX interrupts\n";
+
 struct variant {
 	const char *name;
-	int kind;		/* 'b', 'w', 'p' */
+	int kind;		/* 'b', 'w', 'p', 'd' */
 	const char *from, *to;	/* replace the one `from` in the base text;
 				 * from NULL: `to` is the whole text */
 	int line, col;		/* 0: the variant must load */
@@ -484,8 +605,10 @@ struct variant {
 static void run_variant(void **state)
 {
 	const struct variant *v = *state;
-	const char *base = v->kind == 'b' ? board_base : v->kind == 'w' ? workload_base : plan_base;
-	const char *file = v->kind == 'b' ? "tmp-board.yaml" : v->kind == 'w' ? "tmp-wl.yaml" : "tmp-plan.yaml";
+	const char *base = v->kind == 'b' ? board_base : v->kind == 'w' ? workload_base :
+			   v->kind == 'd' ? driver_base : plan_base;
+	const char *file = v->kind == 'b' ? "tmp-board.yaml" : v->kind == 'w' ? "tmp-wl.yaml" :
+			   v->kind == 'd' ? "tmp-drv.yaml" : "tmp-plan.yaml";
 	char dir[] = "/tmp/hb-test-config.XXXXXX";
 	char *text;
 
@@ -749,6 +872,38 @@ static const struct variant variants[] = {
 #undef PPS
 #undef HIGHER
 #undef THR
+
+	/* driver */
+	{ "driver base loads", 'd', NULL, driver_base, 0, 0, NULL },
+	{ "a driver without stats", 'd', NULL,
+	  "name: tmp-drv\ndescription: d\ntx_timer: t\ntx_napi_poll: p\nxmit: x\n"
+	  "profile: [x]\nstats: []\n", 0, 0, NULL },
+	{ "function not an identifier", 'd', "xmit: foo_xmit", "xmit: foo-xmit", 5, 7,
+	  "'xmit' is no list the agent can profile (functions=: names are C identifiers" },
+	{ "function starting with a digit", 'd', "tx_timer: foo_tx_timer", "tx_timer: 1timer", 3, 11,
+	  "a name must start with [A-Za-z_]" },
+	{ "profile name too long", 'd', "[hrtimer_interrupt,",
+	  "[a123456789a123456789a123456789a123456789a123456789a123456789abcd,", 6, 10,
+	  "a name longer than 63 characters" },
+	{ "profile with too many names", 'd', "[hrtimer_interrupt,",
+	  "[a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16,", 6, 10,
+	  "more than 16 names" },
+	{ "profile empty", 'd', "[hrtimer_interrupt, foo_xmit]", "[]", 6, 10,
+	  "'profile' must list at least 1 item(s)" },
+	{ "stat with a space", 'd', "stat: tx_irq\n", "stat: tx irq\n", 8, 11,
+	  "'stats[1].stat' 'tx irq' is no ethtool -S name" },
+	{ "metric not a metric name", 'd', "metric: tx_irqs_per_pkt", "metric: TX-irqs", 9, 13,
+	  "'stats[1].metric' 'TX-irqs' is no metric name" },
+	{ "per neither tx nor rx", 'd', "per: tx", "per: both", 10, 10,
+	  "'stats[1].per' must be one of tx, rx, got 'both'" },
+	{ "stat listed twice", 'd', "stat: rx_irq", "stat: tx_irq", 12, 11,
+	  "stat 'tx_irq' is listed twice (stats[1]); keep one" },
+	{ "metric from two stats", 'd', "metric: rx_irqs_per_pkt", "metric: tx_irqs_per_pkt", 13, 13,
+	  "metric 'tx_irqs_per_pkt' comes from two stats (stats[1])" },
+	{ "stat without counts", 'd', "    counts: RX interrupts\n", "", 12, 5,
+	  "'stats[2]' is missing required key 'counts'" },
+	{ "driver name mismatch", 'd', "name: tmp-drv", "name: other-drv", 1, 7,
+	  "name 'other-drv' does not match the file name 'tmp-drv.yaml'" },
 };
 
 /* ---- fixtures: tests/data/bad/<defect>.yaml ---- */
@@ -789,6 +944,10 @@ static const struct fixture fixtures[] = {
 	  "duplicate key 'repetitions' (first at line 4); remove one of them" },
 	{ "name-mismatch.yaml", 'w', 2, 7,
 	  "name 'udp64-dut-tx' does not match the file name 'name-mismatch.yaml'" },
+	{ "driver-bad-symbol.yaml", 'd', 4, 11,
+	  "'tx_timer' is no list the agent can profile (functions=: names are C identifiers joined by ',')" },
+	{ "driver-stat-twice.yaml", 'd', 12, 11,
+	  "stat 'tx_clean' is listed twice (stats[1]); keep one" },
 	{ "addr-outside-range.yaml", 'b', 18, 13,
 	  "dut.dut_addr '192.168.1.2/24' is outside 198.18.0.0/15, the range RFC 2544 reserves for benchmarking" },
 };
@@ -803,6 +962,8 @@ int main(void)
 		cmocka_unit_test(test_board_series_check),
 		cmocka_unit_test(test_series_compare),
 		cmocka_unit_test(test_strategy_upstream),
+		cmocka_unit_test(test_driver_files),
+		cmocka_unit_test(test_strategy_driver),
 		cmocka_unit_test(test_enum_names),
 		cmocka_unit_test(test_emulator_files),
 		cmocka_unit_test(test_board_virtual_seconds),

@@ -197,7 +197,7 @@ static void run_series_case(void **state)
 	assert_int_equal(write_file_atomic(path, c->text, strlen(c->text)), 0);
 	struct strlist patches = { 0 }, upstream = { 0 }, settings = { 0 };
 	err[0] = '\0';
-	int rc = series_file_load(path, &patches, NULL, &upstream, c->user ? NULL : &settings,
+	int rc = series_file_load(path, &patches, NULL, &upstream, c->user ? NULL : &settings, NULL,
 				  err, sizeof(err));
 	char *prefix = xasprintf("%s:%d: ", path, c->line);
 	int ok = c->line ? rc == -1 && !strncmp(err, prefix, strlen(prefix)) &&

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/catalog.h"
 #include "store/metrics.h"
 #include "util/util.h"
 
@@ -142,6 +143,33 @@ static void every_name_the_runner_stores_has_a_row(void **state)
 	free(src);
 }
 
+/* Every metric a driver file makes of its statistics has a row: a ratio,
+ * beside the ethtool.<stat> family. */
+static void every_metric_a_driver_file_makes_has_a_row(void **state)
+{
+	(void)state;
+	struct strlist names = { 0 };
+	assert_int_equal(catalog_names("driver", &names), 0);
+	assert_true(names.n >= 1);
+	for (size_t i = 0; i < names.n; i++) {
+		struct driver dr;
+		assert_int_equal(catalog_driver(names.v[i], &dr), 0);
+		const struct driver_stat *st = dr.stats.v;
+		for (size_t k = 0; k < dr.stats.n; k++) {
+			const struct metric_def *m = metric_find(st[k].metric);
+			if (!m)
+				fail_msg("drivers/%s.yaml: metric '%s' has no row in store/metrics.c",
+					 names.v[i], st[k].metric);
+			assert_string_equal(m->unit, "ratio");
+			char *fam = xasprintf("ethtool.%s", st[k].stat);
+			assert_non_null(metric_find(fam));
+			free(fam);
+		}
+		driver_free(&dr);
+	}
+	strlist_free(&names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +178,7 @@ int main(void)
 		cmocka_unit_test(every_row_keeps_the_rules),
 		cmocka_unit_test(docs_metrics_md_has_the_table),
 		cmocka_unit_test(every_name_the_runner_stores_has_a_row),
+		cmocka_unit_test(every_metric_a_driver_file_makes_has_a_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

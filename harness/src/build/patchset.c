@@ -141,7 +141,7 @@ int patchset_add_patch(struct strlist *out, const char *path, char *err, size_t 
 int patchset_add_series(struct strlist *out, const char *path, char *err, size_t errlen)
 {
 	struct strlist listed = { 0 };
-	int rc = series_file_load(path, &listed, NULL, NULL, NULL, err, errlen);
+	int rc = series_file_load(path, &listed, NULL, NULL, NULL, NULL, err, errlen);
 	for (size_t i = 0; rc == 0 && i < listed.n; i++)
 		rc = patchset_add_patch(out, listed.v[i], err, errlen);
 	strlist_free(&listed);

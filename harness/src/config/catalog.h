@@ -1,5 +1,5 @@
 /*
- * catalog: finds boards, workloads and plans by name under hb_home().
+ * catalog: finds boards, workloads, plans and drivers by name under hb_home().
  *
  * Contract: a name that contains '/' or ends in ".yaml" is taken as a path;
  * otherwise <home>/<kind>s/<name>.yaml. Loaders print their own errors and
@@ -9,6 +9,7 @@
 #define HB_CATALOG_H
 
 #include "config/board.h"
+#include "config/driver.h"
 #include "config/plan.h"
 #include "config/workload.h"
 
@@ -17,5 +18,6 @@ int catalog_names(const char *kind, struct strlist *names);
 int catalog_board(const char *name, struct board *b);
 int catalog_workload(const char *name, struct workload *w);
 int catalog_plan(const char *name, struct plan *p);
+int catalog_driver(const char *name, struct driver *dr);
 
 #endif

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/catalog.h"
 #include "config/setting.h"
+#include "config/yamldoc.h"
 
 static char *series_dir(const char *series, const char *name)
 {
@@ -61,9 +63,41 @@ static int setting_line(const char *file, int lineno, const char *what,
 	return 0;
 }
 
+/* "driver: <name>": once, a file of drivers/. */
+static int driver_line(const char *file, int lineno, const char *what, char **driver,
+		       char *err, size_t errlen)
+{
+	if (!driver) {
+		snprintf(err, errlen, "%s:%d: 'driver:' is only for strategies in "
+			 "driver-patches/<series>/ (the driver is the strategy's); remove the line",
+			 file, lineno);
+		return -1;
+	}
+	if (*driver) {
+		snprintf(err, errlen, "%s:%d: a second 'driver:' line; a strategy changes one "
+			 "driver, keep one line", file, lineno);
+		return -1;
+	}
+	char *path = ydoc_name_ok(what) ? catalog_path("driver", what) : NULL;
+	int ok = path && path_exists(path);
+	if (!ok) {
+		struct strlist known = { 0 };
+		catalog_names("driver", &known);
+		char *list = known.n ? argv_join(&known, ", ") : xstrdup("(none)");
+		snprintf(err, errlen, "%s:%d: no driver '%s' (drivers/<name>.yaml); "
+			 "known drivers: %s", file, lineno, what, list);
+		free(list);
+		strlist_free(&known);
+	} else {
+		*driver = xstrdup(what);
+	}
+	free(path);
+	return ok ? 0 : -1;
+}
+
 int series_file_load(const char *file, struct strlist *patches, char **description,
-		     struct strlist *upstream, struct strlist *settings, char *err,
-		     size_t errlen)
+		     struct strlist *upstream, struct strlist *settings, char **driver,
+		     char *err, size_t errlen)
 {
 	FILE *f = fopen(file, "r");
 	if (!f) {
@@ -99,6 +133,11 @@ int series_file_load(const char *file, struct strlist *patches, char **descripti
 		}
 		if (!strncmp(t, "setting:", 8)) {
 			if (setting_line(file, lineno, trim(t + 8), settings, err, errlen) < 0)
+				goto out;
+			continue;
+		}
+		if (!strncmp(t, "driver:", 7)) {
+			if (driver_line(file, lineno, trim(t + 7), driver, err, errlen) < 0)
 				goto out;
 			continue;
 		}
@@ -139,7 +178,7 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 	s->series = xstrdup(series);
 	s->dir = series_dir(series, name);
 	char *file = path_join(s->dir, "series");
-	int rc = -1;
+	int rc = -1, is_base = !strcmp(name, "base");
 	if (!path_exists(file)) {
 		struct strlist known = { 0 };
 		strategy_list(series, &known);
@@ -149,7 +188,12 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 		free(list);
 		strlist_free(&known);
 	} else if (series_file_load(file, &s->patches, &s->description, &s->upstream,
-				    &s->settings, err, errlen) == 0) {
+				    &s->settings, is_base ? NULL : &s->driver, err, errlen) < 0) {
+		/* err says why */
+	} else if (!is_base && !s->driver) {
+		snprintf(err, errlen, "%s: names no driver under test; add a line 'driver: <name>' "
+			 "naming the drivers/<name>.yaml its patches change", file);
+	} else {
 		if (!s->description)
 			s->description = xstrdup("(no description: add a '# ...' first line to the series file)");
 		rc = 0;
@@ -166,6 +210,7 @@ void strategy_free(struct strategy *s)
 	free(s->series);
 	free(s->dir);
 	free(s->description);
+	free(s->driver);
 	strlist_free(&s->patches);
 	strlist_free(&s->upstream);
 	strlist_free(&s->settings);

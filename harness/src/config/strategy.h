@@ -7,6 +7,9 @@
  * strategy (prerequisite fixes). `setting: <name> <value>` lines are runtime
  * settings (config/setting.h) the DUT gets before every workload; a
  * strategy with settings and no patches runs the baseline kernel.
+ * `driver: <name>` names the driver under test, drivers/<name>.yaml
+ * (config/driver.h): what the strategy's patches change. Every strategy
+ * has one; `base` (under every strategy) and a user's series have none.
  *
  * Contract: strategy_load() returns 0 with every listed patch present, or -1
  * with "FILE:LINE: what is wrong; what to do" in err.
@@ -23,6 +26,7 @@ struct strategy {
 	char *series;		/* kernel series, e.g. "6.1" */
 	char *dir;		/* driver-patches/<series>/<name> */
 	char *description;	/* first comment line of the series file */
+	char *driver;		/* drivers/<driver>.yaml; NULL for base */
 	struct strlist patches;	/* absolute paths, in order */
 	struct strlist upstream; /* what the baseline already contains */
 	struct strlist settings; /* "name=value", in file order */
@@ -33,13 +37,15 @@ int strategy_load(const char *series, const char *name, struct strategy *s,
 void strategy_free(struct strategy *s);
 /* Appends the patches a quilt series file lists (paths relative to its
  * directory) to patches; the first comment line goes to *description if
- * that is non-NULL and still NULL; "upstream:" lines go to *upstream and
- * "setting:" lines (checked against settings/) to *settings; either is an
- * error where its list is NULL (a user's series has nothing to declare and
- * sets nothing). -1 with "FILE:LINE: ..." in err. */
+ * that is non-NULL and still NULL; "upstream:" lines go to *upstream,
+ * "setting:" lines (checked against settings/) to *settings and the
+ * "driver:" line (a file of drivers/) to *driver; each is an error where
+ * its pointer is NULL (a user's series has nothing to declare, sets
+ * nothing and changes its strategy's driver). -1 with "FILE:LINE: ..." in
+ * err. */
 int series_file_load(const char *file, struct strlist *patches, char **description,
-		     struct strlist *upstream, struct strlist *settings, char *err,
-		     size_t errlen);
+		     struct strlist *upstream, struct strlist *settings, char **driver,
+		     char *err, size_t errlen);
 /* Names of the strategies of a series (sorted, without `base`). */
 int strategy_list(const char *series, struct strlist *names);
 
