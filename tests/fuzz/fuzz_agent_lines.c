@@ -33,8 +33,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char con[96], host[96];
 	static struct run_result res;	/* 40 KiB: not on the stack */
 	static struct board b = { .dut_interface = "eth0" };
+	static struct driver stmmac;	/* the driver under test, as runs have it */
 	if (size < 1)
 		return 0;
+	if (!stmmac.name) {
+		char err[1024];
+		if (driver_load("drivers/stmmac.yaml", &stmmac, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s (run from the repository's top)\n", err);
+			abort();
+		}
+	}
 	const char *dir = fuzz_dir();
 	if (!con[0]) {
 		snprintf(con, sizeof(con), "%s/console", dir);
@@ -54,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.duration_s = 4, .streams = 1,
 	};
 	fuzz_write(con, data + 1, size - 1);
-	struct dut d = { .board = &b, .con_wr = -1 };
+	struct dut d = { .board = &b, .con_wr = -1, .under_test = &stmmac };
 	d.con_rd = open(con, O_RDONLY | O_CLOEXEC);
 	if (d.con_rd < 0)
 		abort();

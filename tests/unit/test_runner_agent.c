@@ -16,23 +16,27 @@
 #include <unistd.h>
 
 #include "agent_proto.h"
+#include "config/catalog.h"
 #include "measure/runner.h"
 #include "store/metrics.h"
 #include "util/util.h"
 
 static char dir[64];
 static struct run_result res;	/* large: not on the stack */
+static struct driver stmmac;	/* drivers/stmmac.yaml, the driver under test */
+static const struct driver *under_test = &stmmac;	/* what run_console() boots */
 
 static int setup(void **state)
 {
 	(void)state;
 	snprintf(dir, sizeof(dir), "/tmp/hb-test-runner-agent-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return mkdtemp(dir) && catalog_driver("stmmac", &stmmac) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	driver_free(&stmmac);
 	return rm_rf(dir);
 }
 
@@ -73,7 +77,7 @@ static int run_console(const char *text)
 	assert_int_equal(write_file_atomic(con, text, strlen(text)), 0);
 	assert_int_equal(write_file_atomic(host, host_rx, strlen(host_rx)), 0);
 	struct board b = { .dut_interface = "eth0" };
-	struct dut d = { .board = &b, .con_wr = -1 };
+	struct dut d = { .board = &b, .con_wr = -1, .under_test = under_test };
 	d.con_rd = open(con, O_RDONLY | O_CLOEXEC);
 	assert_true(d.con_rd >= 0);
 	struct workload w = { .name = "udp-tx", .dir = WL_DUT_TX, .proto = WL_UDP,
@@ -239,6 +243,46 @@ static void every_metric_has_its_table_unit(void **state)
 	free(file);
 }
 
+/* The driver's functions and statistics come from its file: another
+ * driver's TX timer and stats are not stmmac's, and no driver, no metric
+ * of them. */
+static void the_driver_file_names_what_is_counted(void **state)
+{
+	(void)state;
+	char *file = file_lines(dut_tx, NULL, NULL);
+	char *text = xasprintf(
+		"%s"
+		"HB HIST id=r1 event=timer:hrtimer_start caller=stmmac_tx_timer hits=2000\n"
+		"HB HIST id=r1 event=timer:hrtimer_start caller=other_tx_timer hits=500\n"
+		"HB DSTAT id=r1 name=tx_clean delta=1000\n"
+		"HB DSTAT id=r1 name=tx_done delta=400\n"
+		"%sHB END id=r1 status=ok\n", counters, file);
+	assert_int_equal(run_console(text), 1);
+	assert_float_equal(metric("hrtimer_starts_per_pkt"), 1.0, 1e-9);
+	assert_float_equal(metric("tx_cleans_per_pkt"), 0.5, 1e-9);
+
+	struct driver_stat done = { .stat = (char[]){ "tx_done" },
+				    .metric = (char[]){ "tx_cleans_per_pkt" },
+				    .per = DRIVER_PER_TX, .counts = (char[]){ "TX completions" } };
+	struct driver other = stmmac;
+	other.tx_timer = (char[]){ "other_tx_timer" };
+	other.stats = (struct ytable){ .v = &done, .n = 1 };
+	under_test = &other;
+	assert_int_equal(run_console(text), 1);
+	assert_float_equal(metric("hrtimer_starts_per_pkt"), 0.25, 1e-9);
+	assert_float_equal(metric("tx_cleans_per_pkt"), 0.2, 1e-9);
+	assert_true(isnan(metric("ethtool.tx_clean")));
+
+	under_test = NULL;
+	assert_int_equal(run_console(text), 1);
+	assert_true(isnan(metric("hrtimer_starts_per_pkt")));
+	assert_true(isnan(metric("tx_cleans_per_pkt")));
+	assert_float_equal(metric("hrtimer_start.stmmac_tx_timer"), 2000, 1e-9);
+	under_test = &stmmac;
+	free(text);
+	free(file);
+}
+
 static void numbers_are_whole_bounded_decimals(void **state)
 {
 	(void)state;
@@ -270,6 +314,7 @@ int main(void)
 		cmocka_unit_test(more_data_than_announced_is_refused),
 		cmocka_unit_test(counts_beyond_any_real_one_are_ignored),
 		cmocka_unit_test(every_metric_has_its_table_unit),
+		cmocka_unit_test(the_driver_file_names_what_is_counted),
 		cmocka_unit_test(numbers_are_whole_bounded_decimals),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -183,6 +183,7 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 {
 	memset(d, 0, sizeof(*d));
 	d->board = b;
+	d->under_test = img->driver;
 	d->timing = t;
 	d->workdir = workdir;
 	d->con_rd = d->con_wr = -1;

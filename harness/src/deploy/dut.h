@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "config/board.h"
+#include "config/driver.h"
 #include "config/plan.h"
 #include "config/workload.h"
 
@@ -36,6 +37,10 @@ struct dut_image {
 	const struct workload *workload;
 	const char *run_id;
 	const char *series, *strategy;	/* for the job's metadata */
+	/* The driver the strategy's patches change (drivers/<name>.yaml),
+	 * what the runs' metrics and profiler read; NULL: none (a boot that
+	 * runs nothing). */
+	const struct driver *driver;
 	/* The emulator hilbench built for the board (build/emulator.h) and its
 	 * provenance line; NULL: the board's deploy.qemu.binary. */
 	const char *emulator, *emulator_provenance;
@@ -77,8 +82,9 @@ struct dut {
 	/* A pcap file the backend's emulator appends every frame of the DUT's
 	 * link to (QEMU filter-dump), "" if it keeps none. */
 	char netdev_pcap[512];
-	char driver[64];
+	char driver[64];		/* the agent's READY: the bound driver, e.g. dwmac-sun8i */
 	int speed;
+	const struct driver *under_test;	/* dut_image.driver */
 };
 
 /* Set by a SIGINT/SIGTERM handler: waits return promptly, nothing is lost. */

@@ -214,8 +214,8 @@ static const char *const ftrace_hrtimer_paths[] = {
 
 /* The profiled run's files as metrics; 0 with res->reason if a file the
  * run's profiler must have written is missing or unreadable. */
-static int profile_metrics(const struct workload *w, const struct agent_report *a,
-			   const char *rundir, struct run_result *res)
+static int profile_metrics(const struct workload *w, const struct driver *dr,
+			   const struct agent_report *a, const char *rundir, struct run_result *res)
 {
 	const char *file = w->profile == WL_PROFILE_FTRACE ? "function-profile.txt" : "perf-report.txt";
 	char *path = path_join(rundir, file);
@@ -245,8 +245,11 @@ static int profile_metrics(const struct workload *w, const struct agent_report *
 			for (size_t k = 0; k < HB_ARRAY_SIZE(ftrace_hrtimer_paths); k++)
 				if (!strcmp(e[i].function, ftrace_hrtimer_paths[k]))
 					share += e[i].time_us;
-			if (!strcmp(e[i].function, "stmmac_napi_poll_tx") && txp > 0)
-				add_metric(res, "tx_napi_polls_per_pkt", (double)e[i].hits / (double)txp, "ftrace profiler hits of stmmac_napi_poll_tx / DUT tx_packets");
+			if (dr && !strcmp(e[i].function, dr->tx_napi_poll) && txp > 0) {
+				snprintf(src, sizeof(src), "ftrace profiler hits of %.40s / DUT tx_packets",
+					 dr->tx_napi_poll);
+				add_metric(res, "tx_napi_polls_per_pkt", (double)e[i].hits / (double)txp, src);
+			}
 		}
 		add_metric(res, "hrtimer_share_ftrace_pct", 100.0 * share / window_us,
 			   "ftrace profiler: hrtimer_start_range_ns+try_to_cancel+interrupt");
@@ -268,7 +271,7 @@ static int profile_metrics(const struct workload *w, const struct agent_report *
 				hr += e[i].pct;
 			if (!strcmp(e[i].symbol, "_raw_spin_unlock_irqrestore"))
 				unlock += e[i].pct;
-			if (!strcmp(e[i].symbol, "stmmac_xmit"))
+			if (dr && !strcmp(e[i].symbol, dr->xmit))
 				xmit += e[i].pct;
 		}
 		add_metric(res, "perf_samples", (double)samples, "perf record -e cpu-clock -a");
@@ -276,8 +279,11 @@ static int profile_metrics(const struct workload *w, const struct agent_report *
 			   "perf record cpu-clock: samples in kernel symbols named *hrtimer*");
 		add_metric(res, "irqrestore_share_perf_pct", unlock,
 			   "perf record cpu-clock: samples in _raw_spin_unlock_irqrestore");
-		add_metric(res, "xmit_share_perf_pct", xmit,
-			   "perf record cpu-clock: samples in stmmac_xmit (self)");
+		if (dr) {
+			snprintf(src, sizeof(src), "perf record cpu-clock: samples in %.40s (self)",
+				 dr->xmit);
+			add_metric(res, "xmit_share_perf_pct", xmit, src);
+		}
 		free(text);
 		free(path);
 		path = path_join(rundir, "perf-stat.csv");
@@ -319,47 +325,40 @@ out:
  */
 /*
  * The driver's own statistics (ethtool -S, read by the agent before and
- * after the run) that show how the TX path ran: stmmac's names. Exact and
- * free (the driver counts them anyway), so on in every run. A driver
- * without one of these stats has no such metric.
+ * after the run) that show how the TX path ran, as its driver file lists
+ * them. Exact and free (the driver counts them anyway), so on in every
+ * run. A driver without one of these stats has no such metric.
  */
-static const struct {
-	const char *stat, *metric, *what;
-	int per_rx;	/* per received packet, else per sent one */
-} driver_ratios[] = {
-	{ "tx_normal_irq_n", "tx_irqs_per_pkt", "TX interrupts", 0 },
-	{ "tx_clean", "tx_cleans_per_pkt", "stmmac_tx_clean() runs (TX NAPI polls)", 0 },
-	{ "tx_set_ic_bit", "tx_ic_frames_per_pkt", "frames asking for a TX interrupt", 0 },
-	{ "rx_normal_irq_n", "rx_irqs_per_pkt", "RX interrupts", 1 },
-};
-
-static void driver_metrics(const struct agent_report *a, long long txp, long long rxp,
-			   struct run_result *res)
+static void driver_metrics(const struct driver *dr, const struct agent_report *a,
+			   long long txp, long long rxp, struct run_result *res)
 {
-	for (size_t r = 0; r < HB_ARRAY_SIZE(driver_ratios); r++) {
+	const struct driver_stat *st = dr->stats.v;
+	for (size_t r = 0; r < dr->stats.n; r++) {
 		long long delta = 0;
 		for (int i = 0; i < a->n_dstat; i++)
-			if (!strcmp(a->dstat_name[i], driver_ratios[r].stat))
+			if (!strcmp(a->dstat_name[i], st[r].stat))
 				delta = a->dstat_delta[i];
-		long long pkts = driver_ratios[r].per_rx ? rxp : txp;
+		int per_rx = st[r].per == DRIVER_PER_RX;
+		long long pkts = per_rx ? rxp : txp;
 		char name[64], source[sizeof(res->sources[0])];
-		snprintf(name, sizeof(name), "ethtool.%s", driver_ratios[r].stat);
-		snprintf(source, sizeof(source), "ethtool -S %.24s delta: %.40s",
-			 driver_ratios[r].stat, driver_ratios[r].what);
+		snprintf(name, sizeof(name), "ethtool.%s", st[r].stat);
+		snprintf(source, sizeof(source), "ethtool -S %.24s delta: %.40s", st[r].stat,
+			 st[r].counts);
 		/* an unchanged stat is not reported: 0 only where the driver has it */
 		if (!a->n_dstat || pkts <= 0)
 			continue;
 		add_metric(res, name, (double)delta, source);
-		snprintf(source, sizeof(source), "ethtool -S %.24s / DUT %s_packets",
-			 driver_ratios[r].stat, driver_ratios[r].per_rx ? "rx" : "tx");
-		add_metric(res, driver_ratios[r].metric, (double)delta / (double)pkts,
-			   source);
+		snprintf(source, sizeof(source), "ethtool -S %.24s / DUT %s_packets", st[r].stat,
+			 per_rx ? "rx" : "tx");
+		add_metric(res, st[r].metric, (double)delta / (double)pkts, source);
 	}
 }
 
-static int compute_metrics(const struct workload *w, const struct agent_report *a,
-			   const char *iface, const char *rundir, const char *dut_json,
-			   const char *host_json, struct run_result *res)
+/* dr NULL (no driver under test): no metric of the driver's functions or
+ * statistics. */
+static int compute_metrics(const struct workload *w, const struct driver *dr,
+			   const struct agent_report *a, const char *iface, const char *rundir,
+			   const char *dut_json, const char *host_json, struct run_result *res)
 {
 	cJSON *dj = load_json(dut_json), *hj = load_json(host_json);
 	int ok = 0;
@@ -451,7 +450,7 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 	long long expiries[2] = { 0, 0 }, tx_timer_expiries = 0, napi_polls = 0;
 	for (int i = 0; i < a->n_hist; i++) {
 		const char *ev = a->hist_event[i];
-		int tx_timer = !strcmp(a->hist_caller[i], "stmmac_tx_timer");
+		int tx_timer = dr && !strcmp(a->hist_caller[i], dr->tx_timer);
 		char name[96], source[96];
 		snprintf(name, sizeof(name), "%s.%s", ev, a->hist_caller[i]);
 		snprintf(source, sizeof(source), "tracefs hist on %s, keyed by %s", ev,
@@ -467,25 +466,37 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 			napi_polls += a->hist_hits[i];
 		}
 	}
+	char src[96];
 	if (a->n_hist > 0 && ns > 0) {
 		double secs_dut = (double)ns / 1e9;
-		const char *src = "tracefs hist on timer:*_expire_entry / DUT clock window";
-		add_metric(res, "hrtimer_expiries_per_s", (double)expiries[0] / secs_dut, src);
-		add_metric(res, "timer_list_expiries_per_s", (double)expiries[1] / secs_dut, src);
-		add_metric(res, "tx_timer_expiries_per_s", (double)tx_timer_expiries / secs_dut, "tracefs hist: expiries of stmmac_tx_timer / DUT clock window");
+		const char *exp_src = "tracefs hist on timer:*_expire_entry / DUT clock window";
+		add_metric(res, "hrtimer_expiries_per_s", (double)expiries[0] / secs_dut, exp_src);
+		add_metric(res, "timer_list_expiries_per_s", (double)expiries[1] / secs_dut, exp_src);
+		if (dr) {
+			snprintf(src, sizeof(src), "tracefs hist: expiries of %.40s / DUT clock window",
+				 dr->tx_timer);
+			add_metric(res, "tx_timer_expiries_per_s", (double)tx_timer_expiries / secs_dut, src);
+		}
 	}
-	if (a->n_hist > 0 && txp > 0)
-		add_metric(res, "tx_timer_expiries_per_pkt", (double)tx_timer_expiries / (double)txp, "tracefs hist: expiries of stmmac_tx_timer / DUT tx_packets");
-	driver_metrics(a, txp, rxp, res);
+	if (dr && a->n_hist > 0 && txp > 0) {
+		snprintf(src, sizeof(src), "tracefs hist: expiries of %.40s / DUT tx_packets",
+			 dr->tx_timer);
+		add_metric(res, "tx_timer_expiries_per_pkt", (double)tx_timer_expiries / (double)txp, src);
+	}
+	if (dr)
+		driver_metrics(dr, a, txp, rxp, res);
 	/* the agent counts NAPI polls in profiled runs only (per-packet cost) */
 	if (w->profile != WL_PROFILE_NONE && a->n_hist > 0 && txp >= 0 && rxp >= 0 && txp + rxp > 0)
 		add_metric(res, "napi_polls_per_pkt", (double)napi_polls / (double)(txp + rxp),
 			   "tracefs hist on napi:napi_poll for the interface / DUT tx+rx packets");
 	/* A strategy that never arms the timer has no hist bucket for it: that
 	 * is a measured 0, as long as the trace data arrived at all. */
-	if (a->n_hist > 0 && txp > 0) {
-		add_metric(res, "hrtimer_starts_per_pkt", (double)tx_timer_starts[0] / (double)txp, "stmmac_tx_timer hrtimer_start / DUT tx_packets");
-		add_metric(res, "timer_list_starts_per_pkt", (double)tx_timer_starts[1] / (double)txp, "stmmac_tx_timer timer_start (timer_list) / DUT tx_packets");
+	if (dr && a->n_hist > 0 && txp > 0) {
+		snprintf(src, sizeof(src), "%.40s hrtimer_start / DUT tx_packets", dr->tx_timer);
+		add_metric(res, "hrtimer_starts_per_pkt", (double)tx_timer_starts[0] / (double)txp, src);
+		snprintf(src, sizeof(src), "%.40s timer_start (timer_list) / DUT tx_packets",
+			 dr->tx_timer);
+		add_metric(res, "timer_list_starts_per_pkt", (double)tx_timer_starts[1] / (double)txp, src);
 	}
 	long long v[CPU_FIELDS];
 	long long total = cpu_ticks(a, v);
@@ -502,7 +513,7 @@ static int compute_metrics(const struct workload *w, const struct agent_report *
 			add_metric(res, name, (double)a->coalesce[i],
 				   "ethtool ETHTOOL_GCOALESCE on the DUT before the run");
 		}
-	if (w->profile != WL_PROFILE_NONE && !profile_metrics(w, a, rundir, res))
+	if (w->profile != WL_PROFILE_NONE && !profile_metrics(w, dr, a, rundir, res))
 		goto out;
 	ok = 1;
 out:
@@ -862,7 +873,7 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 			 "the DUT's iperf3 JSON did not arrive intact (size/CRC mismatch)");
 	} else if (!host_ok) {
 		snprintf(res->reason, sizeof(res->reason), "the host's libiperf side failed");
-	} else if (compute_metrics(w, &a, b->dut_interface, rundir, dut_json, host_json, res)) {
+	} else if (compute_metrics(w, d->under_test, &a, b->dut_interface, rundir, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
 		host_metrics(&hv, &a, run_id, trace, res);
 		clock_metrics(&cc, trace, res);
@@ -896,7 +907,7 @@ int runner_iperf_metrics(const struct workload *w, const char *dut_json, const c
 	/* no agent report: no hist, counters or profile files to read */
 	struct workload unprofiled = *w;
 	unprofiled.profile = WL_PROFILE_NONE;
-	return compute_metrics(&unprofiled, &a, "", "", dut_json, host_json, res);
+	return compute_metrics(&unprofiled, NULL, &a, "", "", dut_json, host_json, res);
 }
 
 int runner_agent_metrics(struct dut *d, const struct workload *w, const char *run_id,
@@ -920,7 +931,7 @@ int runner_agent_metrics(struct dut *d, const struct workload *w, const char *ru
 	else if (!a.file_ok)
 		snprintf(res->reason, sizeof(res->reason), "the DUT's iperf3 JSON did not arrive intact");
 	else
-		ok = compute_metrics(w, &a, d->board->dut_interface, rundir, dut_json, host_json, res);
+		ok = compute_metrics(w, d->under_test, &a, d->board->dut_interface, rundir, dut_json, host_json, res);
 out:
 	if (trace)
 		fclose(trace);

@@ -61,6 +61,7 @@ struct cell {
 	struct plan_state *ps;
 	const struct board *board;
 	const char *strategy;
+	struct driver driver;	/* the strategy's driver under test */
 	struct point *points;
 	size_t npoints;
 	const char *series;
@@ -118,6 +119,7 @@ static void cell_free(struct cell *c)
 	}
 	free(c->patches);
 	free(c->kernel_version);
+	driver_free(&c->driver);
 	for (size_t i = 0; i < c->npoints; i++) {
 		free(c->points[i].label);
 		strlist_free(&c->points[i].settings);
@@ -141,6 +143,10 @@ static int cell_points(struct cell *c, const char *series, const struct sweep *s
 	char err[2048];
 	if (strategy_load(series, c->strategy, &st, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
+		return -1;
+	}
+	if (catalog_driver(st.driver, &c->driver) < 0) {
+		strategy_free(&st);
 		return -1;
 	}
 	for (size_t i = 0; i < c->npoints; i++) {
@@ -346,7 +352,7 @@ static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
 	struct dut_image img = { .kernel = c->k.image, .dtb = c->k.dtb,
 				 .initrd = c->u.initramfs, .cmdline = bt->cmdline,
 				 .workload = w, .run_id = bt->first_id,
-				 .series = c->series, .strategy = c->strategy,
+				 .series = c->series, .strategy = c->strategy, .driver = &c->driver,
 				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance };
 	struct dut *d = &bt->d;
 	mkdir_p(bt->dir, 0755);
