@@ -158,11 +158,13 @@ int agent_params_parse(const char *cmdline, struct agent_params *p,
 }
 
 enum run_key {
-	K_ID, K_PROTO, K_DIR, K_LEN, K_RATE, K_TIME, K_OMIT, K_STREAMS, K_PORT, K_PROFILE, K_COUNT
+	K_ID, K_PROTO, K_DIR, K_LEN, K_RATE, K_TIME, K_OMIT, K_STREAMS, K_PORT, K_PROFILE,
+	K_FUNCTIONS, K_COUNT
 };
 
 static const char *const run_key_names[K_COUNT] = {
 	"id", "proto", "dir", "len", "rate", "time", "omit", "streams", "port", "profile",
+	"functions",
 };
 
 static const char *const profile_names[] = { "none", "ftrace", "perf" };
@@ -264,6 +266,11 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 			rs->profile = (enum run_profile)i;
 			break;
 		}
+		case K_FUNCTIONS:
+			if (run_functions_check(v, err, errlen) < 0)
+				return -1;
+			strcpy(rs->functions, v);
+			break;
 		default:
 			if (parse_u64(v, run_key_max[k], &num[k]) < 0 || num[k] < run_key_min[k])
 				return fail(err, errlen, "%s=%s: use an integer in %llu..%llu",
@@ -277,7 +284,10 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 		snprintf(rs->id, sizeof(rs->id), "%s", default_id);
 		seen[K_ID] = 1;
 	}
-	seen[K_PROFILE] = 1;	/* optional: PROFILE_NONE from the memset */
+	if (seen[K_FUNCTIONS] != (rs->profile == PROFILE_FTRACE))
+		return fail(err, errlen, seen[K_FUNCTIONS] ? "functions= is for profile=ftrace only" :
+			    "profile=ftrace needs functions=");
+	seen[K_PROFILE] = seen[K_FUNCTIONS] = 1;	/* optional */
 	for (int k = 0; k < K_COUNT; k++)
 		if (!seen[k])
 			return fail(err, errlen, "missing %s=", run_key_names[k]);
@@ -388,7 +398,7 @@ int iperf_json_error(const char *json, char *msg, size_t msglen)
 	return 0;
 }
 
-/* More than any valid command has (hbcmd run + 9 keys). */
+/* More than any valid command has (hbcmd run + 11 keys). */
 #define CMD_TOKENS_MAX 16
 
 enum agent_cmd command_parse(const char *line, struct run_spec *rs,

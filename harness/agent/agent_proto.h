@@ -37,7 +37,7 @@ enum run_dir { RUN_TX, RUN_RX, RUN_BIDIR };	/* seen from the DUT */
 enum run_profile { PROFILE_NONE, PROFILE_FTRACE, PROFILE_PERF };
 
 #define RUN_ID_MAX 64
-/* functions=: the function profiler's filter, from the host's
+/* functions=: the function profiler's filter, sent by the host from the
  * driver file (config/driver.h). At most this many names, each a C
  * identifier of at most RUN_FUNCTION_NAME_MAX characters, joined by ','
  * into at most RUN_FUNCTIONS_LEN characters. */
@@ -57,6 +57,8 @@ struct run_spec {
 	unsigned streams;
 	unsigned port;
 	enum run_profile profile;	/* optional key profile=none|ftrace|perf */
+	char functions[RUN_FUNCTIONS_LEN + 1];	/* "a,b,c": required with profile=ftrace,
+						 * refused without it */
 };
 
 /* 0 if list is a valid functions= value (see RUN_FUNCTIONS_MAX), else -1
@@ -65,9 +67,10 @@ int run_functions_check(const char *list, char *err, size_t errlen);
 
 /*
  * The key=value tokens of a run (without "hbcmd run"). Every key is
- * required except id when default_id is not NULL, and profile (default
- * none); unknown or repeated keys are errors. dir=bidir: the DUT is the
- * client and sends and receives at once (iperf3 --bidir).
+ * required except id when default_id is not NULL, profile (default none)
+ * and functions (only and always with profile=ftrace); unknown or repeated
+ * keys are errors. dir=bidir: the DUT is the client and sends and receives
+ * at once (iperf3 --bidir).
  */
 int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 		   struct run_spec *rs, char *err, size_t errlen);

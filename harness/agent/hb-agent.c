@@ -62,13 +62,6 @@ static const struct hist_event {
 };
 #define HIST_EVENTS (sizeof(hist_events) / sizeof(hist_events[0]))
 
-/* The function profiler's filter (PROFILE_FTRACE): the hrtimer paths and
- * the stmmac functions around them. Nesting (docs/metrics.md) decides which
- * of these the host adds up. */
-static const char profiled_functions[] =
-	"hrtimer_start_range_ns hrtimer_try_to_cancel hrtimer_interrupt "
-	"__hrtimer_run_queues stmmac_tx_timer stmmac_xmit stmmac_napi_poll_tx "
-	"stmmac_napi_poll_rx";
 /* PROFILE_PERF: what perf stat counts beside perf record's cpu-clock samples. */
 static const char perf_stat_events[] =
 	"timer:hrtimer_start,timer:hrtimer_cancel,timer:hrtimer_expire_entry,"
@@ -88,7 +81,7 @@ static const char perf_stat_events[] =
 #define USAGE \
 	"usage: hb-agent\n" \
 	"       hb-agent run proto=udp|tcp dir=tx|rx|bidir len=N rate=N time=N omit=N streams=N port=N\n" \
-	"                    [profile=none|ftrace|perf] [id=ID]\n"
+	"                    [profile=none|perf|ftrace functions=F1,F2,...] [id=ID]\n"
 
 extern char **environ;
 
@@ -690,8 +683,8 @@ static int ftrace_filter(const char *names)
 	if (fd < 0)
 		return -1;
 	for (const char *p = names; *p && rc == 0;) {
-		size_t n = strcspn(p, " ");
-		char name[64];
+		size_t n = strcspn(p, ",");
+		char name[RUN_FUNCTION_NAME_MAX + 2];
 		snprintf(name, sizeof(name), "%.*s ", (int)n, p);
 		if (write(fd, name, strlen(name)) != (ssize_t)strlen(name)) {
 			if (!errno)
@@ -699,7 +692,7 @@ static int ftrace_filter(const char *names)
 			rc = -1;
 		}
 		p += n;
-		p += strspn(p, " ");
+		p += strspn(p, ",");
 	}
 	close(fd);
 	return rc;
@@ -711,14 +704,17 @@ struct profiler {
 	char err[160];
 };
 
-/* Enabling the profiler resets its statistics. */
-static void profile_start(struct profiler *pr, enum run_profile kind, const char *id)
+/* Enabling the profiler resets its statistics. functions: the filter of
+ * PROFILE_FTRACE, "a,b,c" (run_spec.functions, from the host's driver
+ * file). */
+static void profile_start(struct profiler *pr, enum run_profile kind, const char *functions,
+			  const char *id)
 {
 	memset(pr, 0, sizeof(*pr));
 	pr->kind = kind;
 	pr->record = pr->stat = -1;
 	if (kind == PROFILE_FTRACE) {
-		if (ftrace_filter(profiled_functions) < 0 ||
+		if (ftrace_filter(functions) < 0 ||
 		    write_text(TRACEFS "/function_profile_enabled", "1") < 0)
 			snprintf(pr->err, sizeof(pr->err), "function profiler: %s", strerror(errno));
 	} else if (kind == PROFILE_PERF) {
@@ -934,7 +930,7 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	int kmsg = kmsg_open();
 	int hist = hist_arm(rs->profile != PROFILE_NONE);
 	struct profiler prof;
-	profile_start(&prof, rs->profile, rs->id);
+	profile_start(&prof, rs->profile, rs->functions, rs->id);
 	unsigned limit_s = rs->time_s + rs->omit_s + RUN_GRACE_S;
 	int64_t start = now_ms();
 	pid_t pid = spawn(args.argv, json_path, err_path);

@@ -33,6 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (command_parse(s, &rs, err, sizeof(err)) == CMD_RUN) {
 			struct iperf_args a;
 			iperf_args_build(&a, &params, &rs);
+			/* the filter the agent writes to tracefs: only with ftrace,
+			 * and then within the protocol's bounds */
+			if ((rs.profile == PROFILE_FTRACE) !=
+			    (run_functions_check(rs.functions, err, sizeof(err)) == 0))
+				abort();
 		}
 		break;
 	}

@@ -456,6 +456,46 @@ static void test_cpu_stat(void **state)
 	assert_string_equal(cpu_field_names[6], "cpu_softirq");
 }
 
+/* functions=: the filter the host sends from its driver file, bounded. */
+static void test_hbcmd_functions(void **state)
+{
+	struct run_spec rs;
+	char err[128];
+	static const struct {
+		const char *tail, *err;
+	} bad[] = {
+		{ " profile=ftrace", "profile=ftrace needs functions=" },
+		{ " profile=perf functions=a", "functions= is for profile=ftrace only" },
+		{ " functions=a", "functions= is for profile=ftrace only" },
+		{ " profile=ftrace functions=", "functions= must have 1-255 characters" },
+		{ " profile=ftrace functions=a,,b", "functions=: a name must start with [A-Za-z_]" },
+		{ " profile=ftrace functions=a,", "functions=: a name must start with [A-Za-z_]" },
+		{ " profile=ftrace functions=9a", "functions=: a name must start with [A-Za-z_]" },
+		{ " profile=ftrace functions=a;b", "functions=: names are C identifiers joined by ','" },
+		{ " profile=ftrace functions=../x", "functions=: a name must start with [A-Za-z_]" },
+		{ " profile=ftrace functions=a functions=b", "functions= given twice" },
+		{ " profile=ftrace functions=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", "functions=: more than 16 names" },
+		{ " profile=ftrace functions=a123456789a123456789a123456789a123456789a123456789a123456789abcd",
+		  "functions=: a name longer than 63 characters" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[512];
+		snprintf(line, sizeof(line), RUN_OK "%s", bad[i].tail);
+		assert_int_equal(command_parse(line, &rs, err, sizeof(err)), CMD_INVALID);
+		assert_string_equal(err, bad[i].err);
+	}
+	/* 16 names of 63 characters do not fit 255: the length bound holds */
+	char list[16 * 64 + 1] = "";
+	for (int i = 0; i < 16; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%.63s", i ? "," : "",
+			 "f23456789a123456789a123456789a123456789a123456789a123456789abc");
+	assert_int_equal(run_functions_check(list, err, sizeof(err)), -1);
+	assert_string_equal(err, "functions= must have 1-255 characters");
+	assert_int_equal(run_functions_check("_a,B9", err, sizeof(err)), 0);
+}
+
 static void test_hbcmd_profile_and_bidir(void **state)
 {
 	struct agent_params p;
@@ -466,8 +506,10 @@ static void test_hbcmd_profile_and_bidir(void **state)
 	(void)state;
 	assert_int_equal(command_parse(RUN_OK, &rs, err, sizeof(err)), CMD_RUN);
 	assert_int_equal(rs.profile, PROFILE_NONE);
-	assert_int_equal(command_parse(RUN_OK " profile=ftrace", &rs, err, sizeof(err)), CMD_RUN);
+	assert_int_equal(command_parse(RUN_OK " profile=ftrace functions=stmmac_xmit,__hrtimer_run_queues",
+				       &rs, err, sizeof(err)), CMD_RUN);
 	assert_int_equal(rs.profile, PROFILE_FTRACE);
+	assert_string_equal(rs.functions, "stmmac_xmit,__hrtimer_run_queues");
 	assert_int_equal(command_parse(RUN_OK " profile=perf", &rs, err, sizeof(err)), CMD_RUN);
 	assert_int_equal(rs.profile, PROFILE_PERF);
 	assert_int_equal(command_parse(RUN_OK " profile=gprof", &rs, err, sizeof(err)), CMD_INVALID);
@@ -544,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_tcp6_listening),
 		cmocka_unit_test(test_cpu_stat),
 		cmocka_unit_test(test_hbcmd_profile_and_bidir),
+		cmocka_unit_test(test_hbcmd_functions),
 		cmocka_unit_test(test_kmsg_record),
 	};
 

@@ -827,10 +827,14 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 	host_view_start(&hv, d);
 	static const char *const agent_dir[] = { [WL_DUT_TX] = "tx", [WL_DUT_RX] = "rx",
 						 [WL_BIDIR] = "bidir" };
+	char *functions = w->profile == WL_PROFILE_FTRACE && d->under_test ?
+			  argv_join(&d->under_test->profile, ",") : NULL;
 	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "
-		 "port=%d profile=%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir], w->length,
-		 (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams, IPERF_PORT,
-		 wl_profile_name(w->profile));
+		 "port=%d profile=%s%s%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir],
+		 w->length, (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
+		 IPERF_PORT, wl_profile_name(w->profile), functions ? " functions=" : "",
+		 functions ? functions : "");
+	free(functions);
 	int host_ok = 0, host_rc = 0, host_behind = 0;
 	struct clock_check cc = { .idle_per_host_s = -1 };
 	collect(d, run_id, budget, rundir, dut_json, trace, &a);
