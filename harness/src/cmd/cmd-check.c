@@ -5,16 +5,17 @@
 
 #include "cmd/builtin.h"
 #include "config/catalog.h"
+#include "config/driver.h"
 #include "config/emulator.h"
 #include "config/setting.h"
 #include "config/strategy.h"
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: hilbench check [--kind board|workload|plan|setting|emulator] FILE...\n"
+	"usage: hilbench check [--kind board|workload|plan|setting|emulator|driver] FILE...\n"
 	"Validates config files; errors are printed as FILE:LINE:COL: problem; fix.\n"
 	"The kind is taken from the directory (boards/, workloads/, plans/,\n"
-	"settings/, emulators/) unless\n"
+	"settings/, emulators/, drivers/) unless\n"
 	"given. A strategy's series file (driver-patches/<series>/<name>/series) is\n"
 	"checked too. Exit 0 when all are valid, 2 otherwise.\n";
 
@@ -24,6 +25,7 @@ static const char *kind_of(const char *path)
 	static const char *const dirs[][2] = {
 		{ "boards/", "board" }, { "workloads/", "workload" }, { "plans/", "plan" },
 		{ "settings/", "setting" }, { "emulators/", "emulator" },
+		{ "drivers/", "driver" },
 	};
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if (!strcmp(base, "series"))
@@ -153,7 +155,7 @@ int cmd_check(int argc, char **argv)
 		int rc = -1;
 		if (!kind) {
 			snprintf(err, sizeof(err), "%s: cannot tell what kind of file this is; "
-				 "use --kind board|workload|plan|setting|emulator", path);
+				 "use --kind board|workload|plan|setting|emulator|driver", path);
 		} else if (!strcmp(kind, "board")) {
 			struct board b;
 			if ((rc = board_load(path, &b, err, sizeof(err))) == 0) {
@@ -164,6 +166,10 @@ int cmd_check(int argc, char **argv)
 			struct emulator e;
 			if ((rc = emulator_load(path, &e, err, sizeof(err))) == 0)
 				emulator_free(&e);
+		} else if (!strcmp(kind, "driver")) {
+			struct driver dr;
+			if ((rc = driver_load(path, &dr, err, sizeof(err))) == 0)
+				driver_free(&dr);
 		} else if (!strcmp(kind, "workload")) {
 			struct workload w;
 			if ((rc = workload_load(path, &w, err, sizeof(err))) == 0)
@@ -181,7 +187,7 @@ int cmd_check(int argc, char **argv)
 		} else if (!strcmp(kind, "series")) {
 			rc = check_series(path, err, sizeof(err));
 		} else {
-			snprintf(err, sizeof(err), "--kind %s: choose board, workload, plan, setting or emulator", kind);
+			snprintf(err, sizeof(err), "--kind %s: choose board, workload, plan, setting, emulator or driver", kind);
 		}
 		if (rc == 0)
 			printf("%s: ok (%s)\n", path, kind);

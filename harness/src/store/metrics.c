@@ -60,7 +60,8 @@ const struct metric_def metric_defs[] = {
 	  "the same profiler, per function of the filter: its hits" },
 	{ "tx_napi_polls_per_pkt", "ratio", L, SHOWN_STORED,
 	  "`profile: ftrace` runs",
-	  "function-profiler hits of `stmmac_napi_poll_tx` / DUT `tx_packets`" },
+	  "function-profiler hits of the driver file's `tx_napi_poll` (stmmac: "
+	  "`stmmac_napi_poll_tx`) / DUT `tx_packets`" },
 	{ "hrtimer_share_perf_pct", "%", L, SHOWN_STORED,
 	  "`profile: perf`; blind on this board",
 	  "`perf record -e cpu-clock -F 1000 -a`: share of samples in kernel symbols whose name "
@@ -70,7 +71,7 @@ const struct metric_def metric_defs[] = {
 	  "the same samples in `_raw_spin_unlock_irqrestore`" },
 	{ "xmit_share_perf_pct", "%", L, SHOWN_STORED,
 	  "`profile: perf`",
-	  "the same samples in `stmmac_xmit` (self)" },
+	  "the same samples in the driver file's `xmit` (stmmac: `stmmac_xmit`), self" },
 	{ "perf_samples", "samples", N, SHOWN_STORED,
 	  "a share of few samples means little",
 	  "`# Samples:` of the report" },
@@ -83,18 +84,18 @@ const struct metric_def metric_defs[] = {
 	  "`profile: perf`",
 	  "`perf_stat.<event>` / DUT-clock window" },
 	{ "hrtimer_start.<callback>", "events", N, SHOWN_STORED,
-	  "`stmmac_tx_timer` is the TX coalescing timer",
+	  "the driver file's `tx_timer` is the TX coalescing timer (stmmac: `stmmac_tx_timer`)",
 	  "tracefs hist trigger `hist:keys=function.sym:vals=hitcount` on `timer:hrtimer_start`, "
 	  "over the sampling window" },
 	{ "hrtimer_starts_per_pkt", "ratio", L, SHOWN_REPORTS,
 	  "1.000 on baseline: the timer is re-armed for every packet",
-	  "`hrtimer_start.stmmac_tx_timer` / `dut_tx_packets`" },
+	  "`hrtimer_start.<tx_timer>` / `dut_tx_packets`" },
 	{ "timer_start.<callback>", "events", N, SHOWN_STORED,
 	  "where the TX timer is a timer_list (as before the hrtimer move)",
 	  "the same hist on `timer:timer_start`" },
 	{ "timer_list_starts_per_pkt", "ratio", L, SHOWN_REPORTS,
 	  "`hrtimer_starts_per_pkt` for a timer_list TX timer",
-	  "`timer_start.stmmac_tx_timer` / `dut_tx_packets`" },
+	  "`timer_start.<tx_timer>` / `dut_tx_packets`" },
 	{ "hrtimer_expire_entry.<callback>", "events", N, SHOWN_STORED,
 	  "context, no better direction; cheap (expiries are rare): on in every run",
 	  "tracefs hist on `timer:hrtimer_expire_entry`, keyed by callback" },
@@ -109,17 +110,17 @@ const struct metric_def metric_defs[] = {
 	  "`timer_expire_entry` hits of every callback / the DUT-clock window" },
 	{ "tx_timer_expiries_per_s", "events/s", N, SHOWN_STORED,
 	  "context",
-	  "`hrtimer_expire_entry.stmmac_tx_timer` / the DUT-clock window" },
+	  "`hrtimer_expire_entry.<tx_timer>` / the DUT-clock window" },
 	{ "tx_timer_expiries_per_pkt", "ratio", L, SHOWN_REPORTS,
 	  "how often the TX timer, not an interrupt, cleans the ring (hrtimer-active 0.14, gating "
 	  "0.0014 on the faithful board)",
-	  "`hrtimer_expire_entry.stmmac_tx_timer` / `dut_tx_packets`" },
+	  "`hrtimer_expire_entry.<tx_timer>` / `dut_tx_packets`" },
 	{ "ethtool.<stat>", "events", N, SHOWN_STORED,
 	  "exact and free: the driver counts them anyway, so on in every run",
 	  "the driver's own statistic (`ETHTOOL_GSTATS`, what `ethtool -S` prints), delta over the "
-	  "run, read by the agent before and after (`HB DSTAT`); kept for `tx_normal_irq_n`, "
-	  "`tx_clean`, `tx_set_ic_bit`, `rx_normal_irq_n` (stmmac's names), every other stat that "
-	  "moved is in the run's `agent.log`" },
+	  "run, read by the agent before and after (`HB DSTAT`); kept for the driver file's "
+	  "`stats:` (stmmac: `tx_normal_irq_n`, `tx_clean`, `tx_set_ic_bit`, `rx_normal_irq_n`), "
+	  "every other stat that moved is in the run's `agent.log`" },
 	{ "tx_cleans_per_pkt", "ratio", L, SHOWN_REPORTS,
 	  "unlike `tx_napi_polls_per_pkt` measured in every run, without a profiler",
 	  "`ethtool.tx_clean` / `dut_tx_packets`: `stmmac_tx_clean()` runs, i.e. TX NAPI polls, "
