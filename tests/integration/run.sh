@@ -56,7 +56,7 @@ check "... and its manifest says source_verified false" \
 	grep -q '"source_verified":[[:space:]]*false' "${m:-/nonexistent}"
 mkdir "$home/driver-patches/6.1/zz-broken"
 cp "$badpatch" "$home/driver-patches/6.1/zz-broken/0001-bad.patch"
-printf '# A strategy that does not apply (integration test)\n0001-bad.patch\n' \
+printf '# A strategy that does not apply (integration test)\ndriver: stmmac\n0001-bad.patch\n' \
 	>"$home/driver-patches/6.1/zz-broken/series"
 sed -i 's/an unverified source, a comment/an unverified source, another comment/' "$unverified"
 out=$(HILBENCH_HOME=$home $HB build --board qemu-orangepi-pc --strategy baseline \
