@@ -90,7 +90,7 @@ bad_input "report --since yesterday" "--since yesterday: give an ISO 8601 date" 
 bad_input "show of an unknown run" "no run 'nosuch'" show nosuch
 bad_input "list nonsense" "cannot list 'nonsense'; choose boards" list nonsense
 bad_input "check of a missing file" "/nonexistent.yaml: no such file" check /nonexistent.yaml
-bad_input "check --kind nonsense" "--kind nonsense: choose board, workload, plan, setting or emulator" check --kind nonsense boards/qemu-orangepi-pc.yaml
+bad_input "check --kind nonsense" "--kind nonsense: choose board, workload, plan, setting, emulator or driver" check --kind nonsense boards/qemu-orangepi-pc.yaml
 bad_input "an unknown command" "'nosuchcmd' is not a hilbench command" nosuchcmd
 for f in "$DATA"/bad/*.yaml; do	# each is wrong whatever kind it is read as
 	for kind in board workload plan; do
