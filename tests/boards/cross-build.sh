@@ -68,9 +68,10 @@ for cell in "${cells[@]}"; do
 		got=$(readelf -h "$main" | sed -n 's/^ *Machine: *//p')
 		[[ $got == "$machine" ]] || fail "$board $s: stmmac_main.o is for '$got', not $machine"
 		sha=$(sha256sum <"$main")
-		# A strategy of runtime settings only (knob-*: no patch lines) is
-		# baseline's kernel: the same build, shared.
-		if grep -q '^[^#[:space:]]' <(grep -Ev '^(setting|upstream):' "driver-patches/6.1/$s/series"); then
+		# A strategy of runtime settings only (knob-*: no patch lines,
+		# only setting: and driver: lines) is baseline's kernel: the
+		# same build, shared.
+		if grep -q '^[^#[:space:]]' <(grep -Ev '^(setting|upstream|driver):' "driver-patches/6.1/$s/series"); then
 			patched=1
 		else
 			patched=0
