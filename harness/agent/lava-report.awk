@@ -5,7 +5,11 @@
 # view is not on the DUT. hilbench's own backends recompute every metric from
 # the HB lines, which stay on the console; these are for LAVA's result pages.
 #
-#   awk -v proto=udp|tcp -v dir=tx|rx -f lava-report.awk IPERF.json AGENT.out
+#   awk -v proto=udp|tcp -v dir=tx|rx [-v tx_timer=CALLBACK] -f lava-report.awk IPERF.json AGENT.out
+#
+# tx_timer: the driver's TX timer callback (its drivers/<name>.yaml file's
+# tx_timer, e.g. stmmac_tx_timer); without it the per-packet timer metrics
+# are not reported.
 #
 # Prints nothing unless the agent ended the run with status=ok: like the
 # runner, only a passed run has metrics. POSIX awk (BusyBox, mawk, gawk).
@@ -91,9 +95,9 @@ END {
 	# A strategy that never arms the timer has no bucket for it: a measured
 	# 0, as long as trace data arrived at all.
 	txp = has("tx_packets") ? delta("tx_packets") : 0
-	if (nhist > 0 && txp > 0) {
-		emit("hrtimer_starts_per_pkt", hist["hrtimer_start.stmmac_tx_timer"] / txp, "ratio", "%.6f")
-		emit("timer_list_starts_per_pkt", hist["timer_start.stmmac_tx_timer"] / txp, "ratio", "%.6f")
+	if (nhist > 0 && txp > 0 && tx_timer != "") {
+		emit("hrtimer_starts_per_pkt", hist["hrtimer_start." tx_timer] / txp, "ratio", "%.6f")
+		emit("timer_list_starts_per_pkt", hist["timer_start." tx_timer] / txp, "ratio", "%.6f")
 	}
 	split("cpu_user cpu_nice cpu_system cpu_idle cpu_iowait cpu_irq cpu_softirq", cpu, " ")
 	total = 0

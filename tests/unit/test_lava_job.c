@@ -250,6 +250,7 @@ static int setup(void **state)
 		.kernel_args = "console=ttyS0,115200 hb.iface=eth0 hb.addr=198.18.0.2/24",
 		.kernel_key = "ab12",
 		.report_awk = "{ print \"m\", 1, \"u\" } # the host's\n",
+		.tx_timer = "stmmac_tx_timer",
 	};
 	*state = fx;
 	return rc;
@@ -328,7 +329,8 @@ static void test_render(void **state)
 		const char *s = steps->kid[i]->str;
 		agent += !strcmp(s, "/sbin/hb-agent run proto=udp dir=tx len=64 rate=0 time=10 "
 				 "omit=1 streams=1 port=5201 'id=udp64-dut-tx' | tee /tmp/hb.out");
-		awk += !strcmp(s, "awk -v proto=udp -v dir=tx '{ print \"m\", 1, \"u\" } "
+		awk += !strcmp(s, "awk -v proto=udp -v dir=tx -v 'tx_timer=stmmac_tx_timer' "
+			       "'{ print \"m\", 1, \"u\" } "
 			       "# the host'\\''s\n' /tmp/hb.json /tmp/hb.out > /tmp/hb.metrics");
 	}
 	assert_int_equal(agent, 1);

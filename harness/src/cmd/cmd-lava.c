@@ -62,9 +62,12 @@ static char *artifact_url(const char *arg)
 	return url;
 }
 
-/* Kernel, dtb and ramdisk URLs (with SHA-256 sums when built here), or -1. */
+/* Kernel, dtb and ramdisk URLs (with SHA-256 sums when built here), and
+ * the strategy's driver under test in *dr (its TX timer goes into the job's
+ * report), or an exit code. */
 static int artifacts(const struct lava_opts *o, const struct board *b, const char *series,
-		     struct lava_job_spec *spec, char *urls[3], char sums[3][65], char key[65])
+		     struct lava_job_spec *spec, char *urls[3], char sums[3][65], char key[65],
+		     struct driver *dr)
 {
 	struct lava_artifact *a[3] = { &spec->kernel, &spec->dtb, &spec->ramdisk };
 	char err[512];
@@ -79,7 +82,11 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		return HB_EXIT_USAGE;
 	}
 	int has_settings = st.settings.n > 0;
+	int no_driver = st.driver && catalog_driver(st.driver, dr) < 0;
 	strategy_free(&st);
+	if (no_driver)
+		return HB_EXIT_USAGE;
+	spec->tx_timer = dr->tx_timer;
 	if (has_settings) {
 		hb_err("strategy %s sets runtime settings, which LAVA jobs do not apply yet "
 		       "(docs/knobs.md); use the qemu backend for it", o->strategy);
@@ -164,6 +171,7 @@ static int render(const struct lava_opts *o)
 	char sums[3][65], key[65], err[512];
 	char *awk_path = path_join(hb_home(), "harness/agent/lava-report.awk");
 	char *awk = NULL, *cmdline = NULL, *job = NULL;
+	struct driver dr = { 0 };
 	int rc = HB_EXIT_USAGE;
 
 	if (catalog_board(o->board, &b) < 0) {
@@ -189,7 +197,7 @@ static int render(const struct lava_opts *o)
 		.board = &b, .series = series, .strategy = o->strategy, .workload = &w,
 		.job_name = o->job_name, .report_awk = awk,
 	};
-	rc = artifacts(o, &b, series, &spec, urls, sums, key);
+	rc = artifacts(o, &b, series, &spec, urls, sums, key, &dr);
 	if (rc)
 		goto out;
 	spec.kernel_args = cmdline = images_cmdline(&b);
@@ -215,6 +223,7 @@ out_board:
 	free(cmdline);
 	free(awk);
 	free(awk_path);
+	driver_free(&dr);
 	return rc;
 }
 

@@ -180,8 +180,10 @@ static void test_steps(FILE *f, const struct lava_job_spec *s)
 		"lava-test-case hb-agent-run --result $r",
 	     word(&words, "HB END id=%s status=ok", id));
 	step(f, "sed -n 's/^HB B64 //p' /tmp/hb.out | base64 -d > /tmp/hb.json");
-	step(f, "awk -v proto=%s -v dir=%s %s /tmp/hb.json /tmp/hb.out > /tmp/hb.metrics",
-	     proto, dir, word(&words, "%s", s->report_awk));
+	step(f, "awk -v proto=%s -v dir=%s %s%s%s%s /tmp/hb.json /tmp/hb.out > /tmp/hb.metrics",
+	     proto, dir, s->tx_timer ? "-v " : "",
+	     s->tx_timer ? word(&words, "tx_timer=%s", s->tx_timer) : "", s->tx_timer ? " " : "",
+	     word(&words, "%s", s->report_awk));
 	step(f, "while read -r name value unit; do lava-test-case \"$name\" --result pass "
 		"--measurement \"$value\" --units \"$unit\"; done < /tmp/hb.metrics");
 	strlist_free(&words);

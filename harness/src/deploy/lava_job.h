@@ -42,6 +42,10 @@ struct lava_job_spec {
 	const char *kernel_key;		/* build key for the metadata; NULL: unknown */
 	const char *job_name;		/* NULL: "hilbench BOARD STRATEGY WORKLOAD" */
 	const char *report_awk;		/* text of harness/agent/lava-report.awk */
+	/* The driver's TX timer callback (drivers/<name>.yaml tx_timer), whose
+	 * hist buckets make the per-packet timer metrics; NULL: a strategy
+	 * without a driver under test, and the job reports none of them. */
+	const char *tx_timer;
 	const char *run_id;		/* the agent's run id; NULL: the workload's name */
 	/* 0: the agent runs the workload once by itself (a lab's job). A TCP
 	 * port: the agent serves hilbench's commands (docs/agent-protocol.md)

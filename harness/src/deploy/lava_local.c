@@ -174,7 +174,8 @@ static int write_inputs(struct dut *d, const struct dut_image *img, struct lava_
 	struct lava_job_spec spec = {
 		.board = b, .series = img->series, .strategy = img->strategy, .workload = img->workload,
 		.kernel = { urls[0], NULL }, .dtb = { urls[1], NULL }, .ramdisk = { urls[2], NULL },
-		.kernel_args = img->cmdline, .report_awk = awk, .run_id = img->run_id,
+		.kernel_args = img->cmdline, .report_awk = awk,
+		.tx_timer = img->driver ? img->driver->tx_timer : NULL, .run_id = img->run_id,
 		.control_port = CONTROL_PORT,
 	};
 	if (!(job = lava_job_render(&spec, err, sizeof(err)))) {

@@ -169,6 +169,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		.board = b, .series = img->series, .strategy = img->strategy,
 		.workload = img->workload, .kernel = { urls[0], NULL }, .dtb = { urls[1], NULL },
 		.ramdisk = { urls[2], NULL }, .kernel_args = img->cmdline, .report_awk = awk,
+		.tx_timer = img->driver ? img->driver->tx_timer : NULL,
 		.run_id = img->run_id, .control_port = CONTROL_PORT,
 	};
 	if (!(job = lava_job_render(&spec, err, sizeof(err)))) {
