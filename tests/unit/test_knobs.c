@@ -515,7 +515,7 @@ static void test_svg_log_axis_with_zero(void **state)
 	fclose(out);
 	assert_non_null(strstr(text, "log scale"));
 	/* 0 and the smallest value: distinct ticks, 0 on the axis (x = 90) */
-	assert_non_null(strstr(text, "<text class=\"tick\" x=\"90.0\" y=\"234\" text-anchor=\"middle\">0</text>"));
+	assert_non_null(strstr(text, "<text class=\"tick\" x=\"90.0\" y=\"238\" text-anchor=\"middle\">0</text>"));
 	assert_non_null(strstr(text, ">250</text>"));
 	free(text);
 	sweep_set_free(&ss);

@@ -111,6 +111,9 @@ static void break_mark(FILE *out, double x, double y, int horizontal)
 	}
 }
 
+/* The x axis' labels sit 20 px below it, clear of the y axis' lowest
+ * label (whose baseline is 4 px below the corner): they would overlap in
+ * the corner the two axes share. */
 void axis_svg_x(FILE *out, const struct axis *a, double y, double y_top)
 {
 	char l[32];
@@ -124,13 +127,13 @@ void axis_svg_x(FILE *out, const struct axis *a, double y, double y_top)
 		axis_label(a, a->tick[i], l, sizeof(l));
 		fprintf(out, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
 			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
-			x, x, y, y + 4, x, y + 16, l);
+			x, x, y, y + 4, x, y + 20, l);
 	}
 	if (a->broken)
 		break_mark(out, a->p0, y, 1);
 	if (a->unit[0]) {
 		fprintf(out, "<text class=\"unit\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-			(a->p0 + a->p1) / 2, y + 31);
+			(a->p0 + a->p1) / 2, y + 35);
 		unit_text(out, a);
 		fputs("</text>", out);
 	}

@@ -103,13 +103,13 @@ static void plot_one(const struct sweep_plot *p, const struct dataset *d, FILE *
 			f.top, y1);
 		if (x - half > last_end + 4) {
 			fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
-				"%s</text>", x, y1 + 16, l);
+				"%s</text>", x, y1 + 20, l);
 			last_end = x + half;
 		}
 		fputc('\n', out);
 	}
 	fprintf(out, "<text class=\"unit\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (x0 + x1) / 2,
-		y1 + 31);
+		y1 + 35);
 	html_escape(out, p->setting);
 	fputs("</text>\n", out);
 	for (size_t k = 0; k < p->n; k++) {

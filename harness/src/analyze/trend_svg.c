@@ -70,10 +70,10 @@ static void time_svg(FILE *out, const struct time_axis *a, double y, double y_to
 		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
 			"<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
 			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
-			x, x, y_top, y, x, x, y, y + 4, x, y + 16, l);
+			x, x, y_top, y, x, x, y, y + 4, x, y + 20, l);
 	}
 	fprintf(out, "<text class=\"unit\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"start of the run (UTC)</text></g>\n", (a->p0 + a->p1) / 2, y + 31);
+		"start of the run (UTC)</text></g>\n", (a->p0 + a->p1) / 2, y + 35);
 }
 
 static void point_title(FILE *out, const struct hist_series *s, size_t i)
