@@ -103,6 +103,10 @@ read -r sweeps curves < <(rendered "$html" "svg.sweep" "svg.sweep polyline")
 check "Chromium lays out a sweep curve per metric and setting, as SVG (got ${sweeps:-none})" \
 	[ "${sweeps:-0}" -ge 4 ]
 check "... each with lines (got ${curves:-none})" [ "${curves:-0}" -ge 4 ]
+geometry=$(bash tests/report/geometry.sh "$html" 2>&1)
+check "... every mark inside its plot, no labels overlapping, at 800 and 1400 px" \
+	[ "$(grep -c '^ok ' <<<"$geometry")" = 2 ]
+grep -v '^ok ' <<<"$geometry" | head -20 | sed 's/^/# /'
 check "... the baseline's and the IRQ-coalescing strategy's curves among them" eval \
 	'grep -q "<title>baseline@tx-usecs=40000: mean" "$html" && grep -q "<title>knob-irq-coalescing@napi_defer_hard_irqs=200: mean" "$html"'
 

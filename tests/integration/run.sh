@@ -219,6 +219,10 @@ check "Chromium lays out a plot per metric, as SVG (got ${plots:-none})" [ "${pl
 check "... with points (got ${points:-none})" [ "${points:-0}" -ge 4 ]
 check "... and a throughput-over-time line per strategy, six (got ${lines:-none})" \
 	[ "${lines:-0}" -ge 6 ]
+geometry=$(bash tests/report/geometry.sh "$html" 2>&1)
+check "... and at 800 and 1400 px every mark lies inside its plot and no labels overlap" \
+	[ "$(grep -c '^ok ' <<<"$geometry")" = 2 ]
+grep -v '^ok ' <<<"$geometry" | head -20 | sed 's/^/# /'
 
 # --- the gate: per-packet work in stmmac_xmit is a regression, a comment is not -
 gate() { $HB gate --reference baseline --workloads "$DATA/workloads/udp64-smoke.yaml" "$@" \

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Validate a hilbench KCIDB export: the JSON schema in this directory (from
-KCIDB v5.0's published description), no nulls anywhere (KCIDB forbids them),
-and every checkout_id/build_id pointing at an object in the same report.
+"""Validate a hilbench KCIDB export: kcidb-io's own JSON schema (vendored in
+this directory, README.md says from which release), no nulls anywhere (KCIDB
+forbids them), and every checkout_id/build_id pointing at an object in the
+same report.
 usage: validate.py REPORT.json; exit 0 valid, 1 invalid (reasons on stderr)."""
 import json
 import os
@@ -21,7 +22,7 @@ def nulls(node, where="$"):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "kcidb-v5.schema.json")) as f:
+    with open(os.path.join(here, "kcidb-io-v5.3.schema.json")) as f:
         schema = json.load(f)
     with open(sys.argv[1]) as f:
         report = json.load(f)

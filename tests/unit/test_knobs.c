@@ -454,7 +454,7 @@ static void test_collect_curves(void **state)
 	cJSON *root = cJSON_CreateObject();
 	sweep_add_json(&ss, root);
 	int plot_id = 0;
-	sweep_write_svg(&ss, out, &plot_id);
+	sweep_write_svg(&ss, &d, out, &plot_id);
 	fclose(out);
 	assert_non_null(strstr(text, "wl / pps (higher is better) / tx-usecs: gating best at 1000: 41"));
 	assert_non_null(strstr(text, "tx-usecs: baseline all points alike"));
@@ -484,7 +484,7 @@ static void test_svg_escapes(void **state)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	int plot_id = 0;
-	sweep_write_svg(&ss, out, &plot_id);
+	sweep_write_svg(&ss, &d, out, &plot_id);
 	fclose(out);
 	assert_null(strstr(text, "<b>"));
 	assert_non_null(strstr(text, "&lt;b&gt;&amp;"));
@@ -511,11 +511,11 @@ static void test_svg_log_axis_with_zero(void **state)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	int plot_id = 0;
-	sweep_write_svg(&ss, out, &plot_id);
+	sweep_write_svg(&ss, &d, out, &plot_id);
 	fclose(out);
 	assert_non_null(strstr(text, "log scale"));
-	/* 0 and the smallest value: distinct ticks, 0 on the axis (x = 70) */
-	assert_non_null(strstr(text, "<text x=\"70.0\" y=\"234\" text-anchor=\"middle\">0</text>"));
+	/* 0 and the smallest value: distinct ticks, 0 on the axis (x = 90) */
+	assert_non_null(strstr(text, "<text class=\"tick\" x=\"90.0\" y=\"238\" text-anchor=\"middle\">0</text>"));
 	assert_non_null(strstr(text, ">250</text>"));
 	free(text);
 	sweep_set_free(&ss);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/dataset.h"
+#include "analyze/plot_svg.h"
 #include "analyze/report.h"
 #include "analyze/trend_svg.h"
 #include "util/util.h"
@@ -349,7 +350,7 @@ void history_write_html(const struct history *h, FILE *out)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<title>hilbench history</title>\n<style>body{font-family:sans-serif;"
-	      "max-width:60em;margin:auto}svg.trend{width:100%;height:auto}"
+	      "max-width:60em;margin:auto}" PLOT_CSS
 	      "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left}"
 	      ".REGRESSION{color:#b00}.improvement{color:#070}</style></head><body>\n"
 	      "<h1>hilbench history</h1>\n", out);
@@ -368,7 +369,7 @@ void history_write_html(const struct history *h, FILE *out)
 		fputs(", ", out);
 		html_escape(out, s->timing);
 		fputs(" time</small></h2>\n", out);
-		trend_svg(out, s);
+		trend_svg(out, s, NAN, NAN);
 		if (!h->detected || !s->cp.n) {
 			fputs(h->detected ? "<p>No change.</p>\n</section>\n" : "</section>\n", out);
 			continue;

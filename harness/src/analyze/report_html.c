@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/history.h"
+#include "analyze/plot_svg.h"
 #include "analyze/report.h"
 #include "analyze/sweep.h"
 #include "analyze/trend_svg.h"
@@ -14,10 +15,13 @@
 #include "util/util.h"
 
 #define PLOT_ROWS 32
+#define INTERVAL_LINES 8	/* as many as plot_colour() has colours */
 
 struct html_ctx {
 	FILE *out;
 	int plot_id;
+	const struct dataset *d;	/* for the page's scale of a metric (plot_svg.h) */
+	const char *workload, *unit;
 	const struct series *rows[PLOT_ROWS];
 	struct comparison cmp[PLOT_ROWS];
 	size_t n;
@@ -26,6 +30,7 @@ struct html_ctx {
 static void h_workload(void *ctx, const char *w)
 {
 	struct html_ctx *h = ctx;
+	h->workload = w;
 	fputs("<h2>", h->out);
 	html_escape(h->out, w);
 	fputs("</h2>\n", h->out);
@@ -35,6 +40,7 @@ static void h_metric(void *ctx, const struct metric_def *m, const char *unit)
 {
 	struct html_ctx *h = ctx;
 	h->n = 0;
+	h->unit = unit;
 	fputs("<section class=\"metric\"><h3>", h->out);
 	html_escape(h->out, m->name);
 	fputs(" <small>(", h->out);
@@ -78,63 +84,27 @@ static void h_row(void *ctx, const struct series *s, const struct comparison *c,
 	fputs("</td></tr>\n", h->out);
 }
 
-/* A dot plot: a row per strategy, a dot per repetition, the mean as a tick
- * and its 95 % CI as a bar, all on one shared linear axis. */
+/* A dot plot of the rows above (plot_svg.h), at the page's scale. */
 static void h_metric_end(void *ctx, const struct metric_def *m)
 {
 	struct html_ctx *h = ctx;
 	fputs("</table>\n", h->out);
-	double lo = INFINITY, hi = -INFINITY;
-	for (size_t r = 0; r < h->n; r++)
-		for (size_t i = 0; i < h->rows[r]->n; i++) {
-			lo = fmin(lo, h->rows[r]->v[i]);
-			hi = fmax(hi, h->rows[r]->v[i]);
-		}
-	if (!isfinite(lo)) {
-		fputs("</section>\n", h->out);
-		return;
-	}
-	double pad = hi > lo ? (hi - lo) * 0.08 : (fabs(lo) > 0 ? fabs(lo) * 0.01 : 1);
-	lo -= pad;
-	hi += pad;
-	const int left = 130, width = 640, row_h = 26, top = 10;
-	int height = top + (int)h->n * row_h + 30;
-#define X(v) (left + ((v) - lo) / (hi - lo) * (width - left - 10))
-	fprintf(h->out, "<svg class=\"plot\" id=\"plot-%d\" role=\"img\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\"><title>",
-		++h->plot_id, width, height, width, height);
-	html_escape(h->out, m->name);
-	fputs(" by strategy</title>\n", h->out);
+	struct dot_row rows[PLOT_ROWS];
+	size_t values = 0;
 	for (size_t r = 0; r < h->n; r++) {
-		const struct series *s = h->rows[r];
-		const struct summary *sum = &h->cmp[r].cand;
-		int y = top + (int)r * row_h + row_h / 2;
-		fprintf(h->out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 8, y + 4);
-		html_escape(h->out, s->strategy);
-		fprintf(h->out, "</text><line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>\n",
-			left, width - 10, y, y);
-		if (isfinite(sum->ci95))
-			fprintf(h->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"8\" class=\"ci\"/>",
-				X(sum->mean - sum->ci95), y - 4,
-				fmax(1, X(sum->mean + sum->ci95) - X(sum->mean - sum->ci95)));
-		fprintf(h->out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"mean\"/>",
-			X(sum->mean), X(sum->mean), y - 9, y + 9);
-		for (size_t i = 0; i < s->n; i++)
-			fprintf(h->out, "<circle cx=\"%.1f\" cy=\"%d\" r=\"3.5\" class=\"dot\"/>",
-				X(s->v[i]), y);
-		fputc('\n', h->out);
+		rows[r] = (struct dot_row){ h->rows[r]->strategy, h->rows[r]->v, h->rows[r]->n,
+					    h->cmp[r].cand.mean, h->cmp[r].cand.ci95 };
+		values += h->rows[r]->n;
 	}
-	int axis_y = top + (int)h->n * row_h + 8;
-	fprintf(h->out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axis\"/>"
-		"<text x=\"%d\" y=\"%d\">%.6g</text>"
-		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.6g</text></svg>\n</section>\n",
-		left, width - 10, axis_y, axis_y, left, axis_y + 16, lo, width - 10, axis_y + 16, hi);
-#undef X
+	if (values) {
+		double lo, hi;
+		plot_page_range(h->d, h->workload, m->name, &lo, &hi);
+		char *title = xasprintf("%s by strategy", m->name);
+		dotplot_svg(h->out, ++h->plot_id, title, h->unit, rows, h->n, lo, hi);
+		free(title);
+	}
+	fputs("</section>\n", h->out);
 }
-
-/* Line colours for the strategies of a throughput-over-time plot. */
-static const char *const palette[] = { "#1f5fa8", "#d1495b", "#2a9d3f", "#edae49",
-				       "#7b4fa0", "#00798c", "#8c564b", "#555555" };
 
 /* Per workload, each strategy's first run: Mbit/s per interval, as the
  * DUT's iperf3 measured it (store/intervals.h). A flat line is a steady
@@ -142,13 +112,10 @@ static const char *const palette[] = { "#1f5fa8", "#d1495b", "#2a9d3f", "#edae49
 static void throughput_over_time(const struct dataset *d, const char *store_dir, FILE *out,
 				 int *plot_id)
 {
-	const int left = 60, width = 640, height = 220, top = 10, bottom = 30;
 	for (size_t w = 0; w < d->workloads.n; w++) {
-		size_t n[HB_ARRAY_SIZE(palette)] = { 0 }, lines = 0;
-		double *t[HB_ARRAY_SIZE(palette)], *v[HB_ARRAY_SIZE(palette)];
-		const char *who[HB_ARRAY_SIZE(palette)];
-		double tmax = 0, vmax = -INFINITY, vmin = INFINITY;
-		for (size_t si = 0; si < d->strategies.n && lines < HB_ARRAY_SIZE(palette); si++) {
+		struct line_series ls[INTERVAL_LINES];
+		size_t lines = 0, points = 0;
+		for (size_t si = 0; si < d->strategies.n && lines < INTERVAL_LINES; si++) {
 			const struct series *s =
 				dataset_find(d, d->workloads.v[w], d->strategies.v[si], METRIC_MBPS);
 			if (!s)
@@ -156,56 +123,23 @@ static void throughput_over_time(const struct dataset *d, const char *store_dir,
 			char *path = xasprintf("%s/runs/%s/dut-iperf.json", store_dir, s->first_run);
 			char *json = read_file(path, NULL);
 			free(path);
-			n[lines] = iperf_intervals(json, &t[lines], &v[lines]);
+			double *t, *v;
+			size_t n = iperf_intervals(json, &t, &v);
 			free(json);
-			for (size_t i = 0; i < n[lines]; i++) {
-				tmax = fmax(tmax, t[lines][i]);
-				vmax = fmax(vmax, v[lines][i]);
-				vmin = fmin(vmin, v[lines][i]);
-			}
-			who[lines++] = d->strategies.v[si];
+			ls[lines++] = (struct line_series){ d->strategies.v[si], t, v, n };
+			points += n;
 		}
-		/* the axis spans the values (labelled), so a 0.1 % dip shows */
-		double pad = vmax > vmin ? (vmax - vmin) * 0.1 : fmax(fabs(vmax) * 0.01, 1e-9);
-		double lo = vmin - pad, hi = vmax + pad;
-		if (tmax > 0 && isfinite(vmax)) {
+		if (points) {
 			fputs("<section class=\"metric\"><h3>", out);
 			html_escape(out, d->workloads.v[w]);
 			fputs(": Mbit/s per interval <small>(the first run of each strategy, as the "
 			      "DUT's iperf3 saw it)</small></h3>\n", out);
-			fprintf(out, "<svg class=\"plot intervals\" id=\"plot-%d\" role=\"img\" "
-				"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-				"xmlns=\"http://www.w3.org/2000/svg\"><title>Mbit/s over time</title>\n",
-				++*plot_id, width, height, width, height);
-#define X(x) (left + (x) / tmax * (width - left - 120))
-#define Y(y) (top + (hi - (y)) / (hi - lo) * (height - top - bottom))
-			for (size_t l = 0; l < lines; l++) {
-				if (!n[l])
-					continue;
-				fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
-					"points=\"", palette[l]);
-				for (size_t i = 0; i < n[l]; i++)
-					fprintf(out, "%s%.1f,%.1f", i ? " " : "", X(t[l][i]), Y(v[l][i]));
-				fprintf(out, "\"/><text x=\"%d\" y=\"%d\" fill=\"%s\">", width - 112,
-					top + 14 + (int)l * 16, palette[l]);
-				html_escape(out, who[l]);
-				fputs("</text>\n", out);
-			}
-			fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axis\"/>"
-				"<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"axis\"/>"
-				"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g</text>"
-				"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g</text>"
-				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\">%.3g s</text></svg>\n"
-				"</section>\n",
-				left, width - 120, height - bottom, height - bottom, left, left, top,
-				height - bottom, left - 4, (int)Y(vmax) + 4, vmax, left - 4,
-				(int)Y(vmin) + 4, vmin, X(tmax), height - bottom + 16, tmax);
-#undef X
-#undef Y
+			lineplot_svg(out, ++*plot_id, "Mbit/s over time", "Mbit/s", ls, lines);
+			fputs("</section>\n", out);
 		}
 		for (size_t l = 0; l < lines; l++) {
-			free(t[l]);
-			free(v[l]);
+			free((double *)ls[l].t);
+			free((double *)ls[l].v);
 		}
 	}
 }
@@ -215,16 +149,15 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
 	"padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}"
 	".v-better{color:#060;font-weight:bold}.v-worse{color:#a00;font-weight:bold}"
-	"svg text{font-size:12px}.grid{stroke:#eee}.axis{stroke:#888}.dot{fill:#1f5fa8;"
-	"fill-opacity:.7}.mean{stroke:#000;stroke-width:2}.ci{fill:#f4a340;fill-opacity:.5}"
-	"small{color:#666;font-weight:normal}";
+	PLOT_CSS "small{color:#666;font-weight:normal}";
 
 /* Sessions are nights (or days) of the same plan: with enough of them, a
  * series over time says more than one table, and its change points say when
  * something moved (docs/history.md). */
 #define TREND_MIN_SESSIONS 4
 
-static void trends(struct store *st, const struct selection *sel, FILE *out)
+static void trends(struct store *st, const struct selection *sel, const struct dataset *d,
+		   FILE *out)
 {
 	struct history h;
 	struct cp_params cp;
@@ -242,7 +175,9 @@ static void trends(struct store *st, const struct selection *sel, FILE *out)
 			fputs(" / ", out);
 			html_escape(out, h.s[i].metric);
 			fputs("</h3>\n", out);
-			trend_svg(out, &h.s[i]);
+			double lo, hi;	/* the scale of the plots above */
+			plot_page_range(d, h.s[i].workload, h.s[i].metric, &lo, &hi);
+			trend_svg(out, &h.s[i], lo, hi);
 			fputs("</section>\n", out);
 		}
 	}
@@ -269,16 +204,16 @@ int report_emit_html(const struct report_input *in, FILE *out)
 	      "t-test at alpha 0.05 decides the verdict (~ means no significant change). "
 	      "Dots are repetitions, the black tick is the mean, the orange bar its 95 % CI.</p>\n",
 	      out);
-	struct html_ctx h = { .out = out };
+	struct html_ctx h = { .out = out, .d = d };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
 	throughput_over_time(d, store_dir(in->st), out, &h.plot_id);
 	struct sweep_set sweeps;
 	sweep_collect(d, &sweeps);
-	sweep_write_svg(&sweeps, out, &h.plot_id);
+	sweep_write_svg(&sweeps, d, out, &h.plot_id);
 	sweep_set_free(&sweeps);
 	if (d->sessions.n >= TREND_MIN_SESSIONS)
-		trends(in->st, in->sel, out);
+		trends(in->st, in->sel, d, out);
 	if (d->mixed_timing)
 		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
 			d->mixed_timing);

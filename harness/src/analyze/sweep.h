@@ -58,7 +58,9 @@ void sweep_set_free(struct sweep_set *ss);
 void sweep_write_text(const struct sweep_set *ss, FILE *out, int md);
 /* "sweeps": [...] added to a JSON report's root. */
 void sweep_add_json(const struct sweep_set *ss, cJSON *root);
-/* One inline SVG per plot: a line per strategy, CI bars (sweep_svg.c). */
-void sweep_write_svg(const struct sweep_set *ss, FILE *out, int *plot_id);
+/* One inline SVG per plot: a line per strategy, CI bars (sweep_svg.c), the
+ * value axis at the page's scale of the metric in d (plot_svg.h). */
+void sweep_write_svg(const struct sweep_set *ss, const struct dataset *d, FILE *out,
+		     int *plot_id);
 
 #endif

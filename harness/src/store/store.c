@@ -398,9 +398,9 @@ int store_foreach(struct store *s, const struct selection *sel,
 				 metrics, nmetrics ? "))" : "", nruns ? " AND r.id IN (" : "",
 				 nruns ? runs : "");
 	const char *provenance = sel->no_provenance
-		? "NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+		? "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
 		: "r.plan, r.started, r.kernel_version, r.kernel_release, r.build_key, r.ended,"
-		  " r.patches";
+		  " r.patches, r.build_manifest";
 	char *sql = xasprintf(query, provenance, filter, nruns ? ")" : "");
 	free(metrics);
 	free(runs);
@@ -438,6 +438,7 @@ int store_foreach(struct store *s, const struct selection *sel,
 			.started = col(st, 14), .kernel_version = col(st, 15),
 			.kernel_release = col(st, 16), .build_key = col(st, 17),
 			.ended = col(st, 18), .patches = col(st, 19),
+			.build_manifest = col(st, 20),
 		};
 		rc = fn(&row, ctx);
 	}

@@ -90,6 +90,7 @@ struct run_row {
 	/* provenance, for series over time */
 	const char *plan, *started, *kernel_version, *kernel_release, *build_key;
 	const char *ended, *patches;	/* patches: JSON array of {layer, path, sha256} */
+	const char *build_manifest;	/* the build's manifest.json in the cache */
 };
 /* Which runs a reader wants; NULL fields match everything. */
 struct selection {
