@@ -69,9 +69,10 @@ while IFS='|' read -r _ strategy workload metric runs outcome _; do
 	strategy=$(xargs <<<"$strategy") workload=$(xargs <<<"$workload")
 	metric=$(xargs <<<"$metric") outcome=$(xargs <<<"$outcome")
 	[ -n "$strategy" ] && [ "$workload" != - ] || continue
-	fixed=$("$HB" gate --plan "$PLAN" --workloads "$workload" \
+	# the gate exits 1 or 125 for a regression or an open verdict: its line counts
+	fixed=$({ "$HB" gate --plan "$PLAN" --workloads "$workload" \
 		--reference "session=$session,strategy=baseline" \
-		--candidate "session=$session,strategy=$strategy" 2>/dev/null |
+		--candidate "session=$session,strategy=$strategy" 2>/dev/null || true; } |
 		awk -v m="$metric" '$2 == m { print $NF; exit }')
 	total=$((total + 1))
 	if [ "$fixed" = "$outcome" ]; then
