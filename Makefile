@@ -222,8 +222,9 @@ $(B)/bench/capture-count: tests/bench/capture_count.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-bench: all $(B)/bench/capture-count ## speed measurements (build, boot, run): numbers, not tests
+bench: all $(B)/bench/capture-count ## speed measurements (build, boot, run, the main job both ways): numbers, not tests
 	bash tests/bench.sh
+	bash tests/bench-main.sh
 
 clean: ## remove build/ (the caches outside the clone stay)
 	rm -rf $(B)

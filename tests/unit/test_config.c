@@ -392,6 +392,9 @@ static void test_shipped_workload_and_plan_values(void **state)
 	assert_string_equal(p.workloads.v[3], "udp64-dut-tx-ftrace");
 	assert_int_equal(p.repetitions, 3);
 	assert_int_equal(p.timing, TIMING_VIRTUAL);
+	/* the main job's runs are added until decided, to the gate's thresholds */
+	assert_int_equal(p.repeat, REPEAT_UNTIL_DECIDED);
+	assert_true(p.gate.present);
 	plan_free(&p);
 	free(wpath);
 	free(ppath);
@@ -866,7 +869,18 @@ static const struct variant variants[] = {
 	{ "gate without metrics", 'p', T, T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics: []\n",
 	  11, 12, "'gate.metrics' is empty" },
 	{ "gate cap below repetitions", 'p', T, T HEAD("2") PPS HIGHER THR, 10, 20,
-	  "'gate.max_repetitions' (2) is below 'repetitions' (3)" },
+	  "'gate.max_repetitions' (2) is below the reference's repetitions (3)" },
+	{ "gate reference repetitions above the cap", 'p', T,
+	  T HEAD("6") PPS HIGHER THR "  reference_repetitions: 8\n", 10, 20,
+	  "'gate.max_repetitions' (6) is below the reference's repetitions (8)" },
+	/* repeat: until-decided needs the gate section's thresholds */
+	{ "repeat until decided loads", 'p', T, T "repeat: until-decided\n" HEAD("6") PPS HIGHER THR,
+	  0, 0, NULL },
+	{ "repeat until decided without a gate", 'p', T, T "repeat: until-decided\n", 8, 9,
+	  "'repeat: until-decided' decides each metric to a threshold the plan's gate section "
+	  "gives; add one (copy plans/gate.yaml's) or give 'repeat: fixed'" },
+	{ "repeat unknown rule", 'p', T, T "repeat: forever\n", 8, 9,
+	  "'repeat' must be one of fixed, until-decided, got 'forever'" },
 #undef T
 #undef HEAD
 #undef PPS

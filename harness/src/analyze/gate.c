@@ -59,6 +59,7 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 {
 	gate_decide(ref, nref, cand, ncand, better, gate_look_alpha(g, ref_repetitions),
 		    threshold_pct, d);
+	d->looks = s->looks;
 	if (d->shift.method == SHIFT_NONE)
 		return;
 	int last = gate_max_looks(g, ref_repetitions);
@@ -71,6 +72,7 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 		s->nref = nref;
 		s->ncand = ncand;
 	}
+	d->looks = s->looks;
 	if (d->outcome == GATE_OPEN && s->looks == last)
 		d->outcome = GATE_INCONCLUSIVE;
 }

@@ -42,6 +42,7 @@ struct gate_decision {
 	struct shift shift;		/* candidate - reference, at 1 - look_alpha */
 	double delta_pct, lo_pct, hi_pct;	/* the same in % of the reference */
 	enum gate_outcome outcome;
+	int looks;			/* gate_look(): the tests made so far, this one included */
 };
 
 /* Does a gate metric entry apply to a workload of this protocol? */

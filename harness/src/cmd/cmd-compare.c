@@ -8,10 +8,17 @@
 
 static const char usage[] =
 	"usage: hilbench compare [PLAN] [--strategies a,b] [--workloads a,b] [--repeat N]\n"
-	"                        [--timing realtime|virtual] [--patch FILE]...\n"
+	"                        [--fixed] [--jobs N] [--timing realtime|virtual] [--patch FILE]...\n"
 	"                        [--attempts N] [--resume SESSION|latest] [--kernel-src PATH]\n"
 	"The main job: runs PLAN (default: plans/default.yaml), prints the strategy\n"
 	"table for the runs it made and writes it as HTML to <store>/report.html.\n"
+	"With `repeat: until-decided` (the default plan's) every strategy gets runs\n"
+	"one at a time until each metric of the plan's gate section is decided\n"
+	"against the reference, or the cap; the table after the report says per\n"
+	"strategy, workload and metric how many runs it took and why it stopped.\n"
+	"UDP the DUT sends runs on up to --jobs boards at once (default: one per free\n"
+	"core), TCP and host-sent traffic one board at a time (docs/measurements.md).\n"
+	"--repeat N or --fixed: the same number of runs for every strategy instead.\n"
 	"Runs are stored like `hilbench run`'s.\n";
 
 int cmd_compare(int argc, char **argv)
@@ -21,13 +28,16 @@ int cmd_compare(int argc, char **argv)
 	if (rc != -1)
 		return rc;
 	char session[40] = "";
-	rc = run_options_execute(&ro, session);
-	run_options_free(&ro);
-	if (!session[0])
-		return rc;
-	struct store *s = store_open(hb_store_dir());
-	if (!s)
-		return HB_EXIT_INFRA;
+	struct planner pl = { 0 };
+	int planned = ro.plan.repeat == REPEAT_UNTIL_DECIDED;
+	rc = run_options_execute(&ro, session, &pl);
+	struct store *s = session[0] ? store_open(hb_store_dir()) : NULL;
+	if (!s) {
+		/* the plan (pl's decisions point into it) goes last */
+		planner_free(&pl);
+		run_options_free(&ro);
+		return session[0] ? HB_EXIT_INFRA : rc;
+	}
 	printf("hilbench compare: session %s (store %s)\n", session, hb_store_dir());
 	struct selection sel = { .session = session };
 	char *html = path_join(hb_store_dir(), "report.html");
@@ -36,6 +46,10 @@ int cmd_compare(int argc, char **argv)
 		rc = HB_EXIT_INFRA;
 	else
 		printf("\nreport: %s\n", html);
+	if (planned)
+		planner_print(&pl, stdout);
+	planner_free(&pl);
+	run_options_free(&ro);
 	free(html);
 	store_close(s);
 	return rc;

@@ -117,8 +117,7 @@ static int apply(const struct overrides *o, struct gate_opts *g)
 		hb_err("--timing %s: choose realtime or virtual", o->timing);
 		return HB_EXIT_USAGE;
 	}
-	if (o->repeat)
-		p->repetitions = (int)o->repeat;
+	p->repetitions = o->repeat ? (int)o->repeat : p->gate.reference_repetitions;
 	if (o->max_repeat)
 		p->gate.max_repetitions = (int)o->max_repeat;
 	if (o->alpha)

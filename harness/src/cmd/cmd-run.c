@@ -12,7 +12,11 @@ static const char usage[] =
 	"usage: hilbench run PLAN [options]\n"
 	"       hilbench run --board B --strategy S --workload W [options]\n"
 	"options:\n"
-	"  --repeat N          repetitions (default: the plan's, or 1)\n"
+	"  --repeat N          repetitions, a fixed number (default: the plan's, or 1)\n"
+	"  --fixed             the plan's repetitions also when it says `repeat:\n"
+	"                      until-decided` (runs added until each metric is decided)\n"
+	"  --jobs N            until-decided: boards at once for the DUT-paced workloads\n"
+	"                      (default: one per free core; real time: always 1)\n"
 	"  --timing MODE       realtime or virtual (QEMU -icount; deterministic)\n"
 	"  --patch FILE        add a patch (or an mbox of patches) on top of every\n"
 	"                      strategy (repeatable)\n"
@@ -36,7 +40,7 @@ int cmd_run(int argc, char **argv)
 	int rc = run_options_parse(argc, argv, usage, "adhoc", &ro);
 	if (rc != -1)
 		return rc;
-	rc = run_options_execute(&ro, NULL);
+	rc = run_options_execute(&ro, NULL, NULL);
 	run_options_free(&ro);
 	return rc;
 }

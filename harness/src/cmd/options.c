@@ -137,14 +137,21 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		{ "resume", required_argument, NULL, 'R' },
 		{ "attempts", required_argument, NULL, 'A' },
 		{ "kernel-src", required_argument, NULL, 'K' },
+		{ "fixed", no_argument, NULL, 'F' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	memset(o, 0, sizeof(*o));
 	const char *boards = NULL, *strategies = NULL, *workloads = NULL, *timing = NULL;
-	int repeat = 0, c;
-	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:h", opts, NULL)) != -1) {
+	int repeat = 0, fixed = 0, c;
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:Fj:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'F': fixed = 1; break;
+		case 'j':
+			if (parse_int_option("--jobs", optarg, 1, 64, &o->exec.jobs) < 0)
+				return HB_EXIT_USAGE;
+			break;
 		case 'b': boards = optarg; break;
 		case 's': strategies = optarg; break;
 		case 'w': workloads = optarg; break;
@@ -197,6 +204,9 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		set_list(&o->plan.workloads, workloads);
 	if (repeat)
 		o->plan.repetitions = repeat;
+	/* a number of repetitions asked for is a fixed plan */
+	if (repeat || fixed)
+		o->plan.repeat = REPEAT_FIXED;
 	if (timing && timing_mode_parse(timing, &o->plan.timing) < 0) {
 		hb_err("--timing %s: choose realtime or virtual", timing);
 		return HB_EXIT_USAGE;
@@ -204,14 +214,27 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 	return -1;
 }
 
-int run_options_execute(struct run_options *o, char session[40])
+int run_options_execute(struct run_options *o, char session[40], struct planner *pl)
 {
 	struct store *s = store_open(hb_store_dir());
 	if (!s)
 		return HB_EXIT_INFRA;
 	hb_install_interrupt_handlers();
-	char id[40];
-	int rc = executor_run_plan(&o->plan, s, &o->exec, id);
+	char id[40] = "";
+	int rc;
+	if (o->plan.repeat == REPEAT_UNTIL_DECIDED) {
+		struct planner own;
+		struct planner *use = pl ? pl : &own;
+		rc = planner_run(use, &o->plan, s, &o->exec);
+		/* bad input stops it before a run: no session to report */
+		snprintf(id, sizeof(id), "%s", rc == HB_EXIT_USAGE ? "" : use->session);
+		if (!pl) {
+			planner_print(use, stdout);
+			planner_free(use);
+		}
+	} else {
+		rc = executor_run_plan(&o->plan, s, &o->exec, id);
+	}
 	if (session)
 		snprintf(session, 40, "%s", id);
 	if (hb_interrupted) {

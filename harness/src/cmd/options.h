@@ -17,6 +17,7 @@
 
 #include "analyze/changepoint.h"
 #include "run/executor.h"
+#include "run/planner.h"
 #include "store/store.h"
 
 struct run_options {
@@ -32,8 +33,11 @@ int add_user_patches(struct exec_opts *b, int is_series, const char *path);
 /* A decimal integer option in lo..hi into *out; else prints what to give
  * (naming the option) and returns -1. */
 int parse_int_option(const char *option, const char *arg, int lo, int hi, int *out);
-/* Opens the store, runs the plan; the session id goes to session if given. */
-int run_options_execute(struct run_options *o, char session[40]);
+/* Opens the store, runs the plan: the executor's fixed repetitions, or with
+ * `repeat: until-decided` the planner's (into pl, which the caller frees
+ * with planner_free(); NULL: its table is printed to stdout). The session
+ * id goes to session if given. */
+int run_options_execute(struct run_options *o, char session[40], struct planner *pl);
 void run_options_free(struct run_options *o);
 /* The options that select stored runs (a usage's "selection"), entries of a
  * getopt_long table; their short codes S, P, b, s, w and d are used for

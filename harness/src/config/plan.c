@@ -18,6 +18,10 @@ static const char *const boot_policies[] = {
 	[BOOTS_PER_CELL] = "per-cell", [BOOTS_PER_REPETITION] = "per-repetition", NULL
 };
 
+static const char *const repeat_rules[] = {
+	[REPEAT_FIXED] = "fixed", [REPEAT_UNTIL_DECIDED] = "until-decided", NULL
+};
+
 static const char *const directions[] = {
 	[HIGHER_IS_BETTER] = "higher", [LOWER_IS_BETTER] = "lower", NULL
 };
@@ -27,6 +31,7 @@ static const char *const protocols[] = {
 };
 
 _Static_assert(sizeof(enum timing_mode) == sizeof(int), "YF_ENUM stores an int");
+_Static_assert(sizeof(enum repeat_rule) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum metric_direction) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum gate_protocol) == sizeof(int), "YF_ENUM stores an int");
 
@@ -51,6 +56,8 @@ static const struct yfield gate_metric_fields[] = {
 static const struct yfield gate_fields[] = {
 	{ .key = "alpha", .type = YF_DOUBLE, .required = 1, .off = P(gate.alpha),
 	  .fmin = 1e-6, .fmax = 0.5 },
+	{ .key = "reference_repetitions", .type = YF_INT, .off = P(gate.reference_repetitions),
+	  .min = 1, .max = 100 },
 	{ .key = "first_repetitions", .type = YF_INT, .off = P(gate.first_repetitions),
 	  .min = 1, .max = 100 },
 	{ .key = "max_repetitions", .type = YF_INT, .required = 1, .off = P(gate.max_repetitions),
@@ -93,6 +100,7 @@ static const struct yfield plan_fields[] = {
 	{ .key = "timing", .type = YF_ENUM, .required = 1, .off = P(timing),
 	  .choices = timings },
 	{ .key = "boots", .type = YF_ENUM, .off = P(boots), .choices = boot_policies },
+	{ .key = "repeat", .type = YF_ENUM, .off = P(repeat), .choices = repeat_rules },
 	{ .key = "gate", .type = YF_MAP, .sub = gate_fields },
 	{ .key = "sweeps", .type = YF_TABLE, .off = P(sweeps), .sub = sweep_fields,
 	  .elem_size = sizeof(struct sweep) },
@@ -106,13 +114,17 @@ static int check_gate(const struct ydoc *d, const struct ynode *at, struct gate_
 	g->present = 1;
 	if (!g->first_repetitions)
 		g->first_repetitions = 1;
+	if (g->reference_repetitions)
+		repetitions = g->reference_repetitions;
+	else
+		g->reference_repetitions = repetitions;
 	if (!g->metrics.n)
 		return ydoc_err(d, metrics, err, errlen,
 				"'gate.metrics' is empty; list at least one metric to judge");
 	if (g->max_repetitions < repetitions || g->max_repetitions < g->first_repetitions)
 		return ydoc_err(d, ynode_get(at, "max_repetitions"), err, errlen,
-				"'gate.max_repetitions' (%d) is below 'repetitions' (%d) or "
-				"'gate.first_repetitions' (%d); raise it", g->max_repetitions,
+				"'gate.max_repetitions' (%d) is below the reference's repetitions "
+				"(%d) or 'gate.first_repetitions' (%d); raise it", g->max_repetitions,
 				repetitions, g->first_repetitions);
 	return 0;
 }
@@ -202,6 +214,15 @@ int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
 	const struct ynode *sweeps = ynode_get(d->root, "sweeps");
 	if (!rc && sweeps)
 		rc = check_sweeps(d, sweeps, p, err, errlen);
+	const struct ynode *repeat = ynode_get(d->root, "repeat");
+	if (!rc && p->repeat == REPEAT_UNTIL_DECIDED && (!gate || sweeps))
+		rc = ydoc_err(d, repeat, err, errlen, "'repeat: until-decided' %s; %s",
+			      gate ? "does not plan sweeps (their points are curves, not "
+				     "verdicts against a reference)"
+				   : "decides each metric to a threshold the plan's gate section "
+				     "gives",
+			      gate ? "give 'repeat: fixed' or move the sweeps to a plan of their own"
+				   : "add one (copy plans/gate.yaml's) or give 'repeat: fixed'");
 	ydoc_free(d);
 	if (rc) {
 		plan_free(p);

@@ -19,6 +19,12 @@ enum timing_mode { TIMING_REALTIME, TIMING_VIRTUAL };
  * for each: in virtual time the first run after a boot and the runs after
  * it are not alike (docs/measurements.md), so a gate wants one per boot. */
 enum boot_policy { BOOTS_PER_CELL, BOOTS_PER_REPETITION };
+/* How many runs a cell gets: `repetitions` each, or (`repeat:
+ * until-decided`, which needs a gate section) the reference its
+ * `repetitions` and every other strategy runs added one at a time until
+ * each metric of the gate section is decided or its cap is reached
+ * (run/planner.h). */
+enum repeat_rule { REPEAT_FIXED, REPEAT_UNTIL_DECIDED };
 
 /*
  * How `hilbench gate` judges the metrics of a run (docs/gate.md): which
@@ -37,6 +43,10 @@ struct gate_policy {
 	int present;		/* the plan has a gate section */
 	double alpha;		/* overall false-alarm level per metric */
 	int first_repetitions;	/* candidate runs before the first look */
+	/* the reference's runs before the first look; 0 = the plan's
+	 * repetitions. Compare's candidates share them, so more of them
+	 * makes each candidate's verdict cheaper. */
+	int reference_repetitions;
 	int max_repetitions;	/* per side, before "inconclusive" */
 	struct ytable metrics;	/* of struct gate_metric */
 };
@@ -65,6 +75,7 @@ struct plan {
 	int repetitions;	/* 1..100 */
 	enum timing_mode timing;
 	enum boot_policy boots;	/* optional key, default per-cell */
+	enum repeat_rule repeat;	/* optional key, default fixed */
 	struct gate_policy gate;	/* optional section */
 	struct ytable sweeps;		/* of struct sweep; optional */
 };

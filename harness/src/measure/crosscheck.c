@@ -80,3 +80,10 @@ int crosscheck_psi_some_us(const char *text, long long *us)
 	*us = v;
 	return 0;
 }
+
+enum run_pacing crosscheck_pacing(const struct workload *w)
+{
+	if (w->proto == WL_TCP || w->dir != WL_DUT_TX)
+		return PACED_BY_HOST;
+	return w->rate_bps ? PACED_BY_RATE : PACED_BY_DUT;
+}

@@ -18,6 +18,8 @@
 
 #include <stddef.h>
 
+#include "config/workload.h"
+
 /* A pair disagrees when it differs by more than both of these. The frames
  * absorb ARP, which the pcap count excludes (measured: 2 frames in a 4 s
  * run); the percentage is 4x the largest disagreement measured and 5x below
@@ -90,6 +92,10 @@ enum run_pacing {
 	PACED_BY_HOST,	/* TCP, or the host sending */
 	PACED_BY_RATE,	/* UDP, the DUT sending at a limited rate */
 };
+/* How a workload's runs are paced: the rule above, in one place (the
+ * runner judges a run by it, the planner runs DUT-paced ones beside
+ * another board and host-paced ones alone). */
+enum run_pacing crosscheck_pacing(const struct workload *w);
 struct run_clocks {
 	enum run_pacing pacing;
 	double dut_s;		/* the DUT's CLOCK_MONOTONIC over the agent's window */

@@ -683,8 +683,7 @@ static int host_fell_behind(const struct dut *d, const struct workload *w,
 		return 0;
 	double dut_s = (double)ns / 1e9;
 	struct run_clocks c = {
-		.pacing = w->proto == WL_TCP || w->dir != WL_DUT_TX ? PACED_BY_HOST :
-			  w->rate_bps ? PACED_BY_RATE : PACED_BY_DUT,
+		.pacing = crosscheck_pacing(w),
 		.dut_s = dut_s, .dut_idle_s = dut_s * (double)v[CPU_IDLE] / (double)total,
 		.host_s = h->t_stop - h->t_start,
 		.host_wait_s = (double)(h->psi_stop - h->psi_start) / 1e6,

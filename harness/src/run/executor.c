@@ -42,11 +42,13 @@ struct plan_state {
 	char commit[64];
 	char host[128];
 	int total, done, passed;
+	int cells;		/* with runs to do: one build each */
 	int attempts;		/* tries per run on infrastructure errors */
 	int stopped;		/* the store cannot take more runs: stop the plan */
 	int stored;		/* rows this invocation stored */
 	int kept;		/* runs whose row waits in their directory */
-	double t0;
+	struct progress own;	/* when o->progress is NULL */
+	struct progress *prog;	/* o->progress or &own */
 };
 
 /* One labelled cell of a boot: the strategy's own, or a sweep point. */
@@ -259,6 +261,7 @@ static void record(struct cell *c, const struct todo *t, const char *workload, i
 		if (!retried) {
 			ps->done++;
 			ps->passed += res->cls == RUN_PASS;
+			progress_run_end(ps->prog, tmpdir != NULL);
 		}
 	}
 	free(rel);
@@ -283,15 +286,7 @@ static void record_unrun(struct cell *c, const struct workload *wls, const struc
 
 static void progress(const struct cell *c, const char *what)
 {
-	const struct plan_state *ps = c->ps;
-	char eta[48] = "";
-	if (ps->done) {
-		double el = monotonic_s() - ps->t0;
-		snprintf(eta, sizeof(eta), ", about %.0f min left",
-			 el / ps->done * (ps->total - ps->done) / 60);
-	}
-	hb_info("[%d/%d runs%s] %s / %s: %s", ps->done, ps->total, eta, c->board->name,
-		c->strategy, what);
+	progress_say(c->ps->prog, "%s / %s: %s", c->board->name, c->strategy, what);
 }
 
 /* Appends the retry note to a reason when attempt may be tried again. */
@@ -419,10 +414,12 @@ static struct run_end run_one(struct cell *c, struct dut *d, const struct worklo
 	char started[32];
 	utc_now(started);
 	const struct point *pt = &c->points[t->pt];
-	char what[300];
-	snprintf(what, sizeof(what), "%s%s%s, repetition %d/%d%s", c->npoints > 1 ?
-		 pt->label : "", c->npoints > 1 ? ", " : "", w->name, t->rep,
-		 ps->plan->repetitions, try > 1 ? " (retry)" : "");
+	char what[300], of[16] = "";
+	if (ps->opts->first_repetition <= 1)
+		snprintf(of, sizeof(of), "/%d", ps->plan->repetitions);
+	snprintf(what, sizeof(what), "%s%s%s, repetition %d%s%s", c->npoints > 1 ?
+		 pt->label : "", c->npoints > 1 ? ", " : "", w->name, t->rep, of,
+		 try > 1 ? " (retry)" : "");
 	progress(c, what);
 	char *tmp = xasprintf("%s/runs/.tmp-%d-%s", store_dir(ps->store), (int)getpid(), id);
 	mkdir_p(tmp, 0755);
@@ -583,7 +580,8 @@ static int cell_todo(struct plan_state *ps, const struct cell *c, const struct w
 		     size_t nwls, struct todo *t, size_t *n)
 {
 	*n = 0;
-	for (int rep = 1; rep <= ps->plan->repetitions; rep++)
+	int first = ps->opts->first_repetition > 1 ? ps->opts->first_repetition : 1;
+	for (int rep = first; rep < first + ps->plan->repetitions; rep++)
 		for (size_t p = 0; p < c->npoints; p++)
 			for (size_t i = 0; i < nwls; i++) {
 				int have = ps->opts->resume ?
@@ -714,8 +712,10 @@ static int resume_session(struct store *s, const struct plan *p, const char *wan
 int executor_run_plan(const struct plan *p, struct store *s, const struct exec_opts *o,
 		   char session[40])
 {
-	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session,
-				 .t0 = monotonic_s() };
+	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session };
+	ps.prog = o->progress ? o->progress : &ps.own;
+	if (!o->progress)
+		progress_start(&ps.own);
 	ps.attempts = o->attempts > 0 ? o->attempts : EXECUTOR_ATTEMPTS;
 	session[0] = '\0';
 	/* Runs that finished when the store could not take them are stored
@@ -724,7 +724,9 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 		return HB_EXIT_INFRA;
 	if (o->resume && resume_session(s, p, o->resume, session) < 0)
 		return HB_EXIT_USAGE;
-	if (!o->resume)
+	if (o->session)
+		snprintf(session, 40, "%s", o->session);
+	else if (!o->resume)
 		store_new_id(session);
 	fill_provenance(&ps);
 
@@ -765,15 +767,19 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 			if (prc < 0)
 				rc = prc == -1 ? HB_EXIT_USAGE : HB_EXIT_INFRA;
 			ps.total += (int)*n;
+			ps.cells += *n > 0;
 			cell_free(&c);
 		}
 	}
 	if (rc != HB_EXIT_OK)
 		goto out;
-	hb_info("session %s: plan %s, %d runs (%zu boards x %zu cells x %zu workloads x %d%s), %s time",
-		session, p->name, ps.total, p->boards.n, ncells, p->workloads.n,
-		p->repetitions, o->resume ? ", less those already passed" : "",
-		timing_mode_name(p->timing));
+	if (!o->progress) {
+		progress_expect(&ps.own, ps.total, ps.cells);
+		hb_info("session %s: plan %s, %d runs (%zu boards x %zu cells x %zu workloads x "
+			"%d%s), %s time", session, p->name, ps.total, p->boards.n, ncells,
+			p->workloads.n, p->repetitions,
+			o->resume ? ", less those already passed" : "", timing_mode_name(p->timing));
+	}
 	for (size_t bi = 0; bi < nb && !hb_interrupted && !ps.stopped; bi++) {
 		const struct board *b = &boards[bi];
 		const char *series = o->series ? o->series : b->series.v[0];
@@ -789,8 +795,15 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 				rc = HB_EXIT_INFRA;
 				goto out;
 			}
-			progress(&c, "building");
+			/* A driver with a bar of its own built the cell already: this
+			 * finds the cache, and its moment counts with the runs. */
+			if (!o->progress) {
+				progress(&c, "building");
+				progress_build_begin(ps.prog);
+			}
 			int brc = exec_stages_of(o)->prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
+			if (!o->progress)
+				progress_build_end(ps.prog);
 			if (brc == 0) {
 				c.built = 1;
 				read_manifest_facts(&c);
@@ -804,7 +817,10 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 			cell_free(&c);
 		}
 	}
-	hb_info("session %s: %d of %d runs passed", session, ps.passed, ps.total);
+	if (!o->progress) {
+		progress_end(&ps.own);
+		hb_info("session %s: %d of %d runs passed", session, ps.passed, ps.total);
+	}
 	rc = ps.passed == ps.total ? HB_EXIT_OK : HB_EXIT_INFRA;
 out:
 	for (size_t i = 0; i < nb; i++)

@@ -38,6 +38,7 @@
 #include "config/plan.h"
 #include "deploy/dut.h"
 #include "measure/runner.h"
+#include "run/progress.h"
 #include "store/store.h"
 
 /* Tries per run when it fails for infrastructure reasons (boot timeout, the
@@ -61,6 +62,15 @@ struct exec_opts {
 	const char *revision;		/* e.g. g<commit> of --kernel-git: stored runs'
 					 * kernel_version is "<version>+<revision>" */
 	const struct exec_stages *stages;	/* NULL: exec_pipeline */
+	/* A session to add the runs to (created by its first run), every run
+	 * of the plan run, none skipped; NULL: a new one, or resume's. */
+	const char *session;
+	int first_repetition;		/* the first run's repetition number; 0 = 1 */
+	/* Counts the runs and builds and draws the bar; NULL: the plan's own,
+	 * its totals the plan's. A driver that runs many plans as one passes
+	 * one it keeps (and its totals). */
+	struct progress *progress;
+	int jobs;			/* --jobs: boards at once (run/planner.h); 0 = per free core */
 };
 
 /* How a cell's images are built and one workload is run on a booted DUT. */

@@ -28,7 +28,7 @@ static int load_side(struct store *s, const struct gate_loop *g, struct gate_sid
 	struct selection sel = { .plan = g->plan->name, .board = board_name(g),
 				 .strategy = sd->strategy,
 				 .timing = timing_mode_name(g->plan->timing), .build_key = sd->k.key,
-				 .initramfs = sd->u.sha256 };
+				 .initramfs = sd->u.sha256, .session = g->session };
 	if (sd->stored)
 		sel = sd->sel;
 	sel.metrics = &metrics;
@@ -61,18 +61,24 @@ static size_t runs_of(const struct gate_side *sd, const char *workload)
 	return m ? m->n : 0;
 }
 
-/* `reps` more runs of one workload on one side, a boot each. */
+/* `reps` more runs of each workload of `workloads` on one side, a boot per
+ * repetition, the first numbered `first`. In a session of its own, or in
+ * g->session. */
 static int run_more(const struct gate_loop *g, struct gate_side *sd, struct store *s,
-		    const char *workload, int reps)
+		    const struct strlist *workloads, int reps, int first)
 {
 	struct plan p = { .name = g->plan->name, .repetitions = reps, .timing = g->plan->timing,
 			  .boots = BOOTS_PER_REPETITION };
 	strlist_push(&p.boards, board_name(g));
 	strlist_push(&p.strategies, sd->strategy);
-	strlist_push(&p.workloads, workload);
+	for (size_t i = 0; i < workloads->n; i++)
+		strlist_push(&p.workloads, workloads->v[i]);
+	struct exec_opts o = *sd->opts;
+	o.session = g->session;
+	o.first_repetition = first;
 	char session[40];
 	sd->attempts += reps;
-	int rc = executor_run_plan(&p, s, sd->opts, session);
+	int rc = executor_run_plan(&p, s, &o, session);
 	strlist_free(&p.boards);
 	strlist_free(&p.strategies);
 	strlist_free(&p.workloads);
@@ -108,37 +114,61 @@ static void look(struct gate_loop *g)
 	}
 }
 
-/* Runs what the next look needs; returns 0 when nothing more can be run
- * (all decided, the cap, or too many failed attempts). */
-static int extend(struct gate_loop *g, struct store *s)
+/* Where the next runs of workload w go; GATE_NEXT_NONE when none can. */
+static enum gate_next next_of(struct gate_loop *g, size_t w, int *reps)
 {
 	const struct gate_policy *pol = &g->plan->gate;
+	const char *wl = g->wls[w].name;
+	size_t nr = runs_of(&g->ref, wl), nc = runs_of(&g->cand, wl);
+	bool open = false;
+	for (size_t i = 0; i < g->n; i++)
+		open |= !strcmp(g->v[i].workload, wl) && g->v[i].outcome == GATE_OPEN;
+	enum gate_next next = gate_next_run(pol, g->plan->repetitions, nr, nc, open, reps);
+	if (next == GATE_NEXT_NONE)
+		return next;
+	struct gate_side *sd = next == GATE_NEXT_REFERENCE ? &g->ref : &g->cand;
+	if (sd->stored)
+		return GATE_NEXT_NONE;	/* judged as they are */
+	/* a side that keeps failing is not measured by trying forever */
+	if (sd->attempts + *reps > pol->max_repetitions + g->plan->repetitions) {
+		g->missing = 1;
+		return GATE_NEXT_NONE;
+	}
+	hb_info("gate: %s: %d more run(s) of %s%s (reference %zu, candidate %zu so far)", wl,
+		*reps, sd == &g->ref ? "the reference " : "the candidate ", sd->strategy, nr, nc);
+	return next;
+}
+
+/* Runs what the next look needs, the workloads that want the same side and
+ * count on the same boots; returns 0 when nothing more can be run (all
+ * decided, the cap, or too many failed attempts). */
+static int extend(struct gate_loop *g, struct store *s)
+{
+	size_t nw = g->plan->workloads.n;
+	enum gate_next *next = xcalloc(nw, sizeof(*next));
+	int *reps = xcalloc(nw, sizeof(*reps));
+	for (size_t w = 0; w < nw; w++)
+		next[w] = next_of(g, w, &reps[w]);
 	int ran = 0;
-	for (size_t w = 0; w < g->plan->workloads.n && !hb_interrupted; w++) {
-		const char *wl = g->wls[w].name;
-		size_t nr = runs_of(&g->ref, wl), nc = runs_of(&g->cand, wl);
-		bool open = false;
-		for (size_t i = 0; i < g->n; i++)
-			open |= !strcmp(g->v[i].workload, wl) && g->v[i].outcome == GATE_OPEN;
-		int reps;
-		enum gate_next next = gate_next_run(pol, g->plan->repetitions, nr, nc, open, &reps);
-		if (next == GATE_NEXT_NONE)
+	for (size_t w = 0; w < nw && !hb_interrupted; w++) {
+		if (next[w] == GATE_NEXT_NONE)
 			continue;
-		struct gate_side *sd = next == GATE_NEXT_REFERENCE ? &g->ref : &g->cand;
-		if (sd->stored)
-			continue;	/* judged as they are */
-		/* a side that keeps failing is not measured by trying forever */
-		if (sd->attempts + reps > pol->max_repetitions + g->plan->repetitions) {
-			g->missing = 1;
-			continue;
-		}
-		hb_info("gate: %s: %d more run(s) of %s%s (reference %zu, candidate %zu so far)", wl,
-			reps, sd == &g->ref ? "the reference " : "the candidate ", sd->strategy, nr, nc);
+		struct strlist batch = { 0 };
+		for (size_t v = w; v < nw; v++)
+			if (next[v] == next[w] && reps[v] == reps[w]) {
+				strlist_push(&batch, g->plan->workloads.v[v]);
+				if (v > w)
+					next[v] = GATE_NEXT_NONE;	/* in this batch */
+			}
 		/* a run that failed is in the store with its class: it counts
 		 * against the attempts here and is judged by dut_failures() */
-		run_more(g, sd, s, g->plan->workloads.v[w], reps);
+		struct gate_side *sd = next[w] == GATE_NEXT_REFERENCE ? &g->ref : &g->cand;
+		run_more(g, sd, s, &batch, reps[w], (int)runs_of(sd, g->wls[w].name) + 1);
+		strlist_free(&batch);
 		ran = 1;
 	}
+	free(next);
+	free(reps);
 	return ran && !hb_interrupted;
 }
 
@@ -207,6 +237,30 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 	for (size_t i = 0; i < g->n; i++)
 		if (g->v[i].outcome == GATE_OPEN)
 			g->v[i].outcome = GATE_INCONCLUSIVE;
+	return 0;
+}
+
+int gate_loop_reference(struct gate_loop *g, struct store *s)
+{
+	int rc = build_side(g, &g->ref);
+	if (rc || load_side(s, g, &g->ref) < 0)
+		return rc ? rc : HB_EXIT_INFRA;
+	for (size_t w = 0; w < g->nwls && !hb_interrupted; w++) {
+		size_t have = runs_of(&g->ref, g->wls[w].name);
+		if (have >= (size_t)g->plan->repetitions)
+			continue;
+		/* the workloads short by as many runs share their boots */
+		struct strlist batch = { 0 };
+		for (size_t v = w; v < g->nwls; v++)
+			if (runs_of(&g->ref, g->wls[v].name) == have)
+				strlist_push(&batch, g->plan->workloads.v[v]);
+		hb_info("gate: %zu workload(s): %zu more run(s) of the reference %s",
+			batch.n, (size_t)g->plan->repetitions - have, g->ref.strategy);
+		run_more(g, &g->ref, s, &batch, g->plan->repetitions - (int)have, (int)have + 1);
+		strlist_free(&batch);
+		if (load_side(s, g, &g->ref) < 0)
+			return HB_EXIT_INFRA;
+	}
 	return 0;
 }
 

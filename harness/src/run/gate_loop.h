@@ -3,8 +3,10 @@
  * build both sides' kernels, reuse their stored runs, add runs one boot
  * each through the plan executor where analyze/gate.h says the next look
  * needs them, and look again, until every (workload, metric) is decided,
- * the cap is reached or a side keeps failing. Either side may be stored
- * runs instead (a selection): those are judged as they are.
+ * the cap is reached or a side keeps failing. The workloads that need a
+ * run of the same side at one look share its boots: one boot per
+ * repetition, each workload once in it, in the plan's order. Either side
+ * may be stored runs instead (a selection): those are judged as they are.
  *
  * Contract: gate_loop_load() returns 0 or HB_EXIT_USAGE (the board or a
  * workload of the plan does not load; said). gate_loop_judge() returns 0
@@ -39,12 +41,16 @@ struct gate_side {
 	struct build_result k;
 	struct userland_result u;
 	struct dataset ds;
-	int attempts;		/* runs started, passed or not */
+	int attempts;		/* repetitions started (a run of each workload batched), passed or not */
 };
 
 struct gate_loop {
 	const struct plan *plan;	/* board, workloads, timing, repetitions, gate */
 	double threshold_pct;		/* NaN: the plan's, per metric */
+	/* NULL: runs of any session are reused, each batch of new runs is a
+	 * session of its own (a gate). Else only this session's runs count and
+	 * new ones are stored in it (compare's plan, run/planner.h). */
+	const char *session;
 	struct gate_side ref, cand;
 	/* gate_loop_load() */
 	struct board board;
@@ -59,6 +65,10 @@ struct gate_loop {
 
 int gate_loop_load(struct gate_loop *g);
 int gate_loop_judge(struct gate_loop *g, struct store *s);
+/* Only the reference's side: builds it (cached) and gives every workload
+ * the plan's repetitions of it, counting the runs it has; 0 or a build's
+ * code (a run that fails is stored, and left to the judging). */
+int gate_loop_reference(struct gate_loop *g, struct store *s);
 int gate_loop_verdict(const struct gate_loop *g);
 void gate_loop_free(struct gate_loop *g);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -436,11 +437,56 @@ const char *hb_store_dir(void)
 	return dir;
 }
 
+/* The status line hb_status() keeps, "" for none. */
+static char status_line[512];
+
+int hb_status_shown(void)
+{
+	static int tty = -1;
+	if (tty < 0) {
+		const char *term = getenv("TERM");
+		tty = isatty(STDERR_FILENO) && term && *term && strcmp(term, "dumb");
+	}
+	return tty;
+}
+
+/* Clears the status line's row before a message. */
+static void status_clear(void)
+{
+	if (status_line[0])
+		fputs("\r\033[K", stderr);
+}
+
+/* Draws it again, cut to the terminal's width (a wrapped line cannot be
+ * cleared with one carriage return). */
+static void status_draw(void)
+{
+	if (!status_line[0])
+		return;
+	struct winsize ws;
+	int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 79;
+	fprintf(stderr, "\r\033[K%.*s", width, status_line);
+	fflush(stderr);
+}
+
+void hb_status(const char *line)
+{
+	if (!hb_status_shown())
+		return;
+	status_clear();
+	snprintf(status_line, sizeof(status_line), "%s", line ? line : "");
+	if (!status_line[0])
+		fflush(stderr);
+	status_draw();
+}
+
 void hb_verr(const char *fmt, va_list ap)
 {
+	status_clear();
 	fputs("hilbench: error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	status_draw();
 }
 
 void hb_err(const char *fmt, ...)
@@ -455,9 +501,11 @@ void hb_info(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	status_clear();
 	fputs("hilbench: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	status_draw();
 	va_end(ap);
 }
 

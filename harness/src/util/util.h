@@ -90,6 +90,12 @@ const char *hb_store_dir(void);
 void hb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hb_verr(const char *fmt, va_list ap);
+/* A status line (a progress bar) kept below the messages on a terminal:
+ * hb_err() and hb_info() clear it, print, and draw it again. NULL removes
+ * it. Nothing is drawn when stderr is not a terminal (or TERM is dumb):
+ * hb_status_shown() then says 0 and callers print plain lines instead. */
+void hb_status(const char *line);
+int hb_status_shown(void);
 
 /* ISO-8601 UTC time, e.g. 2026-11-30T05:28:09Z. */
 void utc_now(char out[32]);

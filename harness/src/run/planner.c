@@ -1,0 +1,487 @@
+#include "run/planner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config/catalog.h"
+#include "measure/crosscheck.h"
+#include "store/store.h"
+#include "util/util.h"
+
+/* The two kinds of workload, in the order they run. */
+enum phase { PHASE_DUT_PACED, PHASE_HOST_PACED, NPHASES };
+
+int planner_jobs(const struct plan *p, int want)
+{
+	if (p->timing == TIMING_REALTIME)
+		return 1;
+	if (want > 0)
+		return want;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	double load[1] = { 0 };
+	if (getloadavg(load, 1) < 1)
+		load[0] = 0;
+	int jobs = (int)(cores - (long)(load[0] + 0.5));
+	return jobs < 1 ? 1 : jobs;
+}
+
+/* baseline if the plan has it, else its first strategy: the reports' rule. */
+static const char *reference_of(const struct plan *p)
+{
+	for (size_t i = 0; i < p->strategies.n; i++)
+		if (!strcmp(p->strategies.v[i], "baseline"))
+			return p->strategies.v[i];
+	return p->strategies.v[0];
+}
+
+/* --resume: the session to go on with, which must have run this plan. */
+static int resume_session(struct store *s, const struct plan *p, const char *want,
+			  char session[40])
+{
+	char plan[256];
+	if (strcmp(want, "latest"))
+		snprintf(session, 40, "%s", want);
+	else if (store_latest_session(s, session, 40) < 0) {
+		hb_err("--resume latest: the store %s has no runs yet", store_dir(s));
+		return -1;
+	}
+	if (store_session_plan(s, session, plan, sizeof(plan)) < 0 || strcmp(plan, p->name)) {
+		hb_err("--resume %s: no session of plan '%s' in %s; `hilbench show` lists the "
+		       "sessions", session, p->name, store_dir(s));
+		return -1;
+	}
+	return 0;
+}
+
+/* The plan's workloads of one phase, in its order. */
+static void phase_workloads(const struct plan *p, enum phase ph, struct strlist *out)
+{
+	for (size_t i = 0; i < p->workloads.n; i++) {
+		struct workload w;
+		if (catalog_workload(p->workloads.v[i], &w) < 0)
+			continue;	/* gate_loop_load() said so already */
+		if ((crosscheck_pacing(&w) == PACED_BY_DUT) == (ph == PHASE_DUT_PACED))
+			strlist_push(out, p->workloads.v[i]);
+		workload_free(&w);
+	}
+}
+
+/* Runs the rest is expected to take: each (candidate, phase) not judged
+ * yet as many as the judged ones of that phase took, at first the least
+ * it can take. */
+struct expectation {
+	size_t judged[NPHASES];
+	int runs[NPHASES];	/* the judged ones' */
+	size_t workloads[NPHASES];
+	int reference_left;	/* the reference's runs not made yet */
+};
+
+static void expect(struct planner *pl, const struct expectation *e)
+{
+	double left = e->reference_left;
+	for (int ph = 0; ph < NPHASES; ph++) {
+		double per = e->judged[ph] ? (double)e->runs[ph] / (double)e->judged[ph]
+					   : (double)(pl->plan->gate.first_repetitions *
+						      (int)e->workloads[ph]);
+		left += per * (double)(pl->ncells - e->judged[ph]);
+	}
+	progress_expect(&pl->prog, pl->prog.runs_done + (int)(left + 0.5), pl->prog.builds_total);
+}
+
+/* Every strategy's kernel and userland (and the board's emulator), one at
+ * a time, before any run: the gate loops then find them cached. */
+static int build_all(struct planner *pl, const struct board *b)
+{
+	const struct plan *p = pl->plan;
+	const struct exec_opts *o = &pl->opts;
+	const char *series = o->series ? o->series : b->series.v[0];
+	progress_expect(&pl->prog, pl->prog.runs_total, (int)p->strategies.n);
+	for (size_t i = 0; i < p->strategies.n && !hb_interrupted; i++) {
+		struct build_result k;
+		struct userland_result u;
+		struct emulator_result e;
+		progress_say(&pl->prog, "%s / %s: building", b->name, p->strategies.v[i]);
+		progress_build_begin(&pl->prog);
+		int rc = exec_stages_of(o)->prepare(b, series, p->strategies.v[i], o, &k, &u, &e);
+		progress_build_end(&pl->prog);
+		if (rc)
+			return rc;
+		build_result_free(&k);
+		userland_result_free(&u);
+		emulator_result_free(&e);
+	}
+	return hb_interrupted ? HB_EXIT_INFRA : 0;
+}
+
+/* The reference's repetitions of every workload, a boot each repetition,
+ * before any candidate: candidates judged at once then do not each start
+ * them. Runs the session has already (--resume) count. */
+static int run_reference(struct planner *pl, struct store *s)
+{
+	struct gate_loop g = { .plan = pl->plan, .threshold_pct = NAN, .session = pl->session };
+	g.ref = g.cand = (struct gate_side){ .strategy = pl->reference, .opts = &pl->opts };
+	int rc = gate_loop_load(&g);
+	if (!rc)
+		rc = gate_loop_reference(&g, s);
+	gate_loop_free(&g);
+	return rc;
+}
+
+/* One candidate's gate loop over the workloads wl; its decisions are
+ * appended to c. Returns the loop's runs. */
+static int judge(struct planner *pl, struct planner_cell *c, const struct strlist *wl,
+		 struct store *s)
+{
+	struct plan p = *pl->plan;
+	p.workloads = *wl;
+	struct gate_loop g = { .plan = &p, .threshold_pct = NAN, .session = pl->session };
+	g.ref = (struct gate_side){ .strategy = pl->reference, .opts = &pl->opts };
+	g.cand = (struct gate_side){ .strategy = c->strategy, .opts = &pl->opts };
+	int before = pl->opts.progress->runs_done;
+	int rc = gate_loop_load(&g);
+	if (!rc)
+		rc = gate_loop_judge(&g, s);
+	if (!c->rc)
+		c->rc = rc;
+	c->missing |= g.missing;
+	if (g.n) {
+		c->v = xrealloc(c->v, (c->n + g.n) * sizeof(*c->v));
+		memcpy(c->v + c->n, g.v, g.n * sizeof(*g.v));
+		c->n += g.n;
+	}
+	gate_loop_free(&g);
+	return pl->opts.progress->runs_done - before;
+}
+
+/* What a candidate's process hands back: its result, then n decisions. */
+struct verdicts {
+	int rc, missing, runs;
+	size_t n;
+};
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	for (const char *p = buf; len;) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	for (char *p = buf; len;) {
+		ssize_t r = read(fd, p, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+/* In a process of its own: its own store connection, its lines without a
+ * bar (the parent draws it); the verdicts through fd. Never returns. */
+__attribute__((noreturn)) static void judge_in_child(struct planner *pl, struct planner_cell *c,
+						     const struct strlist *wl,
+						     const char *store_path, int fd)
+{
+	hb_status(NULL);	/* the parent's bar, inherited: the parent draws it */
+	struct store *s = store_open(store_path);
+	struct progress own;
+	progress_start(&own);
+	own.lines_only = 1;
+	pl->opts.progress = &own;
+	int runs = s ? judge(pl, c, wl, s) : 0;
+	struct verdicts v = { .rc = s ? c->rc : HB_EXIT_INFRA, .missing = c->missing,
+			      .runs = runs, .n = c->n };
+	int ok = write_all(fd, &v, sizeof(v)) == 0 &&
+		 write_all(fd, c->v, c->n * sizeof(*c->v)) == 0;
+	if (s)
+		store_close(s);
+	_exit(ok ? 0 : 1);
+}
+
+/* Runs stored in the session so far, of any class (rows come per run and
+ * metric, a run's together). */
+struct run_count {
+	char last[40];
+	int n;
+};
+
+static int count_run(const struct run_row *r, void *ctx)
+{
+	struct run_count *c = ctx;
+	if (strcmp(c->last, r->id)) {
+		snprintf(c->last, sizeof(c->last), "%s", r->id);
+		c->n++;
+	}
+	return 0;
+}
+
+static int session_runs(struct store *s, const char *session)
+{
+	struct run_count c = { "", 0 };
+	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
+	return store_foreach(s, &sel, count_run, &c) < 0 ? -1 : c.n;
+}
+
+/* The bar counts the runs the session gained since *seen. */
+static void follow(struct planner *pl, struct store *s, int *seen)
+{
+	for (int now = session_runs(s, pl->session); now > *seen; ++*seen)
+		progress_run_end(&pl->prog, 1);
+}
+
+/* The candidates' DUT-paced workloads, pl->jobs at once; the bar follows
+ * the session's runs in the store. */
+static int judge_concurrently(struct planner *pl, const struct strlist *wl, struct store *s,
+			      struct expectation *e)
+{
+	size_t next = 0, running = 0;
+	pid_t *pid = xcalloc(pl->ncells, sizeof(*pid));
+	int *fd = xcalloc(pl->ncells, sizeof(*fd));
+	int seen = session_runs(s, pl->session), rc = 0;
+	while ((next < pl->ncells || running) && rc == 0) {
+		while (next < pl->ncells && running < (size_t)pl->jobs && !hb_interrupted) {
+			int p[2];
+			fflush(NULL);
+			if (pipe(p) < 0 || (pid[next] = fork()) < 0) {
+				hb_err("planner: cannot start a process for %s: %s",
+				       pl->cells[next].strategy, strerror(errno));
+				rc = HB_EXIT_INFRA;
+				break;
+			}
+			if (pid[next] == 0) {
+				close(p[0]);
+				judge_in_child(pl, &pl->cells[next], wl, store_dir(s), p[1]);
+			}
+			close(p[1]);
+			fd[next] = p[0];
+			progress_say(&pl->prog, "%s: its DUT-paced workloads beside %zu other "
+				     "board(s)", pl->cells[next].strategy, running);
+			next++;
+			running++;
+		}
+		if (!running)
+			break;
+		int status;
+		pid_t done = waitpid(-1, &status, WNOHANG);
+		if (done == 0) {
+			follow(pl, s, &seen);
+			expect(pl, e);
+			progress_draw(&pl->prog);
+			sleep(1);
+			continue;
+		}
+		if (done < 0 && errno == EINTR)
+			continue;
+		size_t i = 0;
+		while (i < next && pid[i] != done)
+			i++;
+		if (done < 0 || i == next)
+			break;
+		running--;
+		pid[i] = 0;
+		struct planner_cell *c = &pl->cells[i];
+		struct verdicts v;
+		if (read_all(fd[i], &v, sizeof(v)) == 0) {
+			c->v = xcalloc(v.n ? v.n : 1, sizeof(*c->v));
+			if (read_all(fd[i], c->v, v.n * sizeof(*c->v)) == 0)
+				c->n = v.n;
+			c->rc = v.rc;
+			c->missing = v.missing;
+			e->runs[PHASE_DUT_PACED] += v.runs;
+			e->judged[PHASE_DUT_PACED]++;
+		} else {
+			c->rc = HB_EXIT_INFRA;
+			hb_err("planner: the process judging %s ended without its verdicts",
+			       c->strategy);
+		}
+		close(fd[i]);
+		if (c->rc == HB_EXIT_USAGE)
+			rc = c->rc;
+	}
+	/* the children see the interrupt too, store what they ran, and end */
+	for (size_t i = 0; i < next; i++)
+		if (pid[i] > 0) {
+			waitpid(pid[i], NULL, 0);
+			close(fd[i]);
+		}
+	follow(pl, s, &seen);
+	free(pid);
+	free(fd);
+	return rc;
+}
+
+int planner_run(struct planner *pl, const struct plan *p, struct store *s,
+		const struct exec_opts *o)
+{
+	memset(pl, 0, sizeof(*pl));
+	/* the gate loops judge with the gate section's reference repetitions */
+	pl->judged = *p;
+	pl->judged.repetitions = p->gate.reference_repetitions;
+	p = pl->plan = &pl->judged;
+	pl->reference = reference_of(p);
+	pl->jobs = planner_jobs(p, o->jobs);
+	progress_start(&pl->prog);
+	pl->opts = *o;
+	pl->opts.resume = NULL;	/* the session's runs are reused by the gate loops */
+	pl->opts.progress = &pl->prog;
+	const char *where = p->path ? p->path : p->name;
+	if (p->boards.n != 1) {
+		hb_err("%s: 'repeat: until-decided' judges on one board, the plan names %zu; give "
+		       "--board B or 'repeat: fixed'", where, p->boards.n);
+		return HB_EXIT_USAGE;
+	}
+	pl->cells = xcalloc(p->strategies.n, sizeof(*pl->cells));
+	for (size_t i = 0; i < p->strategies.n; i++)
+		if (p->strategies.v[i] != pl->reference)
+			pl->cells[pl->ncells++].strategy = p->strategies.v[i];
+	if (!pl->ncells) {
+		hb_err("%s: 'repeat: until-decided' judges strategies against %s, and the plan has "
+		       "no other; add one or give 'repeat: fixed'", where, pl->reference);
+		return HB_EXIT_USAGE;
+	}
+	struct gate_loop probe = { .plan = p };
+	int rc = gate_loop_load(&probe);	/* the board and every workload load */
+	if (!rc) {
+		char err[2048];
+		const char *series = o->series ? o->series : probe.board.series.v[0];
+		if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
+			hb_err("%s", err);
+			rc = HB_EXIT_USAGE;
+		}
+	}
+	if (rc) {
+		gate_loop_free(&probe);
+		return HB_EXIT_USAGE;
+	}
+	if (o->resume && resume_session(s, p, o->resume, pl->session) < 0) {
+		gate_loop_free(&probe);
+		return HB_EXIT_USAGE;
+	}
+	if (!o->resume)
+		store_new_id(pl->session);
+	pl->opts.session = pl->session;
+	struct strlist wl[NPHASES] = { 0 };
+	struct expectation e = { .reference_left = p->repetitions * (int)p->workloads.n };
+	for (int ph = 0; ph < NPHASES; ph++) {
+		phase_workloads(p, ph, &wl[ph]);
+		e.workloads[ph] = wl[ph].n;
+	}
+	hb_info("session %s: plan %s, %s time: %zu strategies against %s, runs until decided "
+		"(%d of the reference, then %d to %d a side per workload); %d board(s) at once "
+		"for the DUT-paced workloads", pl->session, p->name, timing_mode_name(p->timing),
+		pl->ncells, pl->reference, p->repetitions, p->gate.first_repetitions,
+		p->gate.max_repetitions, pl->jobs);
+	expect(pl, &e);
+	rc = build_all(pl, &probe.board);
+	gate_loop_free(&probe);
+	if (!rc && !hb_interrupted)
+		rc = run_reference(pl, s);
+	e.reference_left = 0;
+	/* with one board at a time, each candidate's workloads share its boots */
+	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
+	if (!split) {
+		strlist_free(&wl[PHASE_DUT_PACED]);
+		strlist_free(&wl[PHASE_HOST_PACED]);
+		for (size_t i = 0; i < p->workloads.n; i++)
+			strlist_push(&wl[PHASE_HOST_PACED], p->workloads.v[i]);
+		e.workloads[PHASE_DUT_PACED] = 0;
+		e.workloads[PHASE_HOST_PACED] = p->workloads.n;
+		e.judged[PHASE_DUT_PACED] = pl->ncells;
+	}
+	if (!rc && split && !hb_interrupted)
+		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, &e);
+	for (size_t i = 0; !rc && wl[PHASE_HOST_PACED].n && i < pl->ncells && !hb_interrupted; i++) {
+		expect(pl, &e);
+		e.runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], &wl[PHASE_HOST_PACED], s);
+		e.judged[PHASE_HOST_PACED]++;
+		if (pl->cells[i].rc == HB_EXIT_USAGE)
+			rc = HB_EXIT_USAGE;
+	}
+	strlist_free(&wl[PHASE_DUT_PACED]);
+	strlist_free(&wl[PHASE_HOST_PACED]);
+	progress_expect(&pl->prog, pl->prog.runs_done, pl->prog.builds_total);
+	progress_end(&pl->prog);
+	int infra = rc != 0;
+	for (size_t i = 0; i < pl->ncells; i++)
+		infra |= pl->cells[i].rc != 0 || pl->cells[i].missing;
+	if (rc == HB_EXIT_USAGE)
+		return rc;
+	return hb_interrupted || infra ? HB_EXIT_INFRA : 0;
+}
+
+void planner_why(const struct planner *pl, const struct planner_cell *c,
+		 const struct gate_decision *d, char *out, size_t len)
+{
+	const struct plan *p = pl->plan;
+	int last = gate_max_looks(&p->gate, p->repetitions);
+	size_t cap = (size_t)p->gate.max_repetitions;
+	if (d->outcome != GATE_INCONCLUSIVE && d->outcome != GATE_OPEN)
+		snprintf(out, len, "decided at look %d of %d", d->looks, last);
+	else if (d->ref.n >= cap && d->cand.n >= cap)
+		snprintf(out, len, "cap: %zu runs a side", cap);
+	else if (d->looks >= last)
+		snprintf(out, len, "all %d looks made", last);
+	else if (c->missing)
+		snprintf(out, len, "runs kept failing: attempts used up");
+	else
+		snprintf(out, len, "stopped early (interrupted, or the candidate's DUT failed)");
+}
+
+void planner_print(const struct planner *pl, FILE *out)
+{
+	const struct plan *p = pl->plan;
+	fprintf(out, "\n## The plan: runs until decided (reference %s)\n\n"
+		"| strategy | workload | metric | runs (reference/candidate) | outcome | change | "
+		"threshold | why it stopped |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+		pl->reference);
+	size_t decisions = 0;
+	for (size_t i = 0; i < pl->ncells; i++) {
+		const struct planner_cell *c = &pl->cells[i];
+		if (!c->n)
+			fprintf(out, "| %s | - | - | - | not judged | - | - | %s |\n", c->strategy,
+				c->rc == HB_EXIT_USAGE ? "bad input (see the error above)"
+				: c->rc ? "a build or the store failed (see the errors above)"
+					: "not reached (interrupted, or an earlier step failed)");
+		for (size_t k = 0; k < c->n; k++) {
+			const struct gate_decision *d = &c->v[k];
+			char why[96];
+			planner_why(pl, c, d, why, sizeof(why));
+			fprintf(out, "| %s | %s | %s | %zu/%zu | %s | %+.2f %% | %.2g %% | %s |\n",
+				c->strategy, d->workload, d->metric, d->ref.n, d->cand.n,
+				gate_outcome_name(d->outcome), d->delta_pct, d->threshold_pct, why);
+			decisions++;
+		}
+	}
+	fprintf(out, "\nEach look tests at alpha %.3g / %d looks = %.3g: each of the %zu "
+		"decisions calls identical code better or worse with chance at most %.3g over "
+		"all its looks; over the job at most %.2g false alarms are expected.\n",
+		p->gate.alpha, gate_max_looks(&p->gate, p->repetitions),
+		gate_look_alpha(&p->gate, p->repetitions), decisions, p->gate.alpha,
+		p->gate.alpha * (double)decisions);
+	fprintf(out, "%d runs, %d builds, %.0f s, up to %d board(s) at once\n", pl->prog.runs_done,
+		pl->prog.builds_done, monotonic_s() - pl->prog.t0, pl->jobs);
+}
+
+void planner_free(struct planner *pl)
+{
+	for (size_t i = 0; i < pl->ncells; i++)
+		free(pl->cells[i].v);
+	free(pl->cells);
+	pl->cells = NULL;
+	pl->ncells = 0;
+}

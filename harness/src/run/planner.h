@@ -1,0 +1,79 @@
+/*
+ * planner: compare's plan when its repetitions are decided as it goes
+ * (`repeat: until-decided`, config/plan.h). The reference strategy
+ * (baseline if the plan has it, else its first, as reports choose) gets
+ * the gate section's reference_repetitions; every other strategy is a
+ * candidate judged against it by the gate's sequential procedure
+ * (run/gate_loop.h), all in one session: per workload and metric of the
+ * gate section, runs are added one at a time until the difference is
+ * decided to that metric's threshold (pass, improved, regressed) or the
+ * cap is reached (inconclusive). The candidates share the reference's
+ * runs, so more of them makes every candidate's verdict cheaper.
+ *
+ * Error rate: each look of a decision tests at alpha / the most looks it
+ * can make (analyze/gate.h), so each decision calls identical code better
+ * or worse with chance at most alpha over all its looks; over the job's D
+ * decisions at most D x alpha false alarms are expected. planner_print()
+ * states both.
+ *
+ * Order: every strategy's build first, one at a time; then the
+ * reference's runs; then the candidates' DUT-paced workloads (UDP the DUT
+ * sends at an unlimited rate, measure/crosscheck.h), up to `jobs`
+ * candidates at once, each in a process of its own (its own boots, network
+ * namespaces and store connection); then their host-paced workloads (TCP,
+ * the host sending), one candidate at a time: a host-paced run beside
+ * another emulator reads the host's CPU pressure (PSI 25-43 % with two on
+ * 2 cores), which makes it an error in virtual time, while a DUT-paced
+ * one stays within 0.3 %. Real-time runs are never run beside another:
+ * the emulator next to them would change their numbers.
+ *
+ * Contract: planner_run() returns 0 when every candidate was judged
+ * (decided or not; see each decision), HB_EXIT_USAGE for input errors
+ * (said; nothing ran), HB_EXIT_INFRA when runs could not be measured or
+ * the user interrupted (what ran is stored; pl->session names it once set).
+ * planner_free() after any return.
+ */
+#ifndef HB_PLANNER_H
+#define HB_PLANNER_H
+
+#include <stdio.h>
+
+#include "run/gate_loop.h"
+#include "run/progress.h"
+
+/* A candidate's verdicts, over every phase it ran in. */
+struct planner_cell {
+	const char *strategy;
+	struct gate_decision *v;
+	size_t n;
+	int missing;		/* a side stopped short of the runs it needed */
+	int rc;			/* gate_loop_judge()'s first non-zero, or 0 */
+};
+
+struct planner {
+	const struct plan *plan;	/* &judged */
+	struct plan judged;	/* the caller's, repetitions the reference's (lists not ours) */
+	const char *reference;
+	struct planner_cell *cells;	/* one per candidate, in the plan's order */
+	size_t ncells;
+	int jobs;		/* candidates at once in the DUT-paced phase */
+	struct progress prog;
+	struct exec_opts opts;	/* the caller's, with the session and the bar */
+	char session[40];
+};
+
+/* Boards at once for plan p: 1 in real time; else `want` if > 0 (--jobs),
+ * else one per free core (online cores less the 1-minute load average),
+ * at least 1. */
+int planner_jobs(const struct plan *p, int want);
+int planner_run(struct planner *pl, const struct plan *p, struct store *s,
+		const struct exec_opts *o);
+/* Per candidate, workload and metric: the runs it took (reference and
+ * candidate), the outcome and why it stopped; then the error rate. */
+void planner_print(const struct planner *pl, FILE *out);
+/* Why a decision stopped: "decided at look 3 of 6", "cap: 6 runs a side", ... */
+void planner_why(const struct planner *pl, const struct planner_cell *c,
+		 const struct gate_decision *d, char *out, size_t len);
+void planner_free(struct planner *pl);
+
+#endif

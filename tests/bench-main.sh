@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The main job both ways, on the same warm cache (make bench; numbers, not
+# a test): `hilbench compare --fixed` (every strategy `repetitions` times,
+# one boot per strategy, one at a time) and `hilbench compare` (the default
+# plan's `repeat: until-decided`). Prints both wall times, their ratio, and
+# per strategy, workload and metric whether the verdicts agree: the fixed
+# plan's runs judged by `hilbench gate` over its stored session (one look,
+# the same thresholds and alpha) against the verdicts the new plan printed.
+# BENCH_PLAN=NAME|FILE: another plan with a gate section (default: default).
+# BENCH_STORE=DIR: keep the store there (default: a temp dir, removed).
+# BENCH_JOBS=N: the new plan's --jobs (default: one board per free core).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HB=$PWD/build/hilbench
+PLAN=${BENCH_PLAN:-default}
+export HILBENCH_STORE
+if [ -n "${BENCH_STORE:-}" ]; then
+	HILBENCH_STORE=$BENCH_STORE
+	mkdir -p "$HILBENCH_STORE"
+else
+	HILBENCH_STORE=$(mktemp -d /tmp/hb-bench-main.XXXXXX)
+	trap 'rm -rf "$HILBENCH_STORE"' EXIT
+fi
+# The new plan first: it builds every strategy before its first run (a
+# cold cache shows there), and the fixed plan after it finds them cached.
+
+run() {	# NAME ARGS...: the compare's output into NAME.out, its seconds into NAME.s,
+	# its progress lines into NAME.log, each after the second it came at
+	local name=$1 t0=$SECONDS
+	shift
+	{ "$HB" compare "$PLAN" "$@" 2>&1 >"$HILBENCH_STORE/$name.out" ||
+		echo "bench: compare $* exited $? (runs that did not pass are in the report)" >&2; } |
+		while IFS= read -r line; do echo "$((SECONDS - t0)) $line"; done >"$HILBENCH_STORE/$name.log"
+	echo $((SECONDS - t0)) >"$HILBENCH_STORE/$name.s"
+}
+# How far the ETA was off at the middle of the plan: the first progress
+# line at half the runs done, its "about M min S s left" against the time
+# the plan really took from there.
+eta_check() {	# NAME
+	local total=$(($(cat "$HILBENCH_STORE/$1.s")))
+	awk -v total="$total" '
+		match($0, /\[[0-9]+\/[0-9]+ runs, about [0-9]+ (min [0-9]+ )?s left\]/) {
+			split(substr($0, RSTART + 1), f, /[\/ ]/)
+			done[NR] = f[1]; of[NR] = f[2]; at[NR] = $1
+			t = substr($0, RSTART, RLENGTH); m = 0; s = 0
+			if (t ~ /min/) { sub(/.*about /, "", t); m = t + 0; sub(/^[0-9]+ min /, "", t); s = t + 0 }
+			else { sub(/.*about /, "", t); s = t + 0 }
+			eta[NR] = 60 * m + s; last = f[2]
+		}
+		END {
+			for (i = 1; i <= NR; i++) if ((i in done) && done[i] >= last / 2) {
+				real = total - at[i]
+				printf "at run %d of %d (%d s in): ETA %d s, took %d s more (%+.0f %%)\n",
+					done[i], last, at[i], eta[i], real, real ? (eta[i] - real) * 100 / real : 0
+				exit
+			}
+			print "no progress line past the middle"
+		}' "$HILBENCH_STORE/$1.log"
+}
+run planned ${BENCH_JOBS:+--jobs "$BENCH_JOBS"}
+run fixed --fixed
+fixed_s=$(cat "$HILBENCH_STORE/fixed.s")
+planned_s=$(cat "$HILBENCH_STORE/planned.s")
+session=$(sed -n 's/^hilbench compare: session \([^ ]*\) .*/\1/p' "$HILBENCH_STORE/fixed.out")
+
+# The new plan's verdicts: its table's rows "| S | W | M | r/c | outcome | ...".
+agree=0 differ=0 total=0
+while IFS='|' read -r _ strategy workload metric runs outcome _; do
+	strategy=$(xargs <<<"$strategy") workload=$(xargs <<<"$workload")
+	metric=$(xargs <<<"$metric") outcome=$(xargs <<<"$outcome")
+	[ -n "$strategy" ] && [ "$workload" != - ] || continue
+	# the gate exits 1 or 125 for a regression or an open verdict: its line counts
+	fixed=$({ "$HB" gate --plan "$PLAN" --workloads "$workload" \
+		--reference "session=$session,strategy=baseline" \
+		--candidate "session=$session,strategy=$strategy" 2>/dev/null || true; } |
+		awk -v m="$metric" '$2 == m { print $NF; exit }')
+	total=$((total + 1))
+	if [ "$fixed" = "$outcome" ]; then
+		agree=$((agree + 1))
+	else
+		differ=$((differ + 1))
+		echo "bench: verdicts differ: $strategy $workload $metric: fixed ${fixed:-none}, planned $outcome ($(xargs <<<"$runs") runs)"
+	fi
+done < <(sed -n '/^## The plan: runs until decided/,$p' "$HILBENCH_STORE/planned.out" | grep '^| [a-z]' | grep -v '^| strategy')
+
+echo "bench: main job, fixed plan ($PLAN, --fixed): ${fixed_s} s"
+echo "bench: main job, runs until decided ($PLAN): ${planned_s} s"
+echo "bench: ratio fixed / planned: $(awk -v a="$fixed_s" -v b="$planned_s" 'BEGIN { printf "%.2f", b ? a / b : 0 }')"
+echo "bench: verdicts: $agree of $total agree, $differ differ"
+echo "bench: ETA, fixed plan: $(eta_check fixed)"
+echo "bench: ETA, runs until decided: $(eta_check planned)"
+grep -h '^[0-9]* runs, [0-9]* builds' "$HILBENCH_STORE/planned.out" | sed 's/^/bench: planned: /' || true

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""How a workload's rate settles over a run (docs/measurements.md, "How long
+a run must be"): for each workload of a store's pass runs, the spread
+between a strategy's repetitions of the mean of the run's first k seconds
+(the DUT's iperf3 intervals, the omitted ones left out), pooled over the
+strategies, in % of the mean, for k = 1 .. the run's length.
+
+usage: tests/bench/convergence.py STORE   (a store of `hilbench compare --fixed`)
+"""
+import json
+import math
+import sqlite3
+import sys
+
+
+def first_k_mean(rates, secs, k):
+    return sum(r * s for r, s in zip(rates[:k], secs[:k])) / sum(secs[:k])
+
+
+def main(store):
+    db = sqlite3.connect(f"{store}/hilbench.db")
+    runs = {}
+    for rid, workload, strategy in db.execute(
+            "SELECT id, workload, strategy FROM runs WHERE class = 'pass'"):
+        try:
+            with open(f"{store}/runs/{rid}/dut-iperf.json") as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            continue
+        iv = [i["sum"] for i in doc.get("intervals", []) if not i["sum"].get("omitted")]
+        if iv:
+            runs.setdefault(workload, {}).setdefault(strategy, []).append(
+                ([i["bits_per_second"] for i in iv], [i["seconds"] for i in iv]))
+    print("| workload | runs | " + " | ".join(f"{k} s" for k in range(1, 11)) + " |")
+    print("| --- | --- |" + " --- |" * 10)
+    for workload, by_strategy in sorted(runs.items()):
+        n = min(len(r) for reps in by_strategy.values() for r, _ in reps)
+        cells = []
+        for k in range(1, min(n, 10) + 1):
+            ss, df = 0.0, 0
+            for reps in by_strategy.values():
+                vals = [first_k_mean(r, s, k) for r, s in reps]
+                if len(vals) < 2:
+                    continue
+                m = sum(vals) / len(vals)
+                ss += sum(((v - m) / m * 100) ** 2 for v in vals)
+                df += len(vals) - 1
+            cells.append(f"{math.sqrt(ss / df):.2f} %" if df else "-")
+        total = sum(len(v) for v in by_strategy.values())
+        print(f"| {workload} | {total} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

@@ -1,0 +1,229 @@
+/* planner: compare's runs-until-decided plan driven over the doubles of
+ * run_double.h (a test double of the board's deploy backend; builds and
+ * runs that only pretend) with plans/default.yaml's gate section and a
+ * real store: every strategy is built first; the reference gets the
+ * plan's repetitions once and the candidates share them; a slower
+ * candidate is a regression and an equal one passes, each after fewer runs
+ * than the cap; a noisy one stops at the cap, inconclusive; every run is in
+ * one session; the table says per decision how many runs it took and why
+ * it stopped, and the error rate; the progress counts match the runs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/catalog.h"
+#include "run/planner.h"
+#include "run_double.h"
+#include "util/util.h"
+
+static char dir[64];
+static struct store *st;
+static struct plan plan;
+/* one board at a time: the doubles count boots in this process */
+static const struct exec_opts opts = { .stages = &double_stages, .jobs = 1 };
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hb-test-planner-XXXXXX");
+	st = double_setup(dir);
+	if (!st || catalog_plan("default", &plan) < 0)
+		return -1;
+	/* two workloads, a UDP and a TCP one, keep the runs countable */
+	strlist_free(&plan.workloads);
+	strlist_push(&plan.workloads, "udp64-dut-tx");
+	strlist_push(&plan.workloads, "tcp-dut-tx");
+	strlist_free(&plan.strategies);
+	strlist_push(&plan.strategies, "baseline");
+	strlist_push(&plan.strategies, "revert");
+	strlist_push(&plan.strategies, "is-queued");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	deploy_substitute(NULL);
+	plan_free(&plan);
+	store_close(st);
+	return rm_rf(dir);
+}
+
+/* revert 20 % slower, the others alike, each 0.1 % around its rate. */
+static double revert_slower(const char *strategy, size_t run)
+{
+	double base = strcmp(strategy, "revert") ? 100 : 80;
+	return base * (1 + 0.001 * ((double)(run % 3) - 1));
+}
+
+/* Every run up to 20 % off, in a cycle of 5 that the runs of one workload
+ * (every other run, or every run) go through too: no verdict within the cap. */
+static double noisy(const char *strategy, size_t run)
+{
+	(void)strategy;
+	return 100 * (1 + 0.1 * (double)((int)(run * 7 % 5) - 2));
+}
+
+static size_t boots_of(const char *strategy)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < dbl.started && i < DOUBLE_MAX; i++)
+		n += !strcmp(dbl.booted[i], strategy);
+	return n;
+}
+
+static const struct gate_decision *find(const struct planner *pl, const char *strategy,
+					const char *workload, const char *metric)
+{
+	for (size_t i = 0; i < pl->ncells; i++)
+		for (size_t k = 0; k < pl->cells[i].n; k++) {
+			const struct gate_decision *d = &pl->cells[i].v[k];
+			if (!strcmp(pl->cells[i].strategy, strategy) &&
+			    !strcmp(d->workload, workload) && !strcmp(d->metric, metric))
+				return d;
+		}
+	fail_msg("no decision for %s %s %s", strategy, workload, metric);
+	return NULL;
+}
+
+/* Stored runs of a session that passed. */
+static int count_run(const struct run_row *r, void *ctx)
+{
+	(void)r;
+	++*(size_t *)ctx;
+	return 0;
+}
+
+static size_t runs_in(const char *session)
+{
+	size_t n = 0;
+	struct strlist m = { 0 };
+	strlist_push(&m, "mbps");	/* one row per run */
+	struct selection sel = { .session = session, .metrics = &m };
+	assert_int_equal(store_foreach(st, &sel, count_run, &n), 0);
+	strlist_free(&m);
+	return n;
+}
+
+static void candidates_are_decided_against_a_shared_reference(void **state)
+{
+	(void)state;
+	dbl.mbps = revert_slower;
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
+	assert_string_equal(pl.reference, "baseline");
+	assert_int_equal(pl.ncells, 2);
+	/* every strategy built before the first boot, counted by the bar */
+	assert_int_equal(pl.prog.builds_done, 3);
+	const struct gate_decision *d = find(&pl, "revert", "udp64-dut-tx", "pps");
+	assert_int_equal(d->outcome, GATE_REGRESSED);
+	assert_true(d->cand.n < (size_t)plan.gate.max_repetitions);
+	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps")->outcome, GATE_PASS);
+	/* the reference's runs are measured once and judged with both */
+	assert_true(find(&pl, "is-queued", "udp64-dut-tx", "pps")->ref.n >=
+		    (size_t)plan.gate.reference_repetitions);
+	assert_true(boots_of("baseline") < 2 * (size_t)plan.gate.max_repetitions);
+	/* a boot per repetition carries each workload that needs a run once */
+	assert_true(dbl.started < dbl.ran);
+	assert_true(dbl.ran <= 2 * dbl.started);
+	/* one session holds them all, and the bar counted each */
+	assert_int_equal(runs_in(pl.session), dbl.ran);
+	assert_int_equal(pl.prog.runs_done, (int)dbl.ran);
+	assert_int_equal(pl.prog.runs_total, pl.prog.runs_done);
+
+	char why[96];
+	planner_why(&pl, &pl.cells[0], d, why, sizeof(why));
+	assert_non_null(strstr(why, "decided at look"));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	planner_print(&pl, out);
+	fclose(out);
+	assert_non_null(strstr(text, "| revert | udp64-dut-tx | pps |"));
+	assert_non_null(strstr(text, "REGRESSED"));
+	assert_non_null(strstr(text, "with chance at most 0.05 over all its looks"));
+	free(text);
+	planner_free(&pl);
+}
+
+static void a_noisy_candidate_stops_at_the_cap(void **state)
+{
+	(void)state;
+	dbl.mbps = noisy;
+	strlist_free(&plan.strategies);
+	strlist_push(&plan.strategies, "baseline");
+	strlist_push(&plan.strategies, "revert");
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
+	const struct gate_decision *d = find(&pl, "revert", "udp64-dut-tx", "pps");
+	assert_int_equal(d->outcome, GATE_INCONCLUSIVE);
+	assert_int_equal(d->cand.n, plan.gate.max_repetitions);
+	assert_int_equal(d->ref.n, plan.gate.max_repetitions);
+	char why[96];
+	planner_why(&pl, &pl.cells[0], d, why, sizeof(why));
+	assert_string_equal(why, "cap: 6 runs a side");
+	planner_free(&pl);
+}
+
+/* Two boards at once: the UDP workload's candidates in processes of their
+ * own (the doubles' counts stay there), TCP after them in this one; the
+ * verdicts are those of one board at a time, every run in the session. */
+static void concurrent_candidates_reach_the_same_verdicts(void **state)
+{
+	(void)state;
+	dbl.mbps = revert_slower;
+	struct exec_opts two = opts;
+	two.jobs = 2;
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
+	assert_int_equal(pl.jobs, 2);
+	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
+	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps")->outcome, GATE_PASS);
+	/* the bar counted the children's runs from the store */
+	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
+	planner_free(&pl);
+}
+
+static void a_plan_with_only_the_reference_is_an_input_error(void **state)
+{
+	(void)state;
+	strlist_free(&plan.strategies);
+	strlist_push(&plan.strategies, "baseline");
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), HB_EXIT_USAGE);
+	assert_int_equal(dbl.started, 0);
+	planner_free(&pl);
+}
+
+static void a_failed_build_is_not_judged(void **state)
+{
+	(void)state;
+	dbl.prepare_rc = HB_EXIT_INFRA;
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), HB_EXIT_INFRA);
+	assert_int_equal(dbl.started, 0);
+	planner_free(&pl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(candidates_are_decided_against_a_shared_reference,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_noisy_candidate_stops_at_the_cap, setup, teardown),
+		cmocka_unit_test_setup_teardown(concurrent_candidates_reach_the_same_verdicts, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_failed_build_is_not_judged, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
