@@ -37,6 +37,10 @@ struct driver {
 	char *tx_napi_poll;	/* the TX NAPI poll function */
 	char *xmit;		/* ndo_start_xmit */
 	struct strlist profile;	/* the function profiler's filter */
+	/* The emulator's instruction counter (harness/plugin/hb-insn.c): the
+	 * functions counted with their callees, and those whose calls per
+	 * packet tell the strategies apart; both may be empty. */
+	struct strlist inclusive, calls;
 	struct ytable stats;	/* of struct driver_stat */
 };
 
