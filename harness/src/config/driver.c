@@ -24,6 +24,7 @@ static const struct yfield driver_fields[] = {
 	{ .key = "tx_timer", .type = YF_STRING, .required = 1, .off = D(tx_timer) },
 	{ .key = "tx_napi_poll", .type = YF_STRING, .required = 1, .off = D(tx_napi_poll) },
 	{ .key = "xmit", .type = YF_STRING, .required = 1, .off = D(xmit) },
+	{ .key = "rx_napi_poll", .type = YF_STRING, .off = D(rx_napi_poll) },
 	{ .key = "profile", .type = YF_STRLIST, .required = 1, .off = D(profile), .min = 1 },
 	{ .key = "inclusive", .type = YF_STRLIST, .off = D(inclusive) },
 	{ .key = "calls", .type = YF_STRLIST, .off = D(calls) },
@@ -98,10 +99,10 @@ static int check(const struct ydoc *d, struct driver *dr, char *err, size_t errl
 		return -1;
 	const struct { const char *key, *value; } fns[] = {
 		{ "tx_timer", dr->tx_timer }, { "tx_napi_poll", dr->tx_napi_poll },
-		{ "xmit", dr->xmit },
+		{ "xmit", dr->xmit }, { "rx_napi_poll", dr->rx_napi_poll },
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(fns); i++)
-		if (check_functions(d, ynode_get(d->root, fns[i].key), fns[i].value, fns[i].key,
+		if (fns[i].value && check_functions(d, ynode_get(d->root, fns[i].key), fns[i].value, fns[i].key,
 				    err, errlen))
 			return -1;
 	const struct { const char *key; const struct strlist *l; } lists[] = {
@@ -142,7 +143,7 @@ int driver_load(const char *path, struct driver *dr, char *err, size_t errlen)
 void driver_free(struct driver *dr)
 {
 	char **s[] = { &dr->path, &dr->name, &dr->description, &dr->tx_timer,
-		       &dr->tx_napi_poll, &dr->xmit };
+		       &dr->tx_napi_poll, &dr->xmit, &dr->rx_napi_poll };
 	for (size_t i = 0; i < HB_ARRAY_SIZE(s); i++)
 		free(*s[i]);
 	strlist_free(&dr->profile);

@@ -61,6 +61,8 @@ static void insn_plugin_args(struct dut *d, const struct dut_image *img, struct 
 		strlist_pushf(&roots, "root=%s", metric_hrtimer_paths[i]);
 	for (size_t i = 0; img->driver && i < img->driver->inclusive.n; i++)
 		strlist_pushf(&roots, "root=%s", img->driver->inclusive.v[i]);
+	if (img->driver && img->driver->rx_napi_poll)
+		strlist_pushf(&roots, "root=%s", img->driver->rx_napi_poll);
 	char *root_args = argv_join(&roots, ",");
 	strlist_push(a, "-plugin");
 	strlist_pushf(a, "%s,map=%s,out=%s%s%s", so, map, out, roots.n ? "," : "", root_args);

@@ -365,6 +365,14 @@ static int insn_metrics(const struct workload *w, const struct driver *dr,
 		snprintf(name, sizeof(name), "insn_incl_per_pkt.%.60s", e[i].function);
 		add_metric(res, name, (double)e[i].incl / per,
 			   "emulator-insn: instructions entry to return / DUT packets");
+		/* the receive path alone: insn_per_pkt of a DUT-RX run also holds
+		 * the idle and timer work of a window the host's pace stretches */
+		if (w->dir == WL_DUT_RX && dr && dr->rx_napi_poll &&
+		    !strcmp(e[i].function, dr->rx_napi_poll)) {
+			snprintf(src, sizeof(src), "emulator-insn: %.40s entry to return / DUT rx_packets",
+				 dr->rx_napi_poll);
+			add_metric(res, "insn_rx_poll_per_pkt", (double)e[i].incl / per, src);
+		}
 	}
 	add_metric(res, "hrtimer_share_insn_pct", 100.0 * (double)hrtimer / (double)win.insns,
 		   "emulator-insn: hrtimer_start_range_ns+try_to_cancel+interrupt, inclusive");

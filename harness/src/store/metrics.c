@@ -63,6 +63,11 @@ const struct metric_def metric_defs[] = {
 	  "(`emulator-insn`)",
 	  "instructions executed in the window, kernel and user / the DUT's packets in the "
 	  "workload's direction (`dut_tx_packets`, `dut_rx_packets`, both for bidir)" },
+	{ "insn_rx_poll_per_pkt", "instructions/packet", L, SHOWN_REPORTS,
+	  "DUT-RX runs (`emulator-insn`): the receive path's cost of a packet, free of the idle "
+	  "and timer work in `insn_per_pkt` that follows the host's pace",
+	  "instructions from entry to return of the driver file's `rx_napi_poll` (stmmac: "
+	  "`stmmac_napi_poll_rx`, into which `stmmac_rx()` is inlined) / `dut_rx_packets`" },
 	{ "insn_kernel_per_pkt", "instructions/packet", L, SHOWN_STORED,
 	  "`emulator-insn`",
 	  "the kernel's share of `insn_per_pkt`" },
