@@ -57,6 +57,8 @@ FUZZ_SEEDS_patchset := $(wildcard tests/data/patches/*.patch)
 # first byte picks the parser (its low 2 bits) and the output array's size
 # (the high 6): 200 fprof_parse, 201 perf_report_parse, 202 perf_stat_parse,
 # each with 32 entries.
+# fuzz_insn's first byte is its output array's size: 100 (octal) is 64 entries.
+FUZZ_PREFIXED_insn := 100:tests/data/profile/insn-profile.txt
 FUZZ_PREFIXED_profile := 200:tests/data/profile/function-profile.txt \
                          201:tests/data/profile/perf-report.txt \
                          202:tests/data/profile/perf-stat.csv
@@ -186,6 +188,7 @@ check-integration: all ## the agent on the host; real kernels booted in the emul
 	bash tests/agent/run.sh
 	bash tests/integration/run.sh
 	bash tests/integration/model.sh
+	bash tests/integration/insn.sh
 	bash tests/integration/concurrent.sh
 	bash tests/integration/faults.sh
 	bash tests/lava/plan-errors.sh

@@ -39,6 +39,14 @@ for t in virtual realtime; do
 	echo "bench: one 4 s UDP run incl. boot, $t time: $(secs $HB run --board qemu-orangepi-pc --strategy baseline --workload "$w" --timing $t) s wall"
 done
 
+# The emulator's instruction counter (insn_profile, harness/plugin/hb-insn.c)
+# costs the host, not the guest: the same run on the default board (counter
+# on) and on a copy without it, each with its boot.
+w=$PWD/tests/data/workloads/udp64-smoke.yaml
+for b in qemu-orangepi-pc tests/data/boards/qemu-orangepi-pc-uncounted.yaml; do
+	echo "bench: one 4 s UDP run incl. boot, virtual time, $(basename "$b" .yaml): $(secs $HB run --board "$b" --strategy baseline --workload "$w" --timing virtual) s wall"
+done
+
 # Patch to verdict in virtual time: a new one-file driver patch, gated
 # against baseline runs already in the store (a first gate stores them and
 # is not timed). Beside it the naive path: a from-scratch build and a gate

@@ -155,6 +155,9 @@ $HB run --board qemu-orangepi-pc --workload "$DATA/workloads/udp64-smoke.yaml" \
 	--timing virtual >"$HILBENCH_STORE/strategies.out" 2>&1
 rc=$?
 check "all six strategies build, boot and pass traffic" [ $rc = 0 ]
+v=$(sql "SELECT count(DISTINCT r.strategy) FROM runs r JOIN metrics m ON m.run_id = r.id
+	WHERE r.workload = 'udp64-smoke' AND r.class = 'pass' AND m.name = 'hrtimer_share_insn_pct'")
+check "every strategy's run has the emulator's hrtimer share (got $v of 6)" [ "$v" = 6 ]
 # Each strategy's timer shape on the faithful board, against Debian's stock
 # EMAC model: tests/integration/model.sh.
 
@@ -230,6 +233,12 @@ gate() { $HB gate --reference baseline --workloads "$DATA/workloads/udp64-smoke.
 rc=$(gate --patch "$DATA/patches/per-packet-work.patch" --junit "$HILBENCH_STORE/gate.xml")
 check "gate: per-packet work in stmmac_xmit is a regression (exit $rc)" [ "$rc" = 1 ]
 check "gate: the JUnit file reports the failure" grep -q "<failure message=\"REGRESSED" "$HILBENCH_STORE/gate.xml"
+# the emulator's instruction counts (emulator-insn) say where: the patch's
+# loop is in stmmac_xmit
+check "gate: the verdict names stmmac_xmit first, where the patch adds work" \
+	grep -qE "^udp64-smoke +where: \+[0-9]+ instructions/packet in stmmac_xmit" "$HILBENCH_STORE/gate.out"
+check "... and so does the JUnit file" grep -qE "where: \+[0-9]+ instructions/packet in stmmac_xmit" \
+	"$HILBENCH_STORE/gate.xml"
 check "gate: the second gate reuses the stored reference runs" eval \
 	'[ "$(gate --patch "$DATA/patches/comment-only.patch")" = 0 ] && grep -q "reusing 3 stored runs" "$HILBENCH_STORE/gate.out"'
 # The comment-only patch passes, reusing the reference runs; the loop patch
@@ -246,6 +255,14 @@ ref_session=$(sql "SELECT session FROM runs WHERE plan = 'gate' ORDER BY rowid L
 rc=$(gate --reference "session=$ref_session" --candidate "build=$loop_build")
 check "gate over stored runs finds the same regression (exit $rc), running nothing" eval \
 	'[ "$rc" = 1 ] && [ "$(sql "SELECT count(*) FROM runs WHERE plan = '"'gate'"'")" = "$gate_runs" ]'
+# Work on the receive path only: the host paces DUT-RX traffic, so pps
+# cannot show it; the default gate's instructions of the RX poll per
+# received packet do (its pps stays open: the gate runs to its cap).
+rc=$($HB gate --reference baseline --workloads "$DATA/workloads/udp64-rx-smoke.yaml" \
+	--patch "$DATA/patches/rx-work.patch" >"$HILBENCH_STORE/gate-rx.out" 2>&1; echo $?)
+check "gate: work on the receive path only is a regression (exit $rc)" [ "$rc" = 1 ]
+check "... of the RX poll's instructions per received packet" \
+	grep -q "insn_rx_poll_per_pkt .*REGRESSED" "$HILBENCH_STORE/gate-rx.out"
 
 # A DUT that never becomes ready, QEMU dying mid-run, SIGTERM/SIGKILL and
 # --resume, a panic, a full disk, a locked store: tests/integration/faults.sh.

@@ -242,6 +242,10 @@ static void test_driver_files(void **state)
 	assert_string_equal(dr.tx_napi_poll, "stmmac_napi_poll_tx");
 	assert_string_equal(dr.xmit, "stmmac_xmit");
 	assert_int_equal(dr.profile.n, 8);
+	assert_int_equal(dr.inclusive.n, 5);
+	assert_string_equal(dr.inclusive.v[0], "stmmac_xmit");
+	assert_int_equal(dr.calls.n, 4);
+	assert_string_equal(dr.calls.v[3], "__napi_schedule");
 	assert_int_equal(dr.stats.n, 4);
 	const struct driver_stat *st = dr.stats.v;
 	assert_string_equal(st[0].stat, "tx_normal_irq_n");
@@ -694,11 +698,15 @@ static const struct variant variants[] = {
 	/* board schema */
 	{ "unknown key in deploy.qemu", 'b', "    memory_mb: 512", "    memory: 512", 24, 5,
 	  "unknown key 'memory' in 'deploy.qemu'; expected one of: binary, machine, cpu, memory_mb, "
-	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, duration_scale" },
+	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, insn_profile, duration_scale" },
 	{ "an emulator hilbench builds, its properties and instruction time", 'b',
 	  "    binary: qemu-system-arm\n",
 	  "    emulator: qemu-7.2\n    globals: [allwinner-sun8i-emac.tx-int-ctl=on]\n"
-	  "    ps_per_insn: 3224\n    icount_sleep: on\n    duration_scale: 0.2\n", 0, 0, NULL },
+	  "    ps_per_insn: 3224\n    icount_sleep: on\n    duration_scale: 0.2\n"
+	  "    insn_profile: on\n", 0, 0, NULL },
+	{ "the instruction counter on Debian's QEMU", 'b', "    memory_mb: 512\n",
+	  "    memory_mb: 512\n    insn_profile: on\n", 25, 19,
+	  "insn_profile needs an emulator hilbench builds" },
 	{ "both an installed QEMU and an emulator", 'b', "    binary: qemu-system-arm\n",
 	  "    binary: qemu-system-arm\n    emulator: qemu-7.2\n", 22, 5,
 	  "deploy.qemu needs exactly one of 'binary' (an installed QEMU" },
@@ -960,6 +968,8 @@ static const struct fixture fixtures[] = {
 	  "name 'udp64-dut-tx' does not match the file name 'name-mismatch.yaml'" },
 	{ "driver-bad-symbol.yaml", 'd', 4, 11,
 	  "'tx_timer' is no list the agent can profile (functions=: names are C identifiers joined by ',')" },
+	{ "driver-bad-call.yaml", 'd', 8, 8,
+	  "'calls' is no list the agent can profile (functions=: names are C identifiers joined by ',')" },
 	{ "driver-stat-twice.yaml", 'd', 12, 11,
 	  "stat 'tx_clean' is listed twice (stats[1]); keep one" },
 	{ "addr-outside-range.yaml", 'b', 18, 13,

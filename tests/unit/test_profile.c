@@ -1,7 +1,8 @@
 /*
  * The parsers of the DUT profilers' output (measure/profile.c), on files a
- * real profiled run of the baseline kernel sent (tests/data/profile/), and
- * on the malformed text a console may deliver.
+ * real profiled run of the baseline kernel sent (tests/data/profile/; the
+ * emulator's instruction counts of a real run too), and on the malformed
+ * text a console may deliver.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -121,6 +122,62 @@ static void test_perf_stat_odd_lines(void **state)
 	assert_int_equal(perf_stat_parse("# comment\n\n12\n12,,\nx,,ev,1\n", c, 4), -1);
 }
 
+static void test_insn_window(void **state)
+{
+	(void)state;
+	char *text = fixture("insn-profile.txt");
+	struct insn_window w;
+	struct insn_fn e[4096];
+	int n = insn_window_parse(text, &w, e, 4096);
+	assert_true(n > 100);
+	assert_int_equal(w.window, 1);
+	assert_true(w.insns > 0 && w.insns == w.kernel + w.user);
+	unsigned long long self = 0;
+	int xmit = -1;
+	for (int i = 0; i < n; i++) {
+		self += e[i].self;
+		if (!strcmp(e[i].function, "stmmac_xmit"))
+			xmit = i;
+	}
+	/* every instruction of the window is some function's own */
+	assert_int_equal(self, w.insns);
+	assert_true(xmit >= 0);
+	assert_true(e[xmit].inclusive);
+	assert_true(e[xmit].incl > e[xmit].self && e[xmit].calls > 0);
+	/* more entries than room: counted, not stored */
+	assert_int_equal(insn_window_parse(text, &w, e, 2), n);
+	free(text);
+}
+
+static void test_insn_window_odd_lines(void **state)
+{
+	(void)state;
+	struct insn_window w;
+	struct insn_fn e[4];
+	static const char head[] = "hb-insn 1\nwindow 3\ninsns 100\nkernel 90\nuser 10\n";
+	char text[512];
+	/* not the plugin's, or cut short before "end" */
+	assert_int_equal(insn_window_parse("", &w, e, 4), -1);
+	assert_int_equal(insn_window_parse("hb-insn 2\nend\n", &w, e, 4), -1);
+	assert_int_equal(insn_window_parse(head, &w, e, 4), -1);
+	snprintf(text, sizeof(text), "%sfn a 60 2\nfn b 30 1 40 0\n[user] 10\nend\n", head);
+	assert_int_equal(insn_window_parse(text, &w, e, 4), 2);
+	assert_int_equal(w.window, 3);
+	assert_int_equal(w.insns, 100);
+	assert_false(e[0].inclusive);
+	assert_true(e[1].inclusive);
+	assert_int_equal(e[1].incl, 40);
+	/* entries that do not parse are skipped: three numbers, a sign, junk
+	 * after them, no name, a count past 2^64 */
+	snprintf(text, sizeof(text), "%sfn a 1 2 3\nfn b -1 2\nfn c 1 2 x\nfn \n"
+		 "fn d 99999999999999999999 1\nfn e 5 6\nend\nfn f 1 1\n", head);
+	assert_int_equal(insn_window_parse(text, &w, e, 4), 1);
+	assert_string_equal(e[0].function, "e");
+	/* a header line that does not parse leaves its value 0 */
+	assert_int_equal(insn_window_parse("hb-insn 1\ninsns x\nend\n", &w, e, 4), 0);
+	assert_int_equal(w.insns, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +187,8 @@ int main(void)
 		cmocka_unit_test(test_perf_report_header_forms),
 		cmocka_unit_test(test_perf_stat),
 		cmocka_unit_test(test_perf_stat_odd_lines),
+		cmocka_unit_test(test_insn_window),
+		cmocka_unit_test(test_insn_window_odd_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

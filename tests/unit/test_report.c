@@ -13,6 +13,7 @@
 #include "analyze/report.h"
 #include "store/store.h"
 #include "util/proc.h"
+#include "util/util.h"
 
 static char dir[64];
 static struct store *st;
@@ -292,6 +293,68 @@ static void a_selection_can_name_runs_and_metrics(void **state)
 	strlist_free(&metrics);
 }
 
+/* A run with the emulator's counts (session s3): per packet, all and the
+ * own instructions of two functions, one with a hostile name. */
+static void add_counted(const char *strategy, int rep, double xmit, double other)
+{
+	char name[2][96];
+	snprintf(name[0], sizeof(name[0]), "insn_self_per_pkt.stmmac_xmit");
+	snprintf(name[1], sizeof(name[1]), "insn_self_per_pkt.%s", evil);
+	struct metric m[] = {
+		{ "pps", 4000, "packets/s", "test" },
+		{ "insn_per_pkt", 10000, "instructions/packet", "emulator-insn: test" },
+		{ name[0], xmit, "instructions/packet", "emulator-insn: test" },
+		{ name[1], other, "instructions/packet", "emulator-insn: test" },
+	};
+	struct run_record r = {
+		.session = "s3", .plan = "p", .board = "b", .strategy = strategy,
+		.workload = "udp", .repetition = rep, .cls = RUN_PASS, .timing = "virtual",
+		.started = "2026-11-30T00:00:00Z", .ended = "2026-11-30T00:00:01Z",
+		.metrics = m, .n_metrics = HB_ARRAY_SIZE(m),
+	};
+	store_new_id(r.id);
+	assert_int_equal(store_add_run(st, &r), 0);
+}
+
+static char *render_session(const char *session, enum report_format f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct selection sel = { .session = session };
+	assert_int_equal(report_write(st, &sel, NULL, f, out), 0);
+	fclose(out);
+	return buf;
+}
+
+static void where_the_cycles_go(void **state)
+{
+	(void)state;
+	char *text = render_session("s3", REPORT_TEXT);
+	assert_non_null(strstr(text, "Where the cycles go"));
+	/* the reference's value and share, the other's change against it */
+	char *row = strstr(text, "  stmmac_xmit");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "700 (7.0 %)"));
+	assert_non_null(strstr(row, "940 (9.4 %) +240"));
+	/* xmit has the most: its row comes first */
+	assert_true(row < strstr(text, "  <script>"));
+	free(text);
+	char *html = render_session("s3", REPORT_HTML);
+	assert_non_null(strstr(html, "<h2>Where the cycles go</h2>"));
+	assert_null(strstr(html, "<script>"));
+	assert_non_null(strstr(html, "<td>&lt;script&gt;"));
+	free(html);
+	char *md = render_session("s3", REPORT_MD);
+	assert_non_null(strstr(md, "## Where the cycles go"));
+	assert_non_null(strstr(md, "\\|"));
+	free(md);
+	/* runs without the counts: no such section */
+	text = render_session("s1", REPORT_TEXT);
+	assert_null(strstr(text, "Where the cycles go"));
+	free(text);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -307,6 +370,10 @@ static int setup(void **state)
 	add("faster", 4, 0, "fail", "watchdog <b>");
 	add_to("s2", "baseline", 1, 1000, "pass", NULL);
 	add_to("s2", "baseline", 2, 0, "fail", noise);
+	for (int i = 1; i <= 2; i++) {
+		add_counted("baseline", i, 700, 300);
+		add_counted("patched", i, 940, 300);
+	}
 	return 0;
 }
 
@@ -364,6 +431,7 @@ int main(void)
 		cmocka_unit_test(junit_counts_and_escapes),
 		cmocka_unit_test(junit_of_console_noise_is_well_formed_xml),
 		cmocka_unit_test(a_selection_can_name_runs_and_metrics),
+		cmocka_unit_test(where_the_cycles_go),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -129,14 +129,14 @@ void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", n, failures, skipped);
 	for (size_t i = 0; i < n; i++) {
 		const struct gate_decision *g = &d[i];
-		char msg[320];
+		char msg[640];
 		snprintf(msg, sizeof(msg),
 			 "%s: %.6g -> %.6g %s (%+.3f %%, CI %+.3f..%+.3f %%, threshold %.2f %%, "
-			 "%s p %.3g at alpha %.3g, runs %zu/%zu)",
+			 "%s p %.3g at alpha %.3g, runs %zu/%zu)%s%s",
 			 gate_outcome_name(g->outcome), g->ref.mean, g->cand.mean, g->unit,
 			 g->delta_pct, g->lo_pct, g->hi_pct, g->threshold_pct,
 			 shift_method_name(g->shift.method), g->shift.p, g->look_alpha, g->ref.n,
-			 g->cand.n);
+			 g->cand.n, g->where[0] ? "; where: " : "", g->where);
 		fputs("  <testcase classname=\"", out);
 		xml_escape(out, g->workload);
 		fputs("\" name=\"", out);

@@ -43,6 +43,9 @@ struct gate_decision {
 	double delta_pct, lo_pct, hi_pct;	/* the same in % of the reference */
 	enum gate_outcome outcome;
 	int looks;			/* gate_look(): the tests made so far, this one included */
+	/* where the instructions moved (analyze/movers.h), filled by the gate
+	 * loop when both sides have the emulator's counts; "" otherwise */
+	char where[256];
 };
 
 /* Does a gate metric entry apply to a workload of this protocol? */

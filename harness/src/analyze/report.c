@@ -1,4 +1,5 @@
 #include "analyze/report.h"
+#include "analyze/cycles.h"
 #include "analyze/sweep.h"
 
 #include <cjson/cJSON.h>
@@ -450,15 +451,20 @@ int report_emit_commit(const struct report_input *in, FILE *out)
 	return 0;
 }
 
-/* text and md: the strategy table, the sweeps, the runs not measured */
-static int write_table(const struct dataset *d, FILE *out, int md)
+/* text and md: the strategy table, where the cycles go, the sweeps, the
+ * runs not measured */
+static int write_table(const struct report_input *in, FILE *out, int md)
 {
+	const struct dataset *d = in->d;
 	struct text_ctx tc = { out, text_strategy_width(d) };
 	struct report_visitor v = { md ? md_workload : text_workload, md ? md_metric : text_metric,
 				    md ? md_row : text_row, NULL, md ? (void *)out : &tc };
 	if (md)
 		fprintf(out, "# hilbench report\n\n%zu runs, %s time\n", d->runs, d->timing);
 	report_visit(d, &v);
+	if (d->strategies.n &&
+	    cycles_write(in->st, in->sel, d->strategies.v[0], md ? CYCLES_MD : CYCLES_TEXT, out) < 0)
+		return -1;
 	struct sweep_set sweeps;
 	sweep_collect(d, &sweeps);
 	sweep_write_text(&sweeps, out, md);
@@ -469,12 +475,12 @@ static int write_table(const struct dataset *d, FILE *out, int md)
 
 int report_emit_text(const struct report_input *in, FILE *out)
 {
-	return write_table(in->d, out, 0);
+	return write_table(in, out, 0);
 }
 
 int report_emit_md(const struct report_input *in, FILE *out)
 {
-	return write_table(in->d, out, 1);
+	return write_table(in, out, 1);
 }
 
 int report_write(struct store *st, const struct selection *sel, const char *reference,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/cycles.h"
 #include "analyze/history.h"
 #include "analyze/plot_svg.h"
 #include "analyze/report.h"
@@ -207,6 +208,8 @@ int report_emit_html(const struct report_input *in, FILE *out)
 	struct html_ctx h = { .out = out, .d = d };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
+	if (d->strategies.n && cycles_write(in->st, in->sel, d->strategies.v[0], CYCLES_HTML, out) < 0)
+		return -1;
 	throughput_over_time(d, store_dir(in->st), out, &h.plot_id);
 	struct sweep_set sweeps;
 	sweep_collect(d, &sweeps);

@@ -168,5 +168,6 @@ void emulator_result_free(struct emulator_result *res)
 	free(res->binary);
 	free(res->plugin_header);
 	free(res->provenance);
-	res->dir = res->binary = res->plugin_header = res->provenance = NULL;
+	free(res->insn_plugin);
+	res->dir = res->binary = res->plugin_header = res->provenance = res->insn_plugin = NULL;
 }

@@ -23,6 +23,7 @@ struct emulator_result {
 	char *binary;		/* dir/bin/<binary> */
 	char *plugin_header;	/* dir/include/qemu-plugin.h */
 	char *provenance;	/* for each run's record */
+	char *insn_plugin;	/* build/insn_plugin.h's, when the board counts instructions */
 	int cached;		/* 1: found built */
 };
 

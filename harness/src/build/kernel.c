@@ -635,6 +635,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	const char *dtb_base = strrchr(b->dtb, '/') ? strrchr(b->dtb, '/') + 1 : b->dtb;
 	res->dtb = with_dtb ? path_join(res->dir, dtb_base) : NULL;
 	res->manifest = path_join(res->dir, "manifest.json");
+	res->system_map = path_join(res->dir, "src/hb-out/System.map");
 	srcdir = path_join(res->dir, "src");
 	log = path_join(res->dir, "build.log");
 	marker = path_join(res->dir, "patched");
@@ -746,6 +747,7 @@ void build_result_free(struct build_result *res)
 	free(res->image);
 	free(res->dtb);
 	free(res->manifest);
+	free(res->system_map);
 	free(res->kernel_release);
 	memset(res, 0, sizeof(*res));
 }

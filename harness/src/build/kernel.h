@@ -56,6 +56,7 @@ struct build_result {
 	char *image;		/* with objects_dir: the directory of the objects */
 	char *dtb;		/* NULL when an objects build has no DTB */
 	char *manifest;		/* manifest.json path */
+	char *system_map;	/* the build's System.map (src/hb-out/), its symbols */
 	char *kernel_release;	/* uname -r of the built kernel */
 	char config_sha256[65];
 	int cached;		/* 1 when nothing had to be built */

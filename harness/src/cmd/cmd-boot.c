@@ -65,7 +65,8 @@ int cmd_boot(int argc, char **argv)
 	char *cmdline = images_cmdline(&b);
 	struct dut_image img = { .kernel = k.image, .dtb = k.dtb, .initrd = u.initramfs,
 				 .cmdline = cmdline, .emulator = e.binary,
-				 .emulator_provenance = e.provenance };
+				 .emulator_provenance = e.provenance, .insn_plugin = e.insn_plugin,
+				 .system_map = k.system_map };
 	struct dut d;
 	mkdir_p(dir, 0755);
 	int boot = dut_boot(&d, &b, &img, timing, dir, console);

@@ -219,6 +219,9 @@ static void print_decisions(const struct gate_loop *l)
 		       d->workload, d->metric, d->ref.mean, d->cand.mean, d->unit, d->delta_pct,
 		       d->lo_pct, d->hi_pct, d->threshold_pct, d->ref.n, d->cand.n,
 		       gate_outcome_name(d->outcome));
+		/* once per workload: its decisions are next to one another */
+		if (d->where[0] && (i + 1 == l->n || strcmp(l->v[i + 1].workload, d->workload)))
+			printf("%-16s where: %s\n", d->workload, d->where);
 	}
 }
 

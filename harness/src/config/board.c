@@ -68,6 +68,8 @@ static const struct yfield qemu_fields[] = {
 	  .min = 1, .max = 1000000 },
 	{ .key = "icount_sleep", .type = YF_ENUM, .off = B(qemu.icount_sleep),
 	  .choices = off_on },
+	{ .key = "insn_profile", .type = YF_ENUM, .off = B(qemu.insn_profile),
+	  .choices = off_on },
 	{ .key = "duration_scale", .type = YF_DOUBLE, .off = B(qemu.duration_scale),
 	  .fmin = 0.01, .fmax = 1 },
 	{ 0 }
@@ -312,6 +314,10 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 		return ydoc_err(d, ynode_get(ynode_get(deploy, "qemu"), "ps_per_insn"), err, errlen,
 				"ps_per_insn needs an emulator hilbench builds (deploy.qemu."
 				"emulator): Debian's QEMU has only power-of-two shifts");
+	if (b->qemu.insn_profile && !b->qemu.emulator)
+		return ydoc_err(d, ynode_get(ynode_get(deploy, "qemu"), "insn_profile"), err, errlen,
+				"insn_profile needs an emulator hilbench builds (deploy.qemu."
+				"emulator): its plugin is built against that emulator's source");
 	for (size_t i = 0; i < b->qemu.globals.n; i++) {
 		const char *g = b->qemu.globals.v[i], *dot = strchr(g, '.'), *eq = strchr(g, '=');
 		if (!dot || !eq || dot > eq || dot == g || eq == dot + 1 || g[0] == '-')

@@ -20,6 +20,9 @@ struct board_qemu {
 	char *emulator;		/* or one hilbench builds: emulators/<name>.yaml */
 	struct strlist globals;	/* -global DEVICE.PROPERTY=VALUE each */
 	int ps_per_insn;	/* virtual time per instruction; 0 = -icount shift=5 */
+	/* 1: the emulator counts instructions per kernel function in each
+	 * run's window (harness/plugin/hb-insn.c, method emulator-insn) */
+	int insn_profile;
 	int icount_sleep;	/* 1: an idle guest waits in real time (-icount
 				 * sleep=on); 0: its clock jumps to the next timer */
 	/* Virtual time only: a workload's seconds times this (0 = 1). A CPU

@@ -24,7 +24,10 @@ static const struct yfield driver_fields[] = {
 	{ .key = "tx_timer", .type = YF_STRING, .required = 1, .off = D(tx_timer) },
 	{ .key = "tx_napi_poll", .type = YF_STRING, .required = 1, .off = D(tx_napi_poll) },
 	{ .key = "xmit", .type = YF_STRING, .required = 1, .off = D(xmit) },
+	{ .key = "rx_napi_poll", .type = YF_STRING, .off = D(rx_napi_poll) },
 	{ .key = "profile", .type = YF_STRLIST, .required = 1, .off = D(profile), .min = 1 },
+	{ .key = "inclusive", .type = YF_STRLIST, .off = D(inclusive) },
+	{ .key = "calls", .type = YF_STRLIST, .off = D(calls) },
 	{ .key = "stats", .type = YF_TABLE, .required = 1, .off = D(stats), .sub = stat_fields,
 	  .elem_size = sizeof(struct driver_stat) },
 	{ 0 }
@@ -96,16 +99,26 @@ static int check(const struct ydoc *d, struct driver *dr, char *err, size_t errl
 		return -1;
 	const struct { const char *key, *value; } fns[] = {
 		{ "tx_timer", dr->tx_timer }, { "tx_napi_poll", dr->tx_napi_poll },
-		{ "xmit", dr->xmit },
+		{ "xmit", dr->xmit }, { "rx_napi_poll", dr->rx_napi_poll },
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(fns); i++)
-		if (check_functions(d, ynode_get(d->root, fns[i].key), fns[i].value, fns[i].key,
+		if (fns[i].value && check_functions(d, ynode_get(d->root, fns[i].key), fns[i].value, fns[i].key,
 				    err, errlen))
 			return -1;
-	char *list = argv_join(&dr->profile, ",");
-	int rc = check_functions(d, ynode_get(d->root, "profile"), list, "profile", err, errlen);
-	free(list);
-	return rc ? rc : check_stats(d, dr, err, errlen);
+	const struct { const char *key; const struct strlist *l; } lists[] = {
+		{ "profile", &dr->profile }, { "inclusive", &dr->inclusive }, { "calls", &dr->calls },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(lists); i++) {
+		if (!lists[i].l->n)
+			continue;
+		char *list = argv_join(lists[i].l, ",");
+		int rc = check_functions(d, ynode_get(d->root, lists[i].key), list, lists[i].key,
+					 err, errlen);
+		free(list);
+		if (rc)
+			return rc;
+	}
+	return check_stats(d, dr, err, errlen);
 }
 
 int driver_load(const char *path, struct driver *dr, char *err, size_t errlen)
@@ -130,10 +143,12 @@ int driver_load(const char *path, struct driver *dr, char *err, size_t errlen)
 void driver_free(struct driver *dr)
 {
 	char **s[] = { &dr->path, &dr->name, &dr->description, &dr->tx_timer,
-		       &dr->tx_napi_poll, &dr->xmit };
+		       &dr->tx_napi_poll, &dr->xmit, &dr->rx_napi_poll };
 	for (size_t i = 0; i < HB_ARRAY_SIZE(s); i++)
 		free(*s[i]);
 	strlist_free(&dr->profile);
+	strlist_free(&dr->inclusive);
+	strlist_free(&dr->calls);
 	struct driver_stat *st = dr->stats.v;
 	for (size_t i = 0; i < dr->stats.n; i++) {
 		free(st[i].stat);

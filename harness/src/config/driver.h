@@ -36,7 +36,12 @@ struct driver {
 	char *tx_timer;		/* the TX coalescing timer's callback */
 	char *tx_napi_poll;	/* the TX NAPI poll function */
 	char *xmit;		/* ndo_start_xmit */
+	char *rx_napi_poll;	/* the RX NAPI poll function; NULL: not named */
 	struct strlist profile;	/* the function profiler's filter */
+	/* The emulator's instruction counter (harness/plugin/hb-insn.c): the
+	 * functions counted with their callees, and those whose calls per
+	 * packet tell the strategies apart; both may be empty. */
+	struct strlist inclusive, calls;
 	struct ytable stats;	/* of struct driver_stat */
 };
 

@@ -44,6 +44,9 @@ struct dut_image {
 	/* The emulator hilbench built for the board (build/emulator.h) and its
 	 * provenance line; NULL: the board's deploy.qemu.binary. */
 	const char *emulator, *emulator_provenance;
+	/* The emulator's instruction-count plugin (build/insn_plugin.h) and
+	 * the kernel's System.map it names functions by; NULL: not loaded. */
+	const char *insn_plugin, *system_map;
 };
 
 struct dut;
@@ -82,6 +85,9 @@ struct dut {
 	/* A pcap file the backend's emulator appends every frame of the DUT's
 	 * link to (QEMU filter-dump), "" if it keeps none. */
 	char netdev_pcap[512];
+	/* The emulator's instruction counts of the last window the agent
+	 * marked (harness/plugin/hb-insn.c); "" when it does not count. */
+	char insn_window[512];
 	char driver[64];		/* the agent's READY: the bound driver, e.g. dwmac-sun8i */
 	int speed;
 	const struct driver *under_test;	/* dut_image.driver */

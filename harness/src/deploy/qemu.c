@@ -11,8 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config/driver.h"
 #include "deploy/dut.h"
 #include "deploy/netns.h"
+#include "store/metrics.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -33,6 +35,45 @@ struct qemu_state {
  * emulator hilbench built, whose -icount takes that instruction time
  * instead (emulator-patches/qemu-7.2/0003). */
 #define ICOUNT_SHIFT "shift=5"
+
+/* QEMU's option syntax escapes a comma in a value by doubling it. */
+static char *qemu_opt_escape(const char *v)
+{
+	char *out = xmalloc(2 * strlen(v) + 1), *o = out;
+	for (const char *c = v; *c; c++)
+		if ((*o++ = *c) == ',')
+			*o++ = ',';
+	*o = '\0';
+	return out;
+}
+
+/* The instruction counter (harness/plugin/hb-insn.c): every function named
+ * by the kernel's System.map, the hrtimer paths of the share and the
+ * driver's functions counted with their callees; each window's counts go
+ * to d->insn_window, which the runner reads (measure/runner.c). */
+static void insn_plugin_args(struct dut *d, const struct dut_image *img, struct strlist *a)
+{
+	char *so = qemu_opt_escape(img->insn_plugin), *map = qemu_opt_escape(img->system_map);
+	char *window = path_join(d->workdir, "insn-window.txt");
+	char *out = qemu_opt_escape(window);
+	struct strlist roots = { 0 };
+	for (size_t i = 0; metric_hrtimer_paths[i]; i++)
+		strlist_pushf(&roots, "root=%s", metric_hrtimer_paths[i]);
+	for (size_t i = 0; img->driver && i < img->driver->inclusive.n; i++)
+		strlist_pushf(&roots, "root=%s", img->driver->inclusive.v[i]);
+	if (img->driver && img->driver->rx_napi_poll)
+		strlist_pushf(&roots, "root=%s", img->driver->rx_napi_poll);
+	char *root_args = argv_join(&roots, ",");
+	strlist_push(a, "-plugin");
+	strlist_pushf(a, "%s,map=%s,out=%s%s%s", so, map, out, roots.n ? "," : "", root_args);
+	snprintf(d->insn_window, sizeof(d->insn_window), "%s", window);
+	strlist_free(&roots);
+	free(root_args);
+	free(so);
+	free(map);
+	free(out);
+	free(window);
+}
 
 /* The --version line, and for an emulator hilbench built what it was built
  * from: the run's record of which emulator measured it. */
@@ -98,14 +139,9 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	strlist_push(&a, "-net");
 	strlist_push(&a, "nic,netdev=n0");
 	/* Every frame the NIC model exchanges with the tap, headers only: an
-	 * independent count from inside the emulator (measure/pcapfile.h).
-	 * QEMU's option syntax escapes a comma in the path by doubling it. */
+	 * independent count from inside the emulator (measure/pcapfile.h). */
 	char *dump = path_join(d->workdir, "netdev.pcap");
-	char *file = xmalloc(2 * strlen(dump) + 1), *f = file;
-	for (const char *c = dump; *c; c++)
-		if ((*f++ = *c) == ',')
-			*f++ = ',';
-	*f = '\0';
+	char *file = qemu_opt_escape(dump);
 	strlist_push(&a, "-object");
 	strlist_pushf(&a, "filter-dump,id=hbdump,netdev=n0,maxlen=%s,file=%s", QEMU_DUMP_SNAPLEN, file);
 	free(file);
@@ -119,6 +155,8 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 		strlist_pushf(&a, ICOUNT_SHIFT "%s,sleep=%s,align=off", ps,
 			      b->qemu.icount_sleep ? "on" : "off");
 	}
+	if (img->insn_plugin && img->system_map)
+		insn_plugin_args(d, img, &a);
 	for (size_t i = 0; i < b->qemu.globals.n; i++) {
 		strlist_push(&a, "-global");
 		strlist_push(&a, b->qemu.globals.v[i]);

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,4 +166,67 @@ int perf_stat_parse(const char *text, struct perf_count *out, size_t max)
 		n++;
 	}
 	return any ? n : -1;
+}
+
+/* "word N" for one of the header's words, in any order. */
+static int insn_header_line(const char *line, struct insn_window *w)
+{
+	static const char *const keys[] = { "window", "insns", "kernel", "user", "stack_overflows" };
+	unsigned long long *slots[] = { &w->window, &w->insns, &w->kernel, &w->user,
+					&w->stack_overflows };
+	char key[24];
+	const char *p = word(line, key, sizeof(key)), *end;
+	unsigned long long v;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i])) {
+			p = skip_blank(p);
+			if (parse_ull(p, &end, &v) < 0 || *skip_blank(end))
+				return 0;
+			*slots[i] = v;
+			return 1;
+		}
+	return 0;
+}
+
+int insn_window_parse(const char *text, struct insn_window *w, struct insn_fn *out, size_t max)
+{
+	const char *p = text;
+	char line[512];
+	int n = 0, ended = 0;
+	memset(w, 0, sizeof(*w));
+	if (!next_line(&p, line, sizeof(line)) || strcmp(line, "hb-insn 1"))
+		return -1;
+	while (next_line(&p, line, sizeof(line))) {
+		if (!strcmp(line, "end")) {
+			ended = 1;
+			break;
+		}
+		if (strncmp(line, "fn ", 3)) {
+			insn_header_line(line, w);
+			continue;
+		}
+		struct insn_fn e = { .function = "" };
+		const char *s = skip_blank(word(skip_blank(line + 3), e.function, sizeof(e.function)));
+		unsigned long long v[4];
+		int got = 0;
+		const char *end;
+		while (got < 4 && parse_ull(s, &end, &v[got]) == 0) {
+			got++;
+			s = skip_blank(end);
+		}
+		if (!e.function[0] || *s || (got != 2 && got != 4))
+			continue;
+		e.self = v[0];
+		e.calls = v[1];
+		if (got == 4) {
+			e.inclusive = 1;
+			e.incl = v[2];
+			e.unmatched = v[3];
+		}
+		if ((size_t)n < max)
+			out[n] = e;
+		if (n < INT_MAX)
+			n++;
+	}
+	return ended ? n : -1;
 }

@@ -1,7 +1,8 @@
 /*
  * profile: read what the DUT's profilers wrote during a profiled run
  * (docs/metrics.md, "hrtimer CPU share"): the ftrace function profiler's
- * table, `perf report --stdio --sort sym` and `perf stat -x,` output.
+ * table, `perf report --stdio --sort sym` and `perf stat -x,` output; and
+ * what the emulator's instruction counter wrote on the host.
  *
  * The files come from another machine over a console: anything may be in
  * them. Contract: each parser reads NUL-terminated text, fills at most max
@@ -45,5 +46,21 @@ struct perf_count {
 	int counted;		/* 0 for "<not counted>" / "<not supported>" */
 };
 int perf_stat_parse(const char *text, struct perf_count *out, size_t max);
+
+/* The emulator's instruction counts of one window (harness/plugin/hb-insn.c):
+ * "hb-insn 1", the header's "word N" lines, "fn NAME SELF CALLS" (and
+ * "INCLUSIVE UNMATCHED" for a function counted with its callees), "end".
+ * -1 also for a window without its "end" line (cut short). */
+struct insn_window {
+	unsigned long long window;	/* the plugin's window number, from 1 */
+	unsigned long long insns, kernel, user, stack_overflows;
+};
+struct insn_fn {
+	char function[PROFILE_NAME_MAX];
+	unsigned long long self, calls;
+	int inclusive;			/* 1: incl and unmatched given */
+	unsigned long long incl, unmatched;
+};
+int insn_window_parse(const char *text, struct insn_window *w, struct insn_fn *out, size_t max);
 
 #endif

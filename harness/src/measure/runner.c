@@ -42,6 +42,7 @@ struct agent_report {
 	char health[512];	/* the first kernel-log line that fails the run */
 	FILE *context;		/* dut-context.txt: name=value per line */
 	long long coalesce[4];	/* rx_usecs rx_frames tx_usecs tx_frames; -1 unknown */
+	int insn_counted;	/* the emulator counts windows: insn-profile.txt expected */
 };
 
 /* The files a run may send besides iperf.json (the profilers'), stored in
@@ -206,12 +207,6 @@ static cJSON *load_json(const char *path)
 	return j;
 }
 
-/* The hrtimer paths whose function-profiler times add up to the ftrace
- * share: none of them runs inside another (docs/metrics.md). */
-static const char *const ftrace_hrtimer_paths[] = {
-	"hrtimer_start_range_ns", "hrtimer_try_to_cancel", "hrtimer_interrupt",
-};
-
 /* The profiled run's files as metrics; 0 with res->reason if a file the
  * run's profiler must have written is missing or unreadable. */
 static int profile_metrics(const struct workload *w, const struct driver *dr,
@@ -242,8 +237,8 @@ static int profile_metrics(const struct workload *w, const struct driver *dr,
 				   "ftrace function profiler, graph time / window");
 			snprintf(name, sizeof(name), "ftrace_hits.%.60s", e[i].function);
 			add_metric(res, name, (double)e[i].hits, "ftrace function profiler");
-			for (size_t k = 0; k < HB_ARRAY_SIZE(ftrace_hrtimer_paths); k++)
-				if (!strcmp(e[i].function, ftrace_hrtimer_paths[k]))
+			for (size_t k = 0; metric_hrtimer_paths[k]; k++)
+				if (!strcmp(e[i].function, metric_hrtimer_paths[k]))
 					share += e[i].time_us;
 			if (dr && !strcmp(e[i].function, dr->tx_napi_poll) && txp > 0) {
 				snprintf(src, sizeof(src), "ftrace profiler hits of %.40s / DUT tx_packets",
@@ -312,6 +307,100 @@ static int profile_metrics(const struct workload *w, const struct driver *dr,
 	}
 	ok = 1;
 out:
+	free(text);
+	free(path);
+	return ok;
+}
+
+/* The functions with the most instructions of their own, per run. */
+#define INSN_TOP 20
+
+static int insn_by_self(const void *x, const void *y)
+{
+	const struct insn_fn *a = x, *b = y;
+	return a->self < b->self ? 1 : a->self > b->self ? -1 : strcmp(a->function, b->function);
+}
+
+/* The emulator's instruction counts of the window (method emulator-insn):
+ * 0 with res->reason when the plugin wrote none, or not a whole one. */
+static int insn_metrics(const struct workload *w, const struct driver *dr,
+			const struct agent_report *a, const char *rundir, struct run_result *res)
+{
+	char *path = path_join(rundir, "insn-profile.txt");
+	char *text = read_file(path, NULL);
+	long long txp = counter_delta(a, "tx_packets"), rxp = counter_delta(a, "rx_packets");
+	long long pkts = w->dir == WL_DUT_TX ? txp : w->dir == WL_DUT_RX ? rxp :
+			 txp >= 0 && rxp >= 0 ? txp + rxp : -1;
+	size_t max = 1;
+	for (const char *p = text; p && (p = strstr(p, "\nfn ")); p++)
+		max++;
+	struct insn_fn *e = xcalloc(max, sizeof(*e));
+	struct insn_window win;
+	int n = text ? insn_window_parse(text, &win, e, max) : -1, ok = 0;
+	if (n < 0 || win.insns == 0) {
+		snprintf(res->reason, sizeof(res->reason), "the emulator's instruction counts of the "
+			 "window (%s) are %s", path, text ? "not whole" : "missing");
+		goto out;
+	}
+	if (pkts <= 0) {
+		snprintf(res->reason, sizeof(res->reason), "no packets to divide the emulator's "
+			 "instruction counts by");
+		goto out;
+	}
+	double per = (double)pkts;
+	char name[96], src[96];
+	add_metric(res, "insn_window", (double)win.insns, "emulator-insn: instructions in the window");
+	add_metric(res, "insn_per_pkt", (double)win.insns / per,
+		   "emulator-insn: instructions in the window / DUT packets");
+	add_metric(res, "insn_kernel_per_pkt", (double)win.kernel / per,
+		   "emulator-insn: kernel instructions in the window / DUT packets");
+	unsigned long long hrtimer = 0, unmatched = 0;
+	for (int i = 0; i < n; i++) {
+		if (!e[i].inclusive)
+			continue;
+		unmatched += e[i].unmatched;
+		for (size_t k = 0; metric_hrtimer_paths[k]; k++)
+			if (!strcmp(e[i].function, metric_hrtimer_paths[k]))
+				hrtimer += e[i].incl;
+		snprintf(name, sizeof(name), "insn_incl_per_pkt.%.60s", e[i].function);
+		add_metric(res, name, (double)e[i].incl / per,
+			   "emulator-insn: instructions entry to return / DUT packets");
+		/* the receive path alone: insn_per_pkt of a DUT-RX run also holds
+		 * the idle and timer work of a window the host's pace stretches */
+		if (w->dir == WL_DUT_RX && dr && dr->rx_napi_poll &&
+		    !strcmp(e[i].function, dr->rx_napi_poll)) {
+			snprintf(src, sizeof(src), "emulator-insn: %.40s entry to return / DUT rx_packets",
+				 dr->rx_napi_poll);
+			add_metric(res, "insn_rx_poll_per_pkt", (double)e[i].incl / per, src);
+		}
+	}
+	add_metric(res, "hrtimer_share_insn_pct", 100.0 * (double)hrtimer / (double)win.insns,
+		   "emulator-insn: hrtimer_start_range_ns+try_to_cancel+interrupt, inclusive");
+	add_metric(res, "insn_unmatched_calls", (double)unmatched,
+		   "emulator-insn: inclusive entries left out");
+	for (size_t c = 0; dr && c < dr->calls.n; c++) {
+		/* a function the window never entered has no line: 0 calls */
+		unsigned long long calls = 0;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(e[i].function, dr->calls.v[c]))
+				calls = e[i].calls;
+		snprintf(name, sizeof(name), "calls_per_pkt.%.60s", dr->calls.v[c]);
+		snprintf(src, sizeof(src), "emulator-insn: entries of %.40s / DUT packets",
+			 dr->calls.v[c]);
+		add_metric(res, name, (double)calls / per, src);
+	}
+	qsort(e, (size_t)n, sizeof(*e), insn_by_self);
+	for (int i = 0, kept = 0; i < n && kept < INSN_TOP && e[i].self; i++) {
+		if (e[i].function[0] == '[')	/* [user], [kernel-other] */
+			continue;
+		snprintf(name, sizeof(name), "insn_self_per_pkt.%.60s", e[i].function);
+		add_metric(res, name, (double)e[i].self / per,
+			   "emulator-insn: the function's own instructions / DUT packets");
+		kept++;
+	}
+	ok = 1;
+out:
+	free(e);
 	free(text);
 	free(path);
 	return ok;
@@ -514,6 +603,8 @@ static int compute_metrics(const struct workload *w, const struct driver *dr,
 				   "ethtool ETHTOOL_GCOALESCE on the DUT before the run");
 		}
 	if (w->profile != WL_PROFILE_NONE && !profile_metrics(w, dr, a, rundir, res))
+		goto out;
+	if (a->insn_counted && !insn_metrics(w, dr, a, rundir, res))
 		goto out;
 	ok = 1;
 out:
@@ -779,6 +870,19 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 	}
 }
 
+/* The emulator's counts of the window the agent just closed, moved into
+ * the run's directory (the trace says when there are none). */
+static void take_insn_window(const struct dut *d, const char *rundir, FILE *trace)
+{
+	char *dst = path_join(rundir, "insn-profile.txt");
+	int ok = rename(d->insn_window, dst) == 0 ||
+		 (copy_file(d->insn_window, dst) == 0 && unlink(d->insn_window) == 0);
+	if (!ok)
+		fprintf(trace, "host: no instruction counts from the emulator (%s): %s\n",
+			d->insn_window, strerror(errno));
+	free(dst);
+}
+
 enum run_class runner_run(struct dut *d, const struct workload *asked, const char *run_id,
 			  const char *rundir, struct run_result *res)
 {
@@ -828,6 +932,9 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 						 [WL_BIDIR] = "bidir" };
 	char *functions = w->profile == WL_PROFILE_FTRACE && d->under_test ?
 			  argv_join(&d->under_test->profile, ",") : NULL;
+	/* a window the emulator wrote for an earlier run is not this one's */
+	if (d->insn_window[0])
+		unlink(d->insn_window);
 	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "
 		 "port=%d profile=%s%s%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir],
 		 w->length, (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
@@ -837,6 +944,11 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 	int host_ok = 0, host_rc = 0, host_behind = 0;
 	struct clock_check cc = { .idle_per_host_s = -1 };
 	collect(d, run_id, budget, rundir, dut_json, trace, &a);
+	if (d->insn_window[0]) {
+		/* expected: a window without them is the run's error */
+		take_insn_window(d, rundir, trace);
+		a.insn_counted = 1;
+	}
 	host_view_stop(&hv);
 	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0);
 	host_ok = host_rc == 0;

@@ -18,7 +18,7 @@
 #include "deploy/dut.h"
 #include "store/store.h"
 
-#define RUNNER_MAX_METRICS 192
+#define RUNNER_MAX_METRICS 256
 
 struct run_result {
 	enum run_class cls;

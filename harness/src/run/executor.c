@@ -348,7 +348,8 @@ static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
 				 .initrd = c->u.initramfs, .cmdline = bt->cmdline,
 				 .workload = w, .run_id = bt->first_id,
 				 .series = c->series, .strategy = c->strategy, .driver = &c->driver,
-				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance };
+				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance,
+				 .insn_plugin = c->e.insn_plugin, .system_map = c->k.system_map };
 	struct dut *d = &bt->d;
 	mkdir_p(bt->dir, 0755);
 	progress(c, "booting");

@@ -6,6 +6,7 @@
 
 #include "config/catalog.h"
 #include "deploy/dut.h"
+#include "analyze/movers.h"
 #include "store/metrics.h"
 #include "util/util.h"
 
@@ -13,6 +14,17 @@
 static const char *board_name(const struct gate_loop *g)
 {
 	return g->plan->boards.v[0];
+}
+
+/* The selection of one side's runs: its kernel and userland in the plan's
+ * board and mode, or the stored runs named. */
+static struct selection side_selection(const struct gate_loop *g, const struct gate_side *sd)
+{
+	struct selection sel = { .plan = g->plan->name, .board = board_name(g),
+				 .strategy = sd->strategy,
+				 .timing = timing_mode_name(g->plan->timing), .build_key = sd->k.key,
+				 .initramfs = sd->u.sha256, .session = g->session };
+	return sd->stored ? sd->sel : sel;
 }
 
 /* Every stored pass run of exactly this kernel and userland that a gate of
@@ -25,12 +37,7 @@ static int load_side(struct store *s, const struct gate_loop *g, struct gate_sid
 	strlist_push(&metrics, METRIC_MBPS);	/* every workload has it: runs_of() counts it */
 	for (size_t i = 0; i < g->plan->gate.metrics.n; i++)
 		strlist_push(&metrics, gm[i].metric);
-	struct selection sel = { .plan = g->plan->name, .board = board_name(g),
-				 .strategy = sd->strategy,
-				 .timing = timing_mode_name(g->plan->timing), .build_key = sd->k.key,
-				 .initramfs = sd->u.sha256, .session = g->session };
-	if (sd->stored)
-		sel = sd->sel;
+	struct selection sel = side_selection(g, sd);
 	sel.metrics = &metrics;
 	int rc = dataset_load(s, &sel, &sd->ds);
 	strlist_free(&metrics);
@@ -217,6 +224,33 @@ static void say_reused(const struct gate_loop *g)
 				timing_mode_name(g->plan->timing));
 }
 
+/* Where the instructions went (analyze/movers.h), into each decision of
+ * its workload; nothing for runs without the emulator's counts. */
+static int where_moved(struct gate_loop *g, struct store *s)
+{
+	struct strlist none = { 0 }, prefixes = { 0 };
+	movers_prefixes(&prefixes);
+	struct dataset ref, cand;
+	struct selection rs = side_selection(g, &g->ref), cs = side_selection(g, &g->cand);
+	rs.metrics = cs.metrics = &none;
+	rs.metric_prefixes = cs.metric_prefixes = &prefixes;
+	int rc = dataset_load(s, &rs, &ref);
+	if (rc == 0)
+		rc = dataset_load(s, &cs, &cand);
+	for (size_t w = 0; rc == 0 && w < g->nwls; w++) {
+		struct mover m[4];
+		size_t n = movers_find(&ref, g->ref.strategy, &cand, g->cand.strategy,
+				       g->wls[w].name, m, HB_ARRAY_SIZE(m));
+		for (size_t i = 0; i < g->n; i++)
+			if (!strcmp(g->v[i].workload, g->wls[w].name))
+				movers_format(m, n, g->v[i].where, sizeof(g->v[i].where));
+	}
+	dataset_free(&ref);
+	dataset_free(&cand);
+	strlist_free(&prefixes);
+	return rc;
+}
+
 int gate_loop_judge(struct gate_loop *g, struct store *s)
 {
 	int rc = build_side(g, &g->ref);
@@ -237,7 +271,7 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 	for (size_t i = 0; i < g->n; i++)
 		if (g->v[i].outcome == GATE_OPEN)
 			g->v[i].outcome = GATE_INCONCLUSIVE;
-	return 0;
+	return where_moved(g, s) < 0 ? HB_EXIT_INFRA : 0;
 }
 
 int gate_loop_reference(struct gate_loop *g, struct store *s)

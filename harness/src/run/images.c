@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/insn_plugin.h"
 #include "config/catalog.h"
 #include "config/emulator.h"
 #include "util/util.h"
@@ -61,6 +62,10 @@ int images_emulator(const struct board *b, struct emulator_result *e)
 		hb_err("%s (deploy.qemu.emulator of %s)", err, b->path);
 	} else {
 		rc = emulator_build(&emu, e) == 0 ? 0 : HB_EXIT_INFRA;
+		if (!rc && b->qemu.insn_profile && !(e->insn_plugin = insn_plugin_build(e))) {
+			emulator_result_free(e);
+			rc = HB_EXIT_INFRA;
+		}
 		emulator_free(&emu);
 	}
 	free(path);

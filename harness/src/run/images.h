@@ -27,7 +27,8 @@ int images_check_series(const struct board *b, const char *series);
 int images_prepare(const struct board *b, const char *series, const char *strategy,
 		   const struct exec_opts *o, struct build_result *k, struct userland_result *u,
 		   struct emulator_result *e);
-/* The emulator of the board's deploy.qemu.emulator, built once per cache;
+/* The emulator of the board's deploy.qemu.emulator, built once per cache,
+ * with its instruction-count plugin when the board's insn_profile is on;
  * e->binary NULL (and 0) for a board that runs an installed QEMU. */
 int images_emulator(const struct board *b, struct emulator_result *e);
 /* The kernel command line: the board's, plus what the agent needs. */

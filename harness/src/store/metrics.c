@@ -52,6 +52,47 @@ const struct metric_def metric_defs[] = {
 	  "`profile: ftrace` runs; see \"hrtimer CPU share\"",
 	  "function profiler (graph time) of `hrtimer_start_range_ns` + `hrtimer_try_to_cancel` + "
 	  "`hrtimer_interrupt` / DUT-clock window" },
+	{ "hrtimer_share_insn_pct", "%", L, SHOWN_REPORTS,
+	  "exact, no probe effect: method `emulator-insn`, every run on a board with "
+	  "`insn_profile: on`; see \"hrtimer CPU share\"",
+	  "the emulator's instruction counts (QEMU plugin `harness/plugin/hb-insn.c`) of "
+	  "`hrtimer_start_range_ns` + `hrtimer_try_to_cancel` + `hrtimer_interrupt`, each with its "
+	  "callees / every instruction executed in the agent's window" },
+	{ "insn_per_pkt", "instructions/packet", L, SHOWN_REPORTS,
+	  "the DUT's CPU cost of a packet, exact in virtual time, in both directions "
+	  "(`emulator-insn`)",
+	  "instructions executed in the window, kernel and user / the DUT's packets in the "
+	  "workload's direction (`dut_tx_packets`, `dut_rx_packets`, both for bidir)" },
+	{ "insn_rx_poll_per_pkt", "instructions/packet", L, SHOWN_REPORTS,
+	  "DUT-RX runs (`emulator-insn`): the receive path's cost of a packet, free of the idle "
+	  "and timer work in `insn_per_pkt` that follows the host's pace",
+	  "instructions from entry to return of the driver file's `rx_napi_poll` (stmmac: "
+	  "`stmmac_napi_poll_rx`, into which `stmmac_rx()` is inlined) / `dut_rx_packets`" },
+	{ "insn_kernel_per_pkt", "instructions/packet", L, SHOWN_STORED,
+	  "`emulator-insn`",
+	  "the kernel's share of `insn_per_pkt`" },
+	{ "insn_window", "instructions", N, SHOWN_STORED,
+	  "`emulator-insn`; the window starts after the agent's first counter sample and ends "
+	  "before its second (hb-agent.c `window_mark_*`)",
+	  "every instruction the guest executed in the window" },
+	{ "insn_self_per_pkt.<fn>", "instructions/packet", L, SHOWN_STORED,
+	  "`emulator-insn`: the 20 functions with the most; the run's `insn-profile.txt` has every "
+	  "function",
+	  "the function's own instructions (callees not included) / the packets of "
+	  "`insn_per_pkt`" },
+	{ "insn_incl_per_pkt.<fn>", "instructions/packet", L, SHOWN_STORED,
+	  "`emulator-insn`: the hrtimer paths and the driver file's `inclusive:` (stmmac: xmit, "
+	  "TX clean, both NAPI polls, the TX timer)",
+	  "instructions from the function's entry to its return, callees, interrupts and tail "
+	  "calls included (ftrace's graph time) / the packets" },
+	{ "calls_per_pkt.<fn>", "calls/packet", N, SHOWN_STORED,
+	  "`emulator-insn`: the driver file's `calls:` (stmmac: `hrtimer_start_range_ns`, "
+	  "`hrtimer_try_to_cancel`, `mod_timer`, `__napi_schedule`)",
+	  "executions of the function's first instruction in the window / the packets" },
+	{ "insn_unmatched_calls", "calls", L, SHOWN_STORED,
+	  "`emulator-insn`: 0 when every inclusive count is whole",
+	  "entries of an inclusive function not reached by a call the plugin saw, or whose "
+	  "return it missed: left out of the inclusive counts" },
 	{ "ftrace_time_pct.<fn>", "%", N, SHOWN_STORED,
 	  "nested: read \"hrtimer CPU share\" before adding them",
 	  "the same profiler, per function of the filter: its time / DUT-clock window" },
@@ -199,6 +240,10 @@ const struct metric_def metric_defs[] = {
 	  "the host's `/proc/pressure/cpu` \"some\" delta / the host window" },
 };
 const size_t n_metric_defs = HB_ARRAY_SIZE(metric_defs);
+
+const char *const metric_hrtimer_paths[] = {
+	"hrtimer_start_range_ns", "hrtimer_try_to_cancel", "hrtimer_interrupt", NULL,
+};
 
 #undef H
 #undef L

@@ -48,6 +48,11 @@ struct metric_def {
 };
 
 extern const struct metric_def metric_defs[];
+/* The hrtimer paths whose time is the hrtimer CPU share, whatever the
+ * method (the ftrace profiler's graph time, the emulator's inclusive
+ * instruction counts): none of them runs inside another (docs/metrics.md,
+ * "hrtimer CPU share"). NULL-terminated. */
+extern const char *const metric_hrtimer_paths[];
 extern const size_t n_metric_defs;
 
 const struct metric_def *metric_find(const char *name);

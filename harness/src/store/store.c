@@ -393,10 +393,25 @@ int store_foreach(struct store *s, const struct selection *sel,
 		" ORDER BY r.rowid, m.name";	/* insertion order: the plan's order */
 	/* metric and run filters: one parameter per value (?11, ?12, ...), bound below */
 	size_t nmetrics = sel->metrics ? sel->metrics->n : 0, nruns = sel->runs ? sel->runs->n : 0;
+	size_t nprefixes = sel->metric_prefixes ? sel->metric_prefixes->n : 0;
 	char *metrics = params(11, nmetrics), *runs = params(11 + nmetrics, nruns);
-	char *filter = xasprintf("%s%s%s%s%s", nmetrics ? " AND (m.name IS NULL OR m.name IN (" : "",
-				 metrics, nmetrics ? "))" : "", nruns ? " AND r.id IN (" : "",
-				 nruns ? runs : "");
+	/* a prefix's parameter twice: substr(m.name, 1, length(?N)) = ?N */
+	char *prefixes = xstrdup("");
+	for (size_t i = 0; i < nprefixes; i++) {
+		size_t k = 11 + nmetrics + nruns + i;
+		char *more = xasprintf("%s%ssubstr(m.name, 1, length(?%zu)) = ?%zu", prefixes,
+				       i || nmetrics ? " OR " : "", k, k);
+		free(prefixes);
+		prefixes = more;
+	}
+	char *filter = xasprintf("%s%s%s%s%s%s%s", nmetrics || nprefixes ? " AND (m.name IS NULL OR " : "",
+				 nmetrics ? "m.name IN (" : "", metrics, nmetrics ? ")" : "",
+				 prefixes, nmetrics || nprefixes ? ")" : "",
+				 nruns ? " AND r.id IN (" : "");
+	char *with_runs = xasprintf("%s%s", filter, nruns ? runs : "");
+	free(filter);
+	filter = with_runs;
+	free(prefixes);
 	const char *provenance = sel->no_provenance
 		? "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
 		: "r.plan, r.started, r.kernel_version, r.kernel_release, r.build_key, r.ended,"
@@ -416,6 +431,8 @@ int store_foreach(struct store *s, const struct selection *sel,
 		bind_text(st, (int)(i + 11), sel->metrics->v[i]);
 	for (size_t i = 0; i < nruns; i++)
 		bind_text(st, (int)(i + 11 + nmetrics), sel->runs->v[i]);
+	for (size_t i = 0; i < nprefixes; i++)
+		bind_text(st, (int)(i + 11 + nmetrics + nruns), sel->metric_prefixes->v[i]);
 	bind_text(st, 1, sel->session);
 	bind_text(st, 2, sel->plan);
 	bind_text(st, 3, sel->board);

@@ -100,6 +100,9 @@ struct selection {
 	const char *build_key, *initramfs;	/* exactly this kernel and userland */
 	int all_classes;	/* also runs that are not measurements (metric NULL) */
 	const struct strlist *metrics;	/* only these metrics; NULL: every one */
+	/* with metrics: also the metrics whose names start so (a family's
+	 * members: "insn_self_per_pkt."); alone: only those */
+	const struct strlist *metric_prefixes;
 	const struct strlist *runs;	/* only these run ids; NULL: any */
 	int no_provenance;	/* leave plan ... patches of run_row NULL: a report
 				 * of 100,000 runs reads a fifth less */

@@ -1,0 +1,536 @@
+/*
+ * hb-insn: a QEMU TCG plugin that counts the guest's instructions per
+ * kernel function, inside the measurement windows the DUT agent marks.
+ *
+ * In -icount mode an instruction is a fixed slice of virtual time, so an
+ * instruction count is the CPU time, exactly, and counting it adds no
+ * instruction to the guest: the guest does the same with or without the
+ * plugin (tests/integration/insn.sh checks it). docs/metrics.md, "The
+ * emulator's instruction counts", says what each number means.
+ *
+ * Arguments (QEMU's -plugin FILE,key=value,...):
+ *   map=PATH   the kernel's System.map: text symbols (t T w W) give each
+ *              function its range [address, next text symbol)
+ *   out=PATH   each window's counts, written when the window ends (to
+ *              PATH.tmp, then renamed: a reader sees a whole window)
+ *   root=NAME  (repeated) a function whose inclusive count is wanted:
+ *              every instruction from its entry to its return, callees,
+ *              interrupts and tail calls included (ftrace's graph time)
+ *
+ * The window: the agent executes `mov r10, r10` (start) and `mov r11, r11`
+ * (end) in user space, one no-op instruction each, in every run whether or
+ * not this plugin is loaded (hb-agent.c, window_mark()). The plugin finds
+ * them when it translates user code and calls back only on them. No host
+ * timing enters: the window is where the guest says, to the instruction.
+ *
+ * Counting: inline adds, TCG ops in the generated code rather than calls,
+ * of a segment's instructions to its function's counter and the total, at
+ * the segment's first instruction (trans_kernel() says where segments
+ * end, so that a block cut short counts what ran), plus one at a
+ * function's entry (its call count). Inclusive counts need to know where a
+ * root returns to: the block that calls it (a direct `bl` to a root, or any
+ * `blx reg`) records its return address, the root's entry block takes it
+ * if that call block ran right before it, and the block at the return
+ * address closes the frame (shadow stack). Only those blocks call back
+ * into the plugin.
+ *
+ * Icount runs TCG on one thread, one vCPU at a time (and the board boots
+ * one CPU): the counters need no atomics.
+ */
+#define _POSIX_C_SOURCE 200809L	/* strdup */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define MAX_ROOTS 32
+#define STACK_MAX 64
+#define NAME_MAX_LEN 96
+
+/* ARMv7 (ARM state) encodings of the two no-ops the agent executes; the
+ * agent is Thumb-2 (Debian armhf), so those encodings too; and AArch64's
+ * (orr x10, xzr, x10 / orr x11, xzr, x11) for an arm64 agent. */
+#define MARK_START_ARM 0xe1a0a00au
+#define MARK_END_ARM 0xe1a0b00bu
+#define MARK_START_THUMB 0x46d2u
+#define MARK_END_THUMB 0x46dbu
+#define MARK_START_A64 0xaa0a03eau
+#define MARK_END_A64 0xaa0b03ebu
+
+struct func {
+	uint64_t addr;
+	char *name;
+	int root;
+};
+
+/* The counters a window subtracts: index i is func i; the last slots are
+ * user space and kernel code outside the map's text (the vector page). */
+struct counts {
+	uint64_t total;
+	uint64_t *self, *calls, *incl, *unmatched;
+};
+
+struct frame {
+	size_t fn;
+	uint64_t ret, start;
+};
+
+struct call_site {
+	uint64_t ret;
+	unsigned n;	/* instructions of the calling block */
+};
+
+static struct func *funcs;
+static size_t n_funcs;		/* + 2 slots: user, other kernel */
+static uint64_t kernel_base, text_end;
+static char *out_path;
+static struct counts now, at_start;
+static int window_open;
+static unsigned window_seq;
+static uint64_t last_call_ret, last_call_end = UINT64_MAX;
+static struct frame stack[STACK_MAX];
+static size_t depth;
+static uint64_t stack_overflows;
+/* Return addresses of the call blocks registered: a hash set. */
+static uint64_t *ret_sites;
+static size_t n_ret_sites, cap_ret_sites;
+
+#define SLOT_USER (n_funcs)
+#define SLOT_OTHER (n_funcs + 1)
+
+static const char *slot_name(size_t i)
+{
+	return i == SLOT_USER ? "[user]" : i == SLOT_OTHER ? "[kernel-other]" : funcs[i].name;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int load_map(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "hb-insn: cannot open %s\n", path);
+		return -1;
+	}
+	char line[512], name[NAME_MAX_LEN];
+	size_t cap = 0;
+	uint64_t etext = 0;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t addr;
+		char type;
+		if (sscanf(line, "%" SCNx64 " %c %95s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_etext"))
+			etext = addr;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (n_funcs == cap) {
+			cap = cap ? 2 * cap : 4096;
+			funcs = realloc(funcs, cap * sizeof(*funcs));
+			if (!funcs)
+				abort();
+		}
+		funcs[n_funcs].addr = addr;
+		funcs[n_funcs].name = strdup(name);
+		funcs[n_funcs].root = 0;
+		n_funcs++;
+	}
+	fclose(f);
+	if (!n_funcs) {
+		fprintf(stderr, "hb-insn: %s has no text symbols\n", path);
+		return -1;
+	}
+	qsort(funcs, n_funcs, sizeof(*funcs), cmp_func);
+	/* aliases at one address: the first name keeps the range */
+	size_t w = 1;
+	for (size_t r = 1; r < n_funcs; r++) {
+		if (funcs[r].addr == funcs[w - 1].addr) {
+			free(funcs[r].name);
+			continue;
+		}
+		funcs[w++] = funcs[r];
+	}
+	n_funcs = w;
+	kernel_base = funcs[0].addr & ~(uint64_t)0x0fffffff;
+	text_end = etext > funcs[n_funcs - 1].addr ? etext : funcs[n_funcs - 1].addr + 4096;
+	return 0;
+}
+
+/* The slot of the code at vaddr. */
+static size_t slot_of(uint64_t vaddr)
+{
+	if (vaddr < kernel_base)
+		return SLOT_USER;
+	if (vaddr < funcs[0].addr || vaddr >= text_end)
+		return SLOT_OTHER;
+	size_t lo = 0, hi = n_funcs;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (funcs[mid].addr <= vaddr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int find_func(const char *name)
+{
+	for (size_t i = 0; i < n_funcs; i++)
+		if (!strcmp(funcs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static void counts_alloc(struct counts *c)
+{
+	size_t n = n_funcs + 2;
+	c->self = calloc(n, sizeof(uint64_t));
+	c->calls = calloc(n, sizeof(uint64_t));
+	c->incl = calloc(n, sizeof(uint64_t));
+	c->unmatched = calloc(n, sizeof(uint64_t));
+	if (!c->self || !c->calls || !c->incl || !c->unmatched)
+		abort();
+}
+
+static void counts_copy(struct counts *to, const struct counts *from)
+{
+	size_t n = (n_funcs + 2) * sizeof(uint64_t);
+	to->total = from->total;
+	memcpy(to->self, from->self, n);
+	memcpy(to->calls, from->calls, n);
+	memcpy(to->incl, from->incl, n);
+	memcpy(to->unmatched, from->unmatched, n);
+}
+
+static void write_window(void)
+{
+	size_t len = strlen(out_path) + 5;
+	char *tmp = malloc(len);
+	if (!tmp)
+		abort();
+	snprintf(tmp, len, "%s.tmp", out_path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "hb-insn: cannot write %s\n", tmp);
+		free(tmp);
+		return;
+	}
+	uint64_t kernel = 0;
+	for (size_t i = 0; i < n_funcs + 2; i++)
+		if (i != SLOT_USER)
+			kernel += now.self[i] - at_start.self[i];
+	fprintf(f, "hb-insn 1\nwindow %u\ninsns %" PRIu64 "\nkernel %" PRIu64 "\nuser %" PRIu64
+		"\nstack_overflows %" PRIu64 "\n", window_seq, now.total - at_start.total, kernel,
+		now.self[SLOT_USER] - at_start.self[SLOT_USER], stack_overflows);
+	/* fn NAME SELF CALLS INCLUSIVE UNMATCHED; inclusive only for roots */
+	for (size_t i = 0; i < n_funcs + 2; i++) {
+		uint64_t self = now.self[i] - at_start.self[i];
+		uint64_t calls = now.calls[i] - at_start.calls[i];
+		int root = i < n_funcs && funcs[i].root;
+		if (!self && !calls && !root)
+			continue;
+		fprintf(f, "fn %s %" PRIu64 " %" PRIu64, slot_name(i), self, calls);
+		if (root)
+			fprintf(f, " %" PRIu64 " %" PRIu64, now.incl[i] - at_start.incl[i],
+				now.unmatched[i] - at_start.unmatched[i]);
+		fputc('\n', f);
+	}
+	fputs("end\n", f);
+	if (fclose(f) != 0 || rename(tmp, out_path) != 0)
+		fprintf(stderr, "hb-insn: cannot write %s\n", out_path);
+	free(tmp);
+}
+
+static void on_mark_start(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	counts_copy(&at_start, &now);
+	window_open = 1;
+}
+
+static void on_mark_end(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	if (!window_open)
+		return;
+	window_open = 0;
+	window_seq++;
+	write_window();
+}
+
+/* A block ending in a call: remember where the callee returns to. */
+static void on_call(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	const struct call_site *cs = udata;
+	last_call_ret = cs->ret;
+	/* udata callbacks run before the block's inline adds */
+	last_call_end = now.total + cs->n;
+}
+
+static void on_root_entry(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	size_t fn = (size_t)(uintptr_t)udata;
+	if (last_call_end != now.total) {
+		/* not entered by the call block just before (a tail call, or an
+		 * interrupt between the call and the entry): no return to wait for */
+		now.unmatched[fn]++;
+		return;
+	}
+	last_call_end = UINT64_MAX;
+	if (depth == STACK_MAX) {
+		stack_overflows++;
+		now.unmatched[fn]++;
+		return;
+	}
+	stack[depth++] = (struct frame){ .fn = fn, .ret = last_call_ret, .start = now.total };
+}
+
+static void on_return_site(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	uint64_t ret = (uintptr_t)udata;
+	size_t k = depth;
+	while (k > 0 && stack[k - 1].ret != ret)
+		k--;
+	if (!k)
+		return;
+	/* frames above k never saw their return: an interrupted path ended
+	 * elsewhere; count them as unmatched */
+	for (size_t i = k; i < depth; i++)
+		now.unmatched[stack[i].fn]++;
+	struct frame *f = &stack[k - 1];
+	int outermost = 1;
+	for (size_t i = 0; i + 1 < k; i++)
+		if (stack[i].fn == f->fn)
+			outermost = 0;
+	if (outermost)
+		now.incl[f->fn] += now.total - f->start;
+	depth = k - 1;
+}
+
+/* Open addressing, never shrinks; 0 is the empty slot (no code at 0). */
+static void ret_site_add(uint64_t ret)
+{
+	if (2 * (n_ret_sites + 1) > cap_ret_sites) {
+		size_t old = cap_ret_sites;
+		uint64_t *was = ret_sites;
+		cap_ret_sites = old ? 2 * old : 4096;
+		ret_sites = calloc(cap_ret_sites, sizeof(*ret_sites));
+		if (!ret_sites)
+			abort();
+		n_ret_sites = 0;
+		for (size_t i = 0; i < old; i++)
+			if (was[i])
+				ret_site_add(was[i]);
+		free(was);
+	}
+	size_t i = (size_t)(ret * 0x9e3779b97f4a7c15ull >> 20) & (cap_ret_sites - 1);
+	while (ret_sites[i] && ret_sites[i] != ret)
+		i = (i + 1) & (cap_ret_sites - 1);
+	if (!ret_sites[i]) {
+		ret_sites[i] = ret;
+		n_ret_sites++;
+	}
+}
+
+static int ret_site_known(uint64_t vaddr)
+{
+	if (!cap_ret_sites)
+		return 0;
+	size_t i = (size_t)(vaddr * 0x9e3779b97f4a7c15ull >> 20) & (cap_ret_sites - 1);
+	while (ret_sites[i]) {
+		if (ret_sites[i] == vaddr)
+			return 1;
+		i = (i + 1) & (cap_ret_sites - 1);
+	}
+	return 0;
+}
+
+static uint32_t insn_word(const struct qemu_plugin_insn *insn)
+{
+	const uint8_t *b = qemu_plugin_insn_data(insn);
+	size_t n = qemu_plugin_insn_size(insn);
+	uint32_t v = 0;
+	for (size_t i = 0; i < n && i < 4; i++)
+		v |= (uint32_t)b[i] << (8 * i);
+	return v;
+}
+
+/* Could a block stop at this (ARM state) instruction? Loads and stores
+ * (an MMIO access in the middle of a block: icount re-executes it in a
+ * block of its own, which counts nothing; a fault), coprocessor and
+ * unconditional-space instructions (which may trap). Says yes when unsure:
+ * a wrong yes costs an inline add, a wrong no a miscount. */
+static int arm_may_stop(uint32_t w)
+{
+	uint32_t cond = w >> 28, op = (w >> 25) & 7;
+	if (cond == 0xf)
+		return 1;
+	return op == 2 || op == 3 || op == 4 || op == 6 || op == 7 ||
+	       (op == 0 && (w & 0x90) == 0x90);
+}
+
+/* An inline add of n to *counter at instruction i of the block (at the
+ * block's start for i 0: before its instructions, after its callbacks). */
+static void add_at(struct qemu_plugin_tb *tb, size_t i, uint64_t *counter, uint64_t n)
+{
+	if (i == 0)
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, counter, n);
+	else
+		qemu_plugin_register_vcpu_insn_exec_inline(qemu_plugin_tb_get_insn(tb, i),
+							   QEMU_PLUGIN_INLINE_ADD_U64, counter, n);
+}
+
+/*
+ * A block's instructions are counted in segments, each added when its
+ * first instruction starts: a segment ends where the block may stop (at
+ * such an instruction, which is counted with the segment it ends) and
+ * where the function changes. A block cut short then counts exactly what
+ * ran: the instruction it stopped at once (its re-execution in a block of
+ * its own under icount counts nothing), nothing after it. A faulting load
+ * that runs again after the fault is counted twice.
+ */
+static void trans_user(struct qemu_plugin_tb *tb, size_t n)
+{
+	/* Thumb and ARM user code alike: every instruction a segment */
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		add_at(tb, i, &now.self[SLOT_USER], 1);
+		add_at(tb, i, &now.total, 1);
+		size_t size = qemu_plugin_insn_size(insn);
+		uint32_t w = insn_word(insn);
+		int start = size == 2 ? w == MARK_START_THUMB : w == MARK_START_ARM || w == MARK_START_A64;
+		int end = size == 2 ? w == MARK_END_THUMB : w == MARK_END_ARM || w == MARK_END_A64;
+		if (start || end)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, start ? on_mark_start : on_mark_end,
+							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+	}
+}
+
+/* The call a kernel block ends with (ARM state): 1 with *target (0 for an
+ * indirect call), else 0. */
+static int arm_call(uint32_t w, uint64_t pc, uint64_t *target)
+{
+	if ((w & 0xf0000000u) != 0xf0000000u && (w & 0x0f000000u) == 0x0b000000u) {
+		int32_t off = (int32_t)(w << 8) >> 6;	/* imm24 << 2, sign-extended */
+		*target = pc + 8 + (int64_t)off;
+		return 1;
+	}
+	if ((w & 0xf0000000u) != 0xf0000000u && (w & 0x0ffffff0u) == 0x012fff30u) {
+		*target = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static void trans_kernel(struct qemu_plugin_tb *tb, size_t n, uint64_t pc0)
+{
+	if (ret_site_known(pc0))
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_return_site, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(uintptr_t)pc0);
+	size_t i = 0;
+	while (i < n) {
+		struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t va = qemu_plugin_insn_vaddr(first);
+		size_t fn = slot_of(va), j = i;
+		/* j: the segment's last instruction */
+		while (j + 1 < n && !arm_may_stop(insn_word(qemu_plugin_tb_get_insn(tb, j))) &&
+		       slot_of(qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, j + 1))) == fn)
+			j++;
+		add_at(tb, i, &now.self[fn], j - i + 1);
+		add_at(tb, i, &now.total, j - i + 1);
+		if (fn < n_funcs && va == funcs[fn].addr) {
+			add_at(tb, i, &now.calls[fn], 1);
+			/* a root fallen into from the function before is no call
+			 * to return from: only a block's entry is one */
+			if (i == 0 && funcs[fn].root)
+				qemu_plugin_register_vcpu_tb_exec_cb(tb, on_root_entry,
+								     QEMU_PLUGIN_CB_NO_REGS,
+								     (void *)(uintptr_t)fn);
+		}
+		i = j + 1;
+	}
+	struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+	uint64_t pc = qemu_plugin_insn_vaddr(last), target;
+	if (qemu_plugin_insn_size(last) != 4 || !arm_call(insn_word(last), pc, &target))
+		return;
+	if (target) {
+		size_t t = slot_of(target);
+		if (t >= n_funcs || !funcs[t].root || funcs[t].addr != target)
+			return;
+	}
+	struct call_site *cs = malloc(sizeof(*cs));
+	if (!cs)
+		abort();
+	cs->ret = pc + 4;
+	cs->n = (unsigned)n;
+	/* kept for the blocks' lifetime, which is QEMU's */
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_call, QEMU_PLUGIN_CB_NO_REGS, cs);
+	ret_site_add(pc + 4);
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	(void)id;
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	uint64_t pc0 = qemu_plugin_tb_vaddr(tb);
+	if (!n)
+		return;
+	if (pc0 < kernel_base)
+		trans_user(tb, n);
+	else
+		trans_kernel(tb, n, pc0);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	(void)info;
+	const char *map = NULL;
+	const char *roots[MAX_ROOTS];
+	size_t n_roots = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "map=", 4)) {
+			map = argv[i] + 4;
+		} else if (!strncmp(argv[i], "out=", 4)) {
+			out_path = strdup(argv[i] + 4);
+		} else if (!strncmp(argv[i], "root=", 5) && n_roots < MAX_ROOTS) {
+			roots[n_roots++] = argv[i] + 5;
+		} else {
+			fprintf(stderr, "hb-insn: unknown argument %s (map=, out=, root=)\n", argv[i]);
+			return -1;
+		}
+	}
+	if (!map || !out_path) {
+		fprintf(stderr, "hb-insn: needs map=SYSTEM.MAP and out=FILE\n");
+		return -1;
+	}
+	if (load_map(map) < 0)
+		return -1;
+	for (size_t i = 0; i < n_roots; i++) {
+		int fn = find_func(roots[i]);
+		if (fn < 0) {
+			/* inlined or absent in this kernel: reported as absent */
+			fprintf(stderr, "hb-insn: %s is not in %s\n", roots[i], map);
+			continue;
+		}
+		funcs[fn].root = 1;
+	}
+	counts_alloc(&now);
+	counts_alloc(&at_start);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	return 0;
+}
