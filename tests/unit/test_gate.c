@@ -419,6 +419,34 @@ static void junit_is_escaped(void **state)
 	free(buf);
 }
 
+/* A candidate whose kernel panicked has no pass runs: the gate's line and
+ * its JUnit say so, never "nan". */
+static void a_side_without_runs_reads_as_such(void **state)
+{
+	(void)state;
+	static const double none[1];
+	struct gate_decision d;
+	decide(base, 3, none, 0, 0.25, &d);
+	snprintf(d.unit, sizeof(d.unit), "packets/s");
+	snprintf(d.workload, sizeof(d.workload), "udp64-dut-tx");
+	snprintf(d.metric, sizeof(d.metric), "pps");
+	char text[200];
+	assert_string_equal(gate_change_text(&d, text, sizeof(text)),
+			    "3648.63 -> no pass runs of the candidate");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	gate_write_junit(out, "gate", &d, 1);
+	fclose(out);
+	assert_null(strstr(buf, "nan"));
+	assert_non_null(strstr(buf, "3648.63 -&gt; no pass runs of the candidate"));
+	free(buf);
+	decide(base, 3, base, 3, 0.25, &d);
+	snprintf(d.unit, sizeof(d.unit), "packets/s");
+	assert_string_equal(gate_change_text(&d, text, sizeof(text)),
+			    "3648.63 -> 3648.63 packets/s +0.000 % (CI -0.025..+0.025 %)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +463,7 @@ int main(void)
 		cmocka_unit_test(identical_code_false_alarms_stay_below_alpha),
 		cmocka_unit_test(two_percent_is_caught_every_time),
 		cmocka_unit_test(junit_is_escaped),
+		cmocka_unit_test(a_side_without_runs_reads_as_such),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

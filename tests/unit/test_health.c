@@ -41,10 +41,39 @@ static void test_console_watchdog_sets_health(void **state)
 	assert_string_equal(d.health, "");
 	assert_int_equal(dut_read_line(&d, line, sizeof(line), 5), 1);
 	assert_string_equal(line, "END id=r1 status=ok");
-	/* the first sign is kept: the cut-here line that opens the report */
-	assert_non_null(strstr(d.health, "cut here"));
+	/* the telling line is kept, not the cut-here marker that opens the
+	 * report */
+	assert_non_null(strstr(d.health, "NETDEV WATCHDOG: eth0"));
 	assert_int_equal(dut_read_line(&d, line, sizeof(line), 5), -1);
 	close(fds[0]);
+}
+
+/* A panic's console: the marker, the BUG line that says what and where,
+ * the oops, the panic. A report quotes the BUG line; a later, lesser sign
+ * does not replace it, and a reason set by other code is left alone. */
+static void test_the_most_telling_line_is_kept(void **state)
+{
+	(void)state;
+	static const char *const splat[] = {
+		"[ 61.1] ------------[ cut here ]------------",
+		"[ 61.1] kernel BUG at net/core/skbuff.c:2710!",
+		"[ 61.1] Internal error: Oops - BUG: 0 [#1] SMP ARM",
+		"[ 61.2] Kernel panic - not syncing: Fatal exception in interrupt",
+	};
+	char health[512] = "";
+	dut_health_note(health, sizeof(health), "[ 60.0] dwmac-sun8i eth0: Link is Up");
+	assert_string_equal(health, "");
+	for (size_t i = 0; i < sizeof(splat) / sizeof(splat[0]); i++)
+		dut_health_note(health, sizeof(health), splat[i]);
+	assert_string_equal(health, splat[1]);
+	/* a watchdog alone, after its cut-here marker */
+	char wd[512] = "";
+	dut_health_note(wd, sizeof(wd), splat[0]);
+	dut_health_note(wd, sizeof(wd), "NETDEV WATCHDOG: eth0 (dwmac-sun8i): transmit queue 0 timed out");
+	assert_non_null(strstr(wd, "NETDEV WATCHDOG"));
+	char set[512] = "agent: ERROR iperf3 failed";
+	dut_health_note(set, sizeof(set), splat[1]);
+	assert_string_equal(set, "agent: ERROR iperf3 failed");
 }
 
 static void test_kmsg_lines(void **state)
@@ -65,6 +94,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_console_watchdog_sets_health),
 		cmocka_unit_test(test_kmsg_lines),
+		cmocka_unit_test(test_the_most_telling_line_is_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

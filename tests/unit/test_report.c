@@ -6,11 +6,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/report.h"
+#include "config/catalog.h"
 #include "store/store.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -41,6 +43,84 @@ static void add_to(const char *session, const char *strategy, int rep, double pp
 static void add(const char *strategy, int rep, double pps, const char *cls, const char *reason)
 {
 	add_to("s1", strategy, rep, pps, cls, reason);
+}
+
+/* A run as the executor stores it, with the provenance reports group by. */
+struct fixture {
+	const char *session, *board, *strategy, *workload, *build_key, *patches, *boot_id;
+	const char *cls, *reason;
+	int rep;
+	const struct metric *m;
+	size_t n_metrics;
+};
+
+static void put(const struct fixture *f)
+{
+	enum run_class cls = RUN_PASS;
+	assert_int_equal(run_class_parse(f->cls ? f->cls : "pass", &cls), 0);
+	struct run_record r = {
+		.session = f->session, .plan = "p", .board = f->board ? f->board : "b",
+		.strategy = f->strategy, .workload = f->workload ? f->workload : "udp",
+		.repetition = f->rep, .cls = cls, .reason = f->reason, .timing = "virtual",
+		.started = "2026-11-30T00:00:00Z", .ended = "2026-11-30T00:00:01Z",
+		.build_key = f->build_key, .patches = f->patches, .boot_id = f->boot_id,
+		.metrics = f->m, .n_metrics = cls == RUN_PASS ? f->n_metrics : 0,
+	};
+	store_new_id(r.id);
+	assert_int_equal(store_add_run(st, &r), 0);
+}
+
+/* n pass runs of pps around mean, 0.1 % apart. */
+static void put_pps(const char *session, const char *board, const char *strategy,
+		    const char *build_key, const char *patches, double mean, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct metric m = { "pps", mean * (1 + 0.001 * (i % 3 - 1)), "packets/s", "test" };
+		put(&(struct fixture){ .session = session, .board = board, .strategy = strategy,
+				       .build_key = build_key, .patches = patches, .rep = i + 1,
+				       .m = &m, .n_metrics = 1 });
+	}
+}
+
+/* "nan" as a word (a NaN printed), not inside one */
+static int has_nan(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "nan")); p++)
+		if ((p == s || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[3]))
+			return 1;
+	return 0;
+}
+
+static char *render_sel(const struct selection *sel, const char *reference, enum report_format f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_int_equal(report_write(st, sel, reference, f, out), 0);
+	fclose(out);
+	return buf;
+}
+
+static char *render_session(const char *session, enum report_format f)
+{
+	struct selection sel = { .session = session };
+	return render_sel(&sel, NULL, f);
+}
+
+/* The text report wraps its paragraphs: one line of them, for searching. */
+static char *flat(char *text)
+{
+	char *o = text;
+	for (const char *i = text; *i; i++) {
+		if (*i == '\n' && i[1] == ' ') {
+			while (i[1] == ' ')
+				i++;
+			*o++ = ' ';
+		} else
+			*o++ = *i;
+	}
+	*o = '\0';
+	return text;
 }
 
 static char *render(enum report_format f)
@@ -124,9 +204,17 @@ static void commit_block_has_before_and_after(void **state)
 {
 	(void)state;
 	char *text = render(REPORT_COMMIT);
-	assert_non_null(strstr(text, "against baseline"));
-	assert_non_null(strstr(text, "1000 -> 1100"));
-	assert_non_null(strstr(text, "+10.00 %"));
+	/* the setup and the method, then before and after with n and the CI */
+	assert_non_null(strstr(text, "reference baseline (baseline, the default)"));
+	assert_non_null(strstr(text, "Welch's t-test"));
+	assert_non_null(strstr(text, "    baseline             n=3        1000 +- 2.484\n"));
+	assert_non_null(strstr(text, "    faster               n=3        1100 +- 2.484\n"
+				     "      +10.0 % (CI +9.8..+10.2 %), p "));
+	assert_non_null(strstr(text, "better\n"));
+	assert_false(has_nan(text));
+	/* a mail's body: every line fits 72 columns */
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+		assert_true(strcspn(l, "\n") <= 72 || strstr(l, "<script>"));
 	free(text);
 }
 
@@ -134,7 +222,7 @@ static void text_lists_runs_that_are_not_measurements(void **state)
 {
 	(void)state;
 	char *text = render(REPORT_TEXT);
-	assert_non_null(strstr(text, "not measured (1 runs):"));
+	assert_non_null(strstr(text, "FAILED: 1 runs where the DUT misbehaved (class fail):"));
 	assert_non_null(strstr(text, "fail: watchdog <b>"));
 	free(text);
 }
@@ -182,13 +270,13 @@ static void junit_counts_and_escapes(void **state)
 	(void)state;
 	char *x = render(REPORT_JUNIT);
 	/* faster: better (a pass), the hostile name: no change (a pass), one
-	 * run not measured (an error); pps is higher-is-better, so no failure */
-	assert_non_null(strstr(x, "<testsuite name=\"hilbench report\" tests=\"3\" failures=\"0\" "
-				  "errors=\"1\" skipped=\"0\">"));
+	 * run that failed (the DUT misbehaved: a failure, as KCIDB's FAIL) */
+	assert_non_null(strstr(x, "<testsuite name=\"hilbench report\" tests=\"3\" failures=\"1\" "
+				  "errors=\"0\" skipped=\"0\">"));
 	assert_non_null(strstr(x, "<testcase classname=\"udp.pps\" name=\"faster\"><system-out>better: "));
 	assert_non_null(strstr(x, "name=\"&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;|&quot;a&quot;,b\""));
-	assert_non_null(strstr(x, "<error message=\""));
-	assert_non_null(strstr(x, "fail: watchdog &lt;b&gt;"));
+	assert_non_null(strstr(x, "<failure type=\"fail\" message=\"fail on b: watchdog &lt;b&gt;"));
+	assert_false(has_nan(x));
 	assert_null(strstr(x, "<script>"));
 	assert_null(strstr(x, "<b>"));
 	free(x);
@@ -200,8 +288,9 @@ static void junit_counts_and_escapes(void **state)
 	struct selection sel = { .session = "s1" };
 	assert_int_equal(report_write(st, &sel, "faster", REPORT_JUNIT, out), 0);
 	fclose(out);
-	assert_non_null(strstr(buf, "failures=\"2\""));
-	assert_non_null(strstr(buf, "name=\"baseline\"><failure message=\"worse: 1100 -&gt; 1000"));
+	assert_non_null(strstr(buf, "failures=\"3\""));	/* two worse, one failed run */
+	assert_non_null(strstr(buf, "name=\"baseline\"><failure type=\"regression\" "
+				    "message=\"worse: 1100 -&gt; 1000"));
 	free(buf);
 }
 
@@ -254,7 +343,7 @@ static void junit_of_console_noise_is_well_formed_xml(void **state)
 	static const char check[] =
 		"import sys, xml.dom.minidom\n"
 		"d = xml.dom.minidom.parse(sys.argv[1])\n"
-		"m = d.getElementsByTagName('error')[0].getAttribute('message')\n"
+		"m = d.getElementsByTagName('failure')[0].getAttribute('message')\n"
 		"R = '\\ufffd'\n"
 		"want = ('oops\\r\\n' + R * 5 + '[0m' + R + '\\x7f|' + R + '|' + R + '|' + R * 2 + '|' +\n"
 		"        R * 3 + '|' + R * 3 + '|' + R + '|' + R * 4 + '|' + R * 2 + '|' + R * 2 +\n"
@@ -264,6 +353,191 @@ static void junit_of_console_noise_is_well_formed_xml(void **state)
 	assert_int_equal(proc_run(argv, NULL), 0);
 	free(path);
 	free(buf);
+}
+
+/* The reference failed (its kernel panicked in every run): it stays the
+ * reference, nothing is compared with another strategy instead, and the
+ * summary says so. */
+static void a_missing_reference_is_never_replaced(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		put(&(struct fixture){ .session = "ref-failed", .strategy = "baseline", .rep = i + 1,
+				       .cls = "fail", .reason = "DUT: kernel BUG at x.c:1!" });
+	put_pps("ref-failed", NULL, "gating", NULL, NULL, 1000, 3);
+	put_pps("ref-failed", NULL, "is-queued", NULL, NULL, 1200, 3);
+	char *text = render_session("ref-failed", REPORT_JSON);
+	cJSON *j = cJSON_Parse(text);
+	assert_string_equal(cJSON_GetObjectItem(j, "reference")->valuestring, "baseline");
+	const cJSON *w = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "workloads"), 0);
+	const cJSON *rows = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(w, "metrics"), 0),
+						"strategies");
+	assert_int_equal(cJSON_GetArraySize(rows), 2);
+	for (int i = 0; i < 2; i++) {
+		const cJSON *r = cJSON_GetArrayItem(rows, i);
+		/* is-queued is 20 % above gating, but gating is not the reference */
+		assert_false(cJSON_IsTrue(cJSON_GetObjectItem(r, "reference")));
+		assert_string_equal(cJSON_GetObjectItem(r, "verdict_text")->valuestring,
+				    "inconclusive: no reference runs");
+		assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "delta_pct")));
+	}
+	cJSON_Delete(j);
+	free(text);
+	text = flat(render_session("ref-failed", REPORT_TEXT));
+	assert_non_null(strstr(text, "Reference: baseline (baseline, the default)"));
+	assert_non_null(strstr(text, "udp, pps: baseline has no pass runs here, so nothing is "
+				     "compared; baseline FAILED in 3 runs: DUT: kernel BUG at x.c:1!"));
+	assert_false(has_nan(text));
+	free(text);
+}
+
+/* One strategy name, three kernels (a gate's two candidates' patches and
+ * the plain build) and two boards: five rows, none pooled, each board
+ * compared with its own reference. */
+static void kernels_and_boards_are_never_pooled(void **state)
+{
+	(void)state;
+	static const char fix[] = "[{\"layer\":\"base\",\"path\":\"/p/base/0001-x.patch\",\"sha256\":\"a\"},"
+				  "{\"layer\":\"user\",\"path\":\"/p/fix-timer.patch\",\"sha256\":\"b\"}]";
+	put_pps("pooled", "b1", "baseline", "k1", NULL, 1000, 3);
+	put_pps("pooled", "b1", "baseline", "k2", fix, 900, 3);
+	put_pps("pooled", "b1", "gating", "k3", NULL, 1000, 2);
+	put_pps("pooled", "b1", "gating", "k4", NULL, 1100, 3);
+	put_pps("pooled", "b2", "baseline", "k1", NULL, 2000, 3);
+	char *text = render_session("pooled", REPORT_JSON);
+	cJSON *j = cJSON_Parse(text);
+	const cJSON *ws = cJSON_GetObjectItem(j, "workloads");
+	assert_int_equal(cJSON_GetArraySize(ws), 2);	/* udp on b1, udp on b2 */
+	const cJSON *b1 = cJSON_GetArrayItem(ws, 0), *b2 = cJSON_GetArrayItem(ws, 1);
+	assert_string_equal(cJSON_GetObjectItem(b1, "board")->valuestring, "b1");
+	assert_string_equal(cJSON_GetObjectItem(b2, "board")->valuestring, "b2");
+	const cJSON *rows = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(b1, "metrics"), 0),
+						"strategies");
+	assert_int_equal(cJSON_GetArraySize(rows), 4);
+	static const char *const labels[] = { "baseline", "baseline+fix-timer", "gating #k3",
+					      "gating #k4" };
+	static const int n[] = { 3, 3, 2, 3 };
+	for (int i = 0; i < 4; i++) {
+		const cJSON *r = cJSON_GetArrayItem(rows, i);
+		assert_string_equal(cJSON_GetObjectItem(r, "strategy")->valuestring, labels[i]);
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "values")), n[i]);
+	}
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "verdict")->valuestring,
+			    "worse");
+	/* b2's baseline is its own reference, 2000 and not compared with b1's */
+	rows = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(b2, "metrics"), 0),
+				   "strategies");
+	assert_int_equal(cJSON_GetArraySize(rows), 1);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "reference")));
+	cJSON_Delete(j);
+	free(text);
+	text = flat(render_session("pooled", REPORT_TEXT));
+	assert_non_null(strstr(text, "== udp on b1 =="));
+	assert_non_null(strstr(text, "== udp on b2 =="));
+	assert_non_null(strstr(text, "never pooled"));
+	free(text);
+}
+
+/* Two runs a side, significant by Welch, read "inconclusive" because of
+ * the minimum-n rule: the cell says which rule, and the header states it. */
+static void the_minimum_n_rule_is_stated(void **state)
+{
+	(void)state;
+	put_pps("two-runs", NULL, "baseline", NULL, NULL, 1000, 2);
+	put_pps("two-runs", NULL, "knob-irq-coalescing", NULL, NULL, 584, 2);
+	char *text = flat(render_session("two-runs", REPORT_TEXT));
+	assert_non_null(strstr(text, "inconclusive: n 2/2, fewer than 3 (Welch p "));
+	assert_non_null(strstr(text, "inconclusive when either side has fewer than 3 pass runs "
+				     "(whatever p says; p is shown)"));
+	free(text);
+	text = render_session("two-runs", REPORT_HTML);
+	assert_non_null(strstr(text, "inconclusive: n 2/2, fewer than 3 (Welch p "));
+	assert_non_null(strstr(text, "<td class=\"s-inconclusive\""));
+	free(text);
+}
+
+/* A candidate that panicked: every format says FAIL with the quoted line
+ * and where its console is, never NaN. */
+static void a_panicked_candidate_reads_as_a_failure(void **state)
+{
+	(void)state;
+	char *boot = xasprintf("%s/boots/boot-1", dir);
+	assert_int_equal(mkdir_p(boot, 0755), 0);
+	char *console = xasprintf("%s/console.log", boot);
+	static const char log[] = "[ 5.1] kernel BUG at net/core/skbuff.c:2710!\n";
+	assert_int_equal(write_file_atomic(console, log, strlen(log)), 0);
+	put_pps("panic", NULL, "baseline", NULL, NULL, 3634, 3);
+	for (int i = 0; i < 3; i++)
+		put(&(struct fixture){ .session = "panic", .strategy = "gating", .rep = i + 1,
+				       .boot_id = "boot-1", .cls = "fail",
+				       .reason = "DUT: [ 5.1] kernel BUG at net/core/skbuff.c:2710!" });
+	put(&(struct fixture){ .session = "panic", .strategy = "is-queued", .rep = 1,
+			       .cls = "error", .reason = "not run: the lab is down" });
+	for (int f = 0; f < REPORT_FORMATS; f++) {
+		if (report_formats[f].input == REPORT_STREAMS)
+			continue;
+		char *out = render_session("panic", (enum report_format)f);
+		assert_false(has_nan(out));
+		assert_non_null(strstr(out, "kernel BUG at net/core/skbuff.c:2710!"));
+		assert_non_null(strstr(out, console));
+		free(out);
+	}
+	char *text = flat(render_session("panic", REPORT_TEXT));
+	assert_non_null(strstr(text, "FAIL"));
+	assert_non_null(strstr(text, "gating FAILED in 3 runs: DUT: [ 5.1] kernel BUG at"));
+	free(text);
+	text = render_session("panic", REPORT_COMMIT);
+	assert_non_null(strstr(text, "  gating: FAILED in 3 of 3 runs: DUT: [ 5.1] kernel BUG"));
+	assert_non_null(strstr(text, "    log: "));
+	free(text);
+	text = render_session("panic", REPORT_HTML);
+	assert_non_null(strstr(text, "<td class=\"s-fail\""));
+	assert_non_null(strstr(text, "<h2>Failed: 3 runs where the DUT misbehaved</h2>"));
+	free(text);
+	/* JUnit: the DUT's failure is a <failure>, the lab's an <error> */
+	text = render_session("panic", REPORT_JUNIT);
+	assert_non_null(strstr(text, "tests=\"4\" failures=\"3\" errors=\"1\" skipped=\"0\""));
+	assert_non_null(strstr(text, "<failure type=\"fail\" message=\"fail on b: DUT: [ 5.1] kernel BUG"));
+	assert_non_null(strstr(text, "<error type=\"error\" message=\"error on b: not run: the lab is down\""));
+	free(text);
+	free(console);
+	free(boot);
+}
+
+/* The summary's metric is the workload file's headline (workloads/NAME.yaml),
+ * not a list in code: the ftrace workload's is the hrtimer share, where
+ * the table's first headline metric would be pps. */
+static void the_headline_metric_is_the_workload_files(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct metric m[2] = { { "pps", 1000 + i, "packets/s", "test" },
+				       { "hrtimer_share_ftrace_pct", 8 + 0.01 * i, "%", "test" } };
+		struct metric c[2] = { { "pps", 1100 + i, "packets/s", "test" },
+				       { "hrtimer_share_ftrace_pct", 0.6 + 0.01 * i, "%", "test" } };
+		put(&(struct fixture){ .session = "headline", .strategy = "baseline",
+				       .workload = "udp64-dut-tx-ftrace", .rep = i + 1, .m = m,
+				       .n_metrics = 2 });
+		put(&(struct fixture){ .session = "headline", .strategy = "hrtimer-active",
+				       .workload = "udp64-dut-tx-ftrace", .rep = i + 1, .m = c,
+				       .n_metrics = 2 });
+	}
+	char *text = flat(render_session("headline", REPORT_TEXT));
+	assert_non_null(strstr(text, "udp64-dut-tx-ftrace, hrtimer_share_ftrace_pct (lower is better): "
+				     "hrtimer-active is best, -92.4 % (CI "));
+	free(text);
+	/* every shipped workload names a metric of the table */
+	struct strlist names = { 0 };
+	assert_int_equal(catalog_names("workload", &names), 0);
+	assert_true(names.n > 0);
+	for (size_t i = 0; i < names.n; i++) {
+		struct workload w;
+		assert_int_equal(catalog_workload(names.v[i], &w), 0);
+		assert_non_null(w.headline);
+		assert_non_null(metric_find(w.headline));
+		workload_free(&w);
+	}
+	strlist_free(&names);
 }
 
 static int count_row(const struct run_row *r, void *ctx)
@@ -432,6 +706,11 @@ int main(void)
 		cmocka_unit_test(junit_of_console_noise_is_well_formed_xml),
 		cmocka_unit_test(a_selection_can_name_runs_and_metrics),
 		cmocka_unit_test(where_the_cycles_go),
+		cmocka_unit_test(a_missing_reference_is_never_replaced),
+		cmocka_unit_test(kernels_and_boards_are_never_pooled),
+		cmocka_unit_test(the_minimum_n_rule_is_stated),
+		cmocka_unit_test(a_panicked_candidate_reads_as_a_failure),
+		cmocka_unit_test(the_headline_metric_is_the_workload_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

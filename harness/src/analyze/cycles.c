@@ -12,7 +12,7 @@
 static double mean_of(const struct dataset *d, const char *workload, const char *strategy,
 		      const char *metric)
 {
-	const struct series *s = dataset_find(d, workload, strategy, metric);
+	const struct series *s = dataset_find(d, workload, NULL, strategy, metric);
 	if (!s || !s->n)
 		return NAN;
 	double sum = 0;
@@ -168,7 +168,7 @@ int cycles_write(struct store *st, const struct selection *sel, const char *refe
 		return -1;
 	}
 	if (reference)
-		dataset_set_reference(&d, reference);
+		dataset_set_reference(&d, reference, "the report's reference");
 	int any = 0;
 	for (size_t i = 0; i < d.n && !any; i++)
 		any = !strncmp(d.s[i].metric, MOVERS_SELF, strlen(MOVERS_SELF));

@@ -1,21 +1,32 @@
 /*
  * dataset: stored measurements grouped for reports: one series of values
- * per (workload, metric, strategy), in run order, for the metrics reports
- * show (store/metrics.h; or the selection's metrics); plus the runs that are not
- * measurements, with their reasons.
+ * per (workload, board, build, metric), in run order, for the metrics
+ * reports show (store/metrics.h; or the selection's metrics); plus the runs
+ * that are not measurements, with their class, reason and log.
+ *
+ * A build is a strategy's kernel on a board: runs of one strategy name with
+ * different build keys (a gate's candidate patches, a rebuilt series) or on
+ * different boards are never pooled. A build's label is its strategy plus
+ * the basenames of its user patches ("baseline+fix-timer"); when two builds
+ * on one board would still share a label, each gets " #<first 8 of its
+ * build key>". Boards are separate tables: strategies are compared with the
+ * reference on the same board only.
  *
  * Contract: dataset_load() streams the selection from the store (memory
  * grows with the number of pass runs of shown metrics, not with the store).
- * The reference of every comparison is strategies.v[0]: the one named by
- * dataset_set_reference(), else "baseline" when present, else the first
- * strategy seen (in run order: a plan's first strategy). Timing modes are never mixed: rows of a second timing
- * mode are counted in `mixed_timing` and left out.
+ * The reference of every comparison is strategies.v[0] (reference_why says
+ * why it is): the label named by dataset_set_reference(), else "baseline"
+ * when present, else the first label seen (in run order: a plan's first
+ * strategy). A table without the reference has no comparison: it never
+ * falls back to another strategy. Timing modes are never mixed: rows of a
+ * second timing mode are counted in `mixed_timing` and left out.
  */
 #ifndef HB_DATASET_H
 #define HB_DATASET_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "store/metrics.h"
 #include "store/store.h"
@@ -28,17 +39,36 @@ static inline bool metric_in_reports(const struct metric_def *m)
 }
 
 struct series {
-	char *workload, *strategy, *metric, *unit;
+	char *workload, *board;
+	char *strategy;		/* the build's label (see above) */
+	char *metric, *unit;
 	char *first_run;	/* id of the run of v[0] */
 	double *v;
 	size_t n;
 };
 
+/* A run that is not a measurement. */
+struct problem {
+	char *id, *board, *strategy, *workload, *cls, *reason;
+	char *log;		/* its console (or run directory), NULL if none is kept */
+	int repetition;
+};
+
+/* The DUT misbehaved (class fail), rather than the infrastructure (error, miss). */
+static inline bool problem_failed(const struct problem *p)
+{
+	return !strcmp(p->cls, "fail");
+}
+
 struct dataset {
 	struct series *s;
 	size_t n;
-	struct strlist workloads, strategies;	/* first-seen order */
-	struct strlist problems;		/* "id board/strategy/workload rep N: class: reason" */
+	/* first-seen order; strategies are the labels of builds with pass runs,
+	 * then of builds whose runs all failed */
+	struct strlist workloads, boards, strategies;
+	const char *reference_why;	/* "named by --reference", ... */
+	struct problem *problems;
+	size_t n_problems;
 	struct strlist sessions;
 	char timing[16];
 	size_t mixed_timing;
@@ -46,10 +76,14 @@ struct dataset {
 };
 
 int dataset_load(struct store *st, const struct selection *sel, struct dataset *d);
-/* Moves strategy `name` to the front; -1 if the dataset has no such strategy. */
-int dataset_set_reference(struct dataset *d, const char *name);
+/* Moves the build labelled `name` to the front and says why it is the
+ * reference; -1 if the dataset has no such label. */
+int dataset_set_reference(struct dataset *d, const char *name, const char *why);
+/* The first series of these; a NULL board or strategy matches any. */
 const struct series *dataset_find(const struct dataset *d, const char *workload,
-				  const char *strategy, const char *metric);
+				  const char *board, const char *strategy, const char *metric);
+/* "ID board/strategy/workload rep N: class: reason (log: PATH)"; the caller frees it. */
+char *problem_line(const struct problem *p);
 void dataset_free(struct dataset *d);
 
 #endif

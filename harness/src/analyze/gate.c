@@ -117,6 +117,23 @@ int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing)
 	return inconclusive ? HB_EXIT_INFRA : HB_EXIT_OK;
 }
 
+const char *gate_change_text(const struct gate_decision *d, char *buf, size_t len)
+{
+	char before[32] = "no pass runs of the reference", after[64] = "no pass runs of the candidate";
+	if (d->ref.n)
+		snprintf(before, sizeof(before), "%.6g", d->ref.mean);
+	if (d->cand.n)
+		snprintf(after, sizeof(after), "%.6g %s", d->cand.mean, d->unit);
+	if (isnan(d->delta_pct))
+		snprintf(buf, len, "%s -> %s", before, after);
+	else if (isnan(d->lo_pct))
+		snprintf(buf, len, "%s -> %s %+.3f %%", before, after, d->delta_pct);
+	else
+		snprintf(buf, len, "%s -> %s %+.3f %% (CI %+.3f..%+.3f %%)", before, after,
+			 d->delta_pct, d->lo_pct, d->hi_pct);
+	return buf;
+}
+
 void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d, size_t n)
 {
 	size_t failures = 0, skipped = 0;
@@ -129,14 +146,14 @@ void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", n, failures, skipped);
 	for (size_t i = 0; i < n; i++) {
 		const struct gate_decision *g = &d[i];
-		char msg[640];
-		snprintf(msg, sizeof(msg),
-			 "%s: %.6g -> %.6g %s (%+.3f %%, CI %+.3f..%+.3f %%, threshold %.2f %%, "
-			 "%s p %.3g at alpha %.3g, runs %zu/%zu)%s%s",
-			 gate_outcome_name(g->outcome), g->ref.mean, g->cand.mean, g->unit,
-			 g->delta_pct, g->lo_pct, g->hi_pct, g->threshold_pct,
-			 shift_method_name(g->shift.method), g->shift.p, g->look_alpha, g->ref.n,
-			 g->cand.n, g->where[0] ? "; where: " : "", g->where);
+		char msg[640], change[200], p[64] = "";
+		if (!isnan(g->shift.p))
+			snprintf(p, sizeof(p), ", %s p %.3g at alpha %.3g",
+				 shift_method_name(g->shift.method), g->shift.p, g->look_alpha);
+		snprintf(msg, sizeof(msg), "%s: %s (threshold %.2f %%%s, runs %zu/%zu)%s%s",
+			 gate_outcome_name(g->outcome), gate_change_text(g, change, sizeof(change)),
+			 g->threshold_pct, p, g->ref.n, g->cand.n, g->where[0] ? "; where: " : "",
+			 g->where);
 		fputs("  <testcase classname=\"", out);
 		xml_escape(out, g->workload);
 		fputs("\" name=\"", out);

@@ -63,7 +63,7 @@ static void collect(const struct dataset *ref, const char *rs, const struct data
 			    strncmp(s->metric, prefix, strlen(prefix)))
 				continue;
 			/* a function on both sides is taken from the reference's pass */
-			const struct series *other = dataset_find(sides[!side], workload,
+			const struct series *other = dataset_find(sides[!side], workload, NULL,
 								  strategies[!side], s->metric);
 			if (side == 1 && other)
 				continue;

@@ -1,5 +1,6 @@
 #include "analyze/report.h"
 #include "analyze/cycles.h"
+#include "analyze/report_summary.h"
 #include "analyze/sweep.h"
 
 #include <cjson/cJSON.h>
@@ -7,7 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "config/catalog.h"
 #include "util/quote.h"
 #include "util/util.h"
 
@@ -41,32 +44,38 @@ char *report_format_names(const char *sep, const char *last_sep)
 
 void report_visit(const struct dataset *d, const struct report_visitor *v)
 {
-	for (size_t w = 0; w < d->workloads.n; w++) {
-		v->workload(v->ctx, d->workloads.v[w]);
-		for (size_t m = 0; m < n_metric_defs; m++) {
-			const struct metric_def *mi = &metric_defs[m];
-			const struct series *ref = NULL;
-			if (!metric_in_reports(mi))
-				continue;
-			for (size_t si = 0; si < d->strategies.n; si++) {
-				const struct series *s =
-					dataset_find(d, d->workloads.v[w], d->strategies.v[si], mi->name);
-				if (!s)
+	const char *reference = d->strategies.n ? d->strategies.v[0] : "";
+	for (size_t w = 0; w < d->workloads.n; w++)
+		for (size_t b = 0; b < d->boards.n; b++) {
+			const char *workload = d->workloads.v[w], *board = d->boards.v[b];
+			int shown = 0;
+			for (size_t m = 0; m < n_metric_defs; m++) {
+				const struct metric_def *mi = &metric_defs[m];
+				if (!metric_in_reports(mi))
 					continue;
-				if (!ref) {
-					ref = s;
-					if (v->metric)
+				/* the reference or nothing: never another strategy */
+				const struct series *ref =
+					dataset_find(d, workload, board, reference, mi->name);
+				int any = 0;
+				for (size_t si = 0; si < d->strategies.n; si++) {
+					const struct series *s = dataset_find(d, workload, board,
+									      d->strategies.v[si], mi->name);
+					if (!s)
+						continue;
+					if (!shown++)
+						v->workload(v->ctx, workload, d->boards.n > 1 ? board : NULL);
+					if (!any++ && v->metric)
 						v->metric(v->ctx, mi, s->unit);
+					struct comparison c;
+					compare_samples(ref ? ref->v : NULL, ref ? ref->n : 0, s->v, s->n,
+							STATS_DEFAULT_ALPHA, mi->better == BETTER_HIGHER,
+							&c);
+					v->row(v->ctx, s, &c, s == ref);
 				}
-				struct comparison c;
-				compare_samples(ref->v, ref->n, s->v, s->n, STATS_DEFAULT_ALPHA,
-						mi->better == BETTER_HIGHER, &c);
-				v->row(v->ctx, s, &c, s == ref);
+				if (any && v->metric_end)
+					v->metric_end(v->ctx, mi);
 			}
-			if (ref && v->metric_end)
-				v->metric_end(v->ctx, mi);
 		}
-	}
 }
 
 /* Four significant digits: enough to see a 0.1 % change in pps. */
@@ -82,7 +91,7 @@ static void fmt(char *buf, size_t len, double v)
 
 struct row_text {
 	char reps[64], mean[16], median[16], sd[16], ci[16], delta[16], p[16];
-	const char *verdict;
+	char verdict[96];
 };
 
 static void row_text(const struct series *s, const struct comparison *c, int is_ref,
@@ -112,7 +121,10 @@ static void row_text(const struct series *s, const struct comparison *c, int is_
 		snprintf(t->p, sizeof(t->p), "-");
 	else
 		snprintf(t->p, sizeof(t->p), "%.3g", c->welch.p);
-	t->verdict = is_ref ? "" : verdict_name(c->verdict);
+	if (is_ref)
+		t->verdict[0] = '\0';
+	else
+		verdict_text(c, t->verdict, sizeof(t->verdict));
 }
 
 /* --- text ---------------------------------------------------------------- */
@@ -136,9 +148,10 @@ static int text_strategy_width(const struct dataset *d)
 	return (int)w;
 }
 
-static void text_workload(void *ctx, const char *w)
+static void text_workload(void *ctx, const char *w, const char *board)
 {
-	fprintf(((struct text_ctx *)ctx)->out, "\n== %s ==\n", w);
+	fprintf(((struct text_ctx *)ctx)->out, "\n== %s%s%s ==\n", w, board ? " on " : "",
+		board ? board : "");
 }
 
 static void text_metric(void *ctx, const struct metric_def *m, const char *unit)
@@ -170,10 +183,14 @@ static void md_escape(FILE *out, const char *s)
 	}
 }
 
-static void md_workload(void *ctx, const char *w)
+static void md_workload(void *ctx, const char *w, const char *board)
 {
 	fputs("\n## ", ctx);
 	md_escape(ctx, w);
+	if (board) {
+		fputs(" on ", ctx);
+		md_escape(ctx, board);
+	}
 	fputs("\n", ctx);
 }
 
@@ -198,44 +215,17 @@ static void md_row(void *ctx, const struct series *s, const struct comparison *c
 		t.ci, t.delta, t.p, strcmp(t.verdict, "~") ? t.verdict : "\\~");
 }
 
-/* --- commit: what a maintainer wants in the commit message ---------------- */
-
-struct commit_ctx {
-	FILE *out;
-	const char *workload;
-	const struct series *ref;
-};
-
-static void commit_workload(void *ctx, const char *w)
-{
-	((struct commit_ctx *)ctx)->workload = w;
-}
-
-static void commit_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
-{
-	struct commit_ctx *k = ctx;
-	if (is_ref) {
-		k->ref = s;
-		return;
-	}
-	char before[16], after[16];
-	fmt(before, sizeof(before), c->ref.mean);
-	fmt(after, sizeof(after), c->cand.mean);
-	fprintf(k->out, "  %-14s %-24s %-14s %10s -> %-10s %-10s %+7.2f %%  (p %.2g, %s)\n",
-		k->workload, s->metric, s->strategy, before, after, s->unit, c->delta_pct,
-		c->welch.p, verdict_name(c->verdict));
-}
-
-
 struct json_ctx {
 	cJSON *workloads, *workload, *metrics, *rows;
 };
 
-static void json_workload(void *ctx, const char *w)
+static void json_workload(void *ctx, const char *w, const char *board)
 {
 	struct json_ctx *j = ctx;
 	j->workload = cJSON_CreateObject();
 	cJSON_AddStringToObject(j->workload, "workload", w);
+	if (board)
+		cJSON_AddStringToObject(j->workload, "board", board);
 	j->metrics = cJSON_AddArrayToObject(j->workload, "metrics");
 	cJSON_AddItemToArray(j->workloads, j->workload);
 }
@@ -277,6 +267,8 @@ static void json_row(void *ctx, const struct series *s, const struct comparison 
 		json_number(o, "welch_p", c->welch.p);
 		json_number(o, "mann_whitney_p", c->mw.p);
 		cJSON_AddStringToObject(o, "verdict", verdict_name(c->verdict));
+		char why[96];
+		cJSON_AddStringToObject(o, "verdict_text", verdict_text(c, why, sizeof(why)));
 	}
 	cJSON_AddItemToArray(j->rows, o);
 }
@@ -288,6 +280,10 @@ int report_emit_json(const struct report_input *in, FILE *out)
 	cJSON_AddStringToObject(root, "schema", "hilbench-report/1");
 	cJSON_AddStringToObject(root, "timing", d->timing);
 	cJSON_AddNumberToObject(root, "runs", (double)d->runs);
+	if (d->strategies.n) {
+		cJSON_AddStringToObject(root, "reference", d->strategies.v[0]);
+		cJSON_AddStringToObject(root, "reference_why", d->reference_why);
+	}
 	struct json_ctx j = { .workloads = cJSON_AddArrayToObject(root, "workloads") };
 	struct report_visitor v = { json_workload, json_metric, json_row, NULL, &j };
 	report_visit(d, &v);
@@ -296,8 +292,11 @@ int report_emit_json(const struct report_input *in, FILE *out)
 	sweep_add_json(&sweeps, root);
 	sweep_set_free(&sweeps);
 	cJSON *problems = cJSON_AddArrayToObject(root, "not_measured");
-	for (size_t i = 0; i < d->problems.n; i++)
-		cJSON_AddItemToArray(problems, cJSON_CreateString(d->problems.v[i]));
+	for (size_t i = 0; i < d->n_problems; i++) {
+		char *line = problem_line(&d->problems[i]);
+		cJSON_AddItemToArray(problems, cJSON_CreateString(line));
+		free(line);
+	}
 	char *text = cJSON_Print(root);
 	fprintf(out, "%s\n", text);
 	free(text);
@@ -332,16 +331,19 @@ static int csv_row(const struct run_row *r, void *ctx)
 	return 0;
 }
 
+/* --- junit -------------------------------------------------------------- */
+
 /* JUnit wants the counts before the cases: the cases go to a buffer first. */
 struct junit_ctx {
 	FILE *cases;
-	const char *workload, *metric;
+	const char *workload, *board, *metric;
 	size_t tests, failures, skipped, errors;
 };
 
-static void junit_workload(void *ctx, const char *w)
+static void junit_workload(void *ctx, const char *w, const char *board)
 {
 	((struct junit_ctx *)ctx)->workload = w;
+	((struct junit_ctx *)ctx)->board = board;
 }
 
 static void junit_metric(void *ctx, const struct metric_def *m, const char *unit)
@@ -355,13 +357,24 @@ static void junit_row(void *ctx, const struct series *s, const struct comparison
 	struct junit_ctx *j = ctx;
 	if (is_ref)
 		return;
-	char msg[256];
-	snprintf(msg, sizeof(msg), "%s: %.6g -> %.6g %s (%+.2f %%, Welch p %.3g, runs %zu/%zu)",
-		 verdict_name(c->verdict), c->ref.mean, c->cand.mean, s->unit, c->delta_pct,
-		 c->welch.p, c->ref.n, c->cand.n);
+	char msg[320], why[96], change[48] = "", p[32] = "";
+	if (!isnan(c->delta_pct))
+		snprintf(change, sizeof(change), " (%+.2f %%)", c->delta_pct);
+	if (!isnan(c->welch.p))
+		snprintf(p, sizeof(p), ", Welch p %.3g", c->welch.p);
+	char before[24] = "no reference runs";
+	if (c->ref.n)
+		snprintf(before, sizeof(before), "%.6g", c->ref.mean);
+	snprintf(msg, sizeof(msg), "%s: %s -> %.6g %s%s%s, runs %zu/%zu",
+		 verdict_text(c, why, sizeof(why)), before, c->cand.mean, s->unit, change, p,
+		 c->ref.n, c->cand.n);
 	j->tests++;
 	fputs("  <testcase classname=\"", j->cases);
 	xml_escape(j->cases, j->workload);
+	if (j->board) {
+		fputc('@', j->cases);
+		xml_escape(j->cases, j->board);
+	}
 	fputc('.', j->cases);
 	xml_escape(j->cases, j->metric);
 	fputs("\" name=\"", j->cases);
@@ -371,7 +384,8 @@ static void junit_row(void *ctx, const struct series *s, const struct comparison
 		int worse = c->verdict == VERDICT_WORSE;
 		j->failures += worse;
 		j->skipped += !worse;
-		fputs(worse ? "<failure message=\"" : "<skipped message=\"", j->cases);
+		fputs(worse ? "<failure type=\"regression\" message=\"" : "<skipped message=\"",
+		      j->cases);
 		xml_escape(j->cases, msg);
 		fputs("\"/>", j->cases);
 	} else {
@@ -380,6 +394,35 @@ static void junit_row(void *ctx, const struct series *s, const struct comparison
 		fputs("</system-out>", j->cases);
 	}
 	fputs("</testcase>\n", j->cases);
+}
+
+/* A run that is not a measurement: a <failure> when the DUT misbehaved
+ * (class fail: KCIDB's FAIL), an <error> when the infrastructure did (error,
+ * miss). The message is the class and the quoted reason, the body where
+ * its log is. */
+static void junit_problem(struct junit_ctx *j, const struct problem *p)
+{
+	int fail = problem_failed(p);
+	j->tests++;
+	j->failures += fail;
+	j->errors += !fail;
+	fputs("  <testcase classname=\"runs.", j->cases);
+	xml_escape(j->cases, p->workload);
+	fputs("\" name=\"", j->cases);
+	xml_escape(j->cases, p->strategy);
+	fputc(' ', j->cases);
+	xml_escape(j->cases, p->id);
+	fputs(fail ? "\"><failure type=\"" : "\"><error type=\"", j->cases);
+	xml_escape(j->cases, p->cls);
+	fputs("\" message=\"", j->cases);
+	char *msg = xasprintf("%s on %s: %s", p->cls, p->board, p->reason);
+	xml_escape(j->cases, msg);
+	free(msg);
+	fputs("\">", j->cases);
+	char *line = problem_line(p);
+	xml_escape(j->cases, line);
+	free(line);
+	fputs(fail ? "</failure></testcase>\n" : "</error></testcase>\n", j->cases);
 }
 
 int report_emit_junit(const struct report_input *in, FILE *out)
@@ -392,42 +435,59 @@ int report_emit_junit(const struct report_input *in, FILE *out)
 		return -1;
 	struct report_visitor v = { junit_workload, junit_metric, junit_row, NULL, &j };
 	report_visit(d, &v);
-	/* "ID board/strategy/workload rep N: class: reason" */
-	for (size_t i = 0; i < d->problems.n; i++, j.tests++, j.errors++) {
-		const char *p = d->problems.v[i];
-		fputs("  <testcase classname=\"runs\" name=\"", j.cases);
-		char *id = xasprintf("%.*s", (int)strcspn(p, " "), p);
-		xml_escape(j.cases, id);
-		free(id);
-		fputs("\"><error message=\"", j.cases);
-		xml_escape(j.cases, p);
-		fputs("\"/></testcase>\n", j.cases);
-	}
+	for (size_t i = 0; i < d->n_problems; i++)
+		junit_problem(&j, &d->problems[i]);
 	fclose(j.cases);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"hilbench report\"", out);
 	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", j.tests,
 		j.failures, j.errors, j.skipped);
+	fputs("  <properties><property name=\"reference\" value=\"", out);
+	xml_escape(out, d->strategies.n ? d->strategies.v[0] : "");
+	fputs("\"/><property name=\"rules\" value=\"", out);
+	char *rules = NULL;
+	size_t rlen = 0;
+	FILE *mem = open_memstream(&rules, &rlen);
+	if (mem) {
+		report_rules(d, mem);
+		fclose(mem);
+		xml_escape(out, rules);
+		free(rules);
+	}
+	fputs("\"/></properties>\n", out);
 	fwrite(buf, 1, len, out);
 	fputs("</testsuite>\n", out);
 	free(buf);
 	return 0;
 }
 
-static void list_problems(const struct dataset *d, FILE *out, const char *bullet)
+/* --- the runs that are not measurements ---------------------------------- */
+
+/* Failures first (the DUT misbehaved: a patch's doing), then errors. */
+static void list_problems(const struct dataset *d, FILE *out, int md)
 {
 	if (d->mixed_timing)
 		fprintf(out, "\n%zu measurements of another timing mode than %s were left out.\n",
 			d->mixed_timing, d->timing);
-	if (!d->problems.n)
-		return;
-	fprintf(out, "\nnot measured (%zu runs):\n", d->problems.n);
-	for (size_t i = 0; i < d->problems.n; i++) {
-		fputs(bullet, out);
-		if (!strcmp(bullet, "- "))
-			md_escape(out, d->problems.v[i]);
-		else
-			fputs(d->problems.v[i], out);
-		fputc('\n', out);
+	for (int fail = 1; fail >= 0; fail--) {
+		size_t n = 0;
+		for (size_t i = 0; i < d->n_problems; i++)
+			n += problem_failed(&d->problems[i]) == fail;
+		if (!n)
+			continue;
+		fprintf(out, fail ? "\nFAILED: %zu runs where the DUT misbehaved (class fail):\n"
+				  : "\nnot measured: %zu runs the infrastructure lost (error, miss):\n", n);
+		for (size_t i = 0; i < d->n_problems; i++) {
+			if (problem_failed(&d->problems[i]) != fail)
+				continue;
+			char *line = problem_line(&d->problems[i]);
+			fputs(md ? "- " : "  ", out);
+			if (md)
+				md_escape(out, line);
+			else
+				fputs(line, out);
+			fputc('\n', out);
+			free(line);
+		}
 	}
 }
 
@@ -440,19 +500,114 @@ int report_emit_csv(const struct report_input *in, FILE *out)
 	return store_foreach(in->st, &all, csv_row, out);
 }
 
+/* --- commit: the block under a patch's "---" line ------------------------ */
+
+/* What maintainers asked for in review (docs/report.md): the setup, then
+ * per workload and metric before and after with the runs, the spread and
+ * the method, under 72 columns. The headline metric always; the others
+ * only where they changed significantly. */
+static void commit_metric(FILE *out, const struct dataset *d, const char *workload,
+			  const char *board, const struct metric_def *m, int headline)
+{
+	const struct series *ref = dataset_find(d, workload, board, d->strategies.v[0], m->name);
+	int printed = 0;
+	for (size_t i = 0; i < d->strategies.n; i++) {
+		const struct series *s = dataset_find(d, workload, board, d->strategies.v[i], m->name);
+		if (!s || (!ref && !headline))
+			continue;
+		struct comparison c;
+		compare_samples(ref ? ref->v : NULL, ref ? ref->n : 0, s->v, s->n,
+				STATS_DEFAULT_ALPHA, m->better == BETTER_HIGHER, &c);
+		int changed = c.ref.n >= STATS_MIN_VERDICT_N && c.cand.n >= STATS_MIN_VERDICT_N &&
+			      (c.verdict == VERDICT_BETTER || c.verdict == VERDICT_WORSE);
+		if (!headline && !changed)
+			continue;
+		if (!headline && i == 0)
+			continue;
+		if (!printed++) {
+			fprintf(out, "  %s (%s, %s is better)%s:\n", m->name, s->unit,
+				metric_better_name(m->better), headline ? "" : ", changed");
+			if (!headline && ref) {
+				char mean[16], ci[16];
+				fmt(mean, sizeof(mean), c.ref.mean);
+				fmt(ci, sizeof(ci), c.ref.ci95);
+				fprintf(out, "    %-20s n=%-2zu %10s +- %s\n", d->strategies.v[0],
+					c.ref.n, mean, ci);
+			}
+		}
+		char mean[16], ci[16], why[96];
+		fmt(mean, sizeof(mean), c.cand.mean);
+		fmt(ci, sizeof(ci), c.cand.ci95);
+		fprintf(out, "    %-20s n=%-2zu %10s +- %s", s->strategy, c.cand.n, mean, ci);
+		if (s == ref) {
+			fputc('\n', out);
+			continue;
+		}
+		double scale = c.ref.n && c.ref.mean ? 100 / fabs(c.ref.mean) : NAN;
+		if (isnan(scale) || isnan(c.delta_pct))
+			fprintf(out, "\n      %s\n", verdict_text(&c, why, sizeof(why)));
+		else if (isnan(c.shift.lo))
+			fprintf(out, "\n      %+.1f %%, %s\n", c.delta_pct,
+				verdict_text(&c, why, sizeof(why)));
+		else
+			fprintf(out, "\n      %+.1f %% (CI %+.1f..%+.1f %%), p %.2g, %s\n", c.delta_pct,
+				c.shift.lo * scale, c.shift.hi * scale, c.welch.p,
+				verdict_text(&c, why, sizeof(why)));
+	}
+}
+
 int report_emit_commit(const struct report_input *in, FILE *out)
 {
 	const struct dataset *d = in->d;
-	struct commit_ctx k = { .out = out };
-	struct report_visitor v = { commit_workload, NULL, commit_row, NULL, &k };
-	fprintf(out, "hilbench: means of %zu runs in %s time, against %s (Welch p):\n",
-		d->runs, d->timing, d->strategies.n ? d->strategies.v[0] : "-");
-	report_visit(d, &v);
+	struct summary_table t;
+	summary_build(d, &t);
+	fprintf(out, "Measured with hilbench (report --format commit), %s time, %zu runs;\n"
+		"reference %s (%s).\n"
+		"Method: mean of n runs +- half its 95 %% CI; change of the mean with\n"
+		"its 95 %% CI and Welch's t-test (alpha %.2g); fewer than %d runs a\n"
+		"side is inconclusive. Boards and kernel builds are never pooled.\n",
+		d->timing[0] ? d->timing : "no", d->runs,
+		d->strategies.n ? d->strategies.v[0] : "none",
+		d->reference_why ? d->reference_why : "no runs", STATS_DEFAULT_ALPHA,
+		STATS_MIN_VERDICT_N);
+	for (size_t r = 0; r < t.n; r++) {
+		const struct summary_row *row = &t.rows[r];
+		fprintf(out, "\n%s", row->workload);
+		if (t.boards)
+			fprintf(out, " on %s", row->board);
+		char *path = catalog_path("workload", row->workload);
+		struct workload w;
+		char err[1024];
+		if (access(path, R_OK) == 0 && workload_load(path, &w, err, sizeof(err)) == 0) {
+			fprintf(out, " (%s)", w.description);
+			workload_free(&w);
+		}
+		free(path);
+		fputs(":\n", out);
+		if (row->metric) {
+			commit_metric(out, d, row->workload, row->board, row->metric, 1);
+			for (size_t m = 0; m < n_metric_defs; m++)
+				if (metric_in_reports(&metric_defs[m]) && &metric_defs[m] != row->metric)
+					commit_metric(out, d, row->workload, row->board,
+						      &metric_defs[m], 0);
+		}
+		for (size_t i = 0; i < row->n; i++) {
+			const struct summary_cell *c = &row->cells[i];
+			if (!c->why)
+				continue;
+			fprintf(out, "  %s: %s in %zu of %zu runs: %s\n", c->strategy,
+				c->failed ? "FAILED" : "error", c->failed ? c->failed : c->errors,
+				c->failed + c->errors + (c->s ? c->s->n : 0), c->why->reason);
+			if (c->why->log)
+				fprintf(out, "    log: %s\n", c->why->log);
+		}
+	}
+	summary_free(&t);
 	return 0;
 }
 
-/* text and md: the strategy table, where the cycles go, the sweeps, the
- * runs not measured */
+/* text and md: the summary, then the strategy tables, where the cycles
+ * go, the sweeps, the runs not measured */
 static int write_table(const struct report_input *in, FILE *out, int md)
 {
 	const struct dataset *d = in->d;
@@ -461,6 +616,17 @@ static int write_table(const struct report_input *in, FILE *out, int md)
 				    md ? md_row : text_row, NULL, md ? (void *)out : &tc };
 	if (md)
 		fprintf(out, "# hilbench report\n\n%zu runs, %s time\n", d->runs, d->timing);
+	else
+		fprintf(out, "hilbench report: %zu runs, %s time\n", d->runs,
+			d->timing[0] ? d->timing : "no");
+	struct summary_table t;
+	summary_build(d, &t);
+	summary_write_text(&t, out, md);
+	summary_free(&t);
+	if (md)
+		fputs("\n## Details\n", out);
+	else
+		fputs("\n== details ==\n", out);
 	report_visit(d, &v);
 	if (d->strategies.n &&
 	    cycles_write(in->st, in->sel, d->strategies.v[0], md ? CYCLES_MD : CYCLES_TEXT, out) < 0)
@@ -469,7 +635,7 @@ static int write_table(const struct report_input *in, FILE *out, int md)
 	sweep_collect(d, &sweeps);
 	sweep_write_text(&sweeps, out, md);
 	sweep_set_free(&sweeps);
-	list_problems(d, out, md ? "- " : "  ");
+	list_problems(d, out, md);
 	return 0;
 }
 
@@ -483,6 +649,33 @@ int report_emit_md(const struct report_input *in, FILE *out)
 	return write_table(in, out, 1);
 }
 
+/* The metrics a summarizing report loads: those reports compare, and every
+ * workload file's headline (a headline may be one only `show` has). */
+static void report_metrics(struct strlist *metrics)
+{
+	for (size_t k = 0; k < n_metric_defs; k++)
+		if (metric_in_reports(&metric_defs[k]))
+			strlist_push(metrics, metric_defs[k].name);
+	struct strlist names = { 0 };
+	catalog_names("workload", &names);
+	for (size_t i = 0; i < names.n; i++) {
+		char *path = catalog_path("workload", names.v[i]);
+		struct workload w;
+		char err[1024];
+		if (workload_load(path, &w, err, sizeof(err)) == 0) {
+			const struct metric_def *m = w.headline ? metric_find(w.headline) : NULL;
+			int have = 0;
+			for (size_t k = 0; k < metrics->n && m; k++)
+				have |= !strcmp(metrics->v[k], w.headline);
+			if (m && !have)
+				strlist_push(metrics, w.headline);
+			workload_free(&w);
+		}
+		free(path);
+	}
+	strlist_free(&names);
+}
+
 int report_write(struct store *st, const struct selection *sel, const char *reference,
 		 enum report_format f, FILE *out)
 {
@@ -491,11 +684,19 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 	if (format->input == REPORT_STREAMS)
 		return format->emit(&in, out);
 	struct dataset d;
-	if (dataset_load(st, sel, &d) < 0) {
+	struct selection with = *sel;
+	struct strlist metrics = { 0 };
+	if (!with.metrics) {
+		report_metrics(&metrics);
+		with.metrics = &metrics;
+	}
+	int loaded = dataset_load(st, &with, &d);
+	strlist_free(&metrics);
+	if (loaded < 0) {
 		dataset_free(&d);
 		return -1;
 	}
-	if (reference && dataset_set_reference(&d, reference) < 0) {
+	if (reference && dataset_set_reference(&d, reference, "named by --reference") < 0) {
 		char *have = argv_join(&d.strategies, ", ");
 		hb_err("--reference %s: no runs of that strategy in the selection (it has: %s)",
 		       reference, *have ? have : "none");
@@ -503,7 +704,7 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		dataset_free(&d);
 		return REPORT_BAD_INPUT;
 	}
-	if (!d.runs && !d.problems.n)
+	if (!d.runs && !d.n_problems)
 		hb_info("no runs match the selection");
 	in.d = &d;
 	int rc = format->emit(&in, out);

@@ -3,15 +3,18 @@
  * analyze/report_formats.h (the one list of them).
  *
  * A summarizing format gets a dataset (analyze/dataset.h) and walks it
- * with report_visit(): per workload and metric, one row per strategy with
- * every repetition, mean, median, stddev, 95 % CI, delta against the
- * reference (the first strategy), Welch's p and the verdict
- * (analyze/stats.h); runs that are not measurements are listed with their
- * class and reason. A streaming format (csv, kcidb) reads the store itself,
- * runs of every class. junit has a test case per strategy, workload and
- * metric: a failure where the strategy is significantly worse than the
- * reference, skipped where there are too few runs to say, an error per run
- * that is not a measurement.
+ * with report_visit(): per workload, board and metric, one row per build
+ * with every repetition, mean, median, stddev, 95 % CI, delta against the
+ * reference (the first strategy, on the same board; never another), Welch's
+ * p and the verdict with the rule behind an inconclusive one
+ * (analyze/report_summary.h); runs that are not measurements are listed
+ * with their class, reason and log, failures first. text, md and html open
+ * with the summary (report_summary.h). A streaming format (csv, kcidb)
+ * reads the store itself, runs of every class. junit has a test case per
+ * strategy, workload and metric: a <failure> where the strategy is
+ * significantly worse than the reference, skipped where there are too few
+ * runs to say; and one per run that is not a measurement: a <failure> for
+ * class fail (the DUT misbehaved), an <error> for error and miss.
  *
  * Contract: every string that came from a file or the store is escaped for
  * the format (HTML entities, JSON, CSV quoting, Markdown pipes). Returns 0,
@@ -76,7 +79,8 @@ int report_write_file(struct store *st, const struct selection *sel, const char 
 
 /* Walks a dataset for the summarizing emitters. */
 struct report_visitor {
-	void (*workload)(void *ctx, const char *workload);
+	/* a table per workload and board; board is NULL when the dataset has one */
+	void (*workload)(void *ctx, const char *workload, const char *board);
 	/* optional, like metric_end */
 	void (*metric)(void *ctx, const struct metric_def *m, const char *unit);
 	/* c compares s against the reference; is_ref for the reference row */

@@ -13,7 +13,7 @@
  * No include guard: report.h includes it once per expansion.
  */
 REPORT_FORMAT(TEXT, "text", report_emit_text, REPORT_SUMMARIZES,
-	      "the strategy table per workload and metric, as compare prints it")
+	      "the summary, then the table per workload and metric, as compare prints")
 REPORT_FORMAT(MD, "md", report_emit_md, REPORT_SUMMARIZES,
 	      "the strategy table as Markdown")
 REPORT_FORMAT(CSV, "csv", report_emit_csv, REPORT_STREAMS,
@@ -21,7 +21,7 @@ REPORT_FORMAT(CSV, "csv", report_emit_csv, REPORT_STREAMS,
 REPORT_FORMAT(JSON, "json", report_emit_json, REPORT_SUMMARIZES,
 	      "the strategy table and sweeps as JSON (hilbench-report/1)")
 REPORT_FORMAT(HTML, "html", report_emit_html, REPORT_SUMMARIZES,
-	      "a self-contained page: the table, SVG plots, throughput over each run")
+	      "a self-contained page: summary, tables, SVG plots, throughput per run")
 REPORT_FORMAT(JUNIT, "junit", report_emit_junit, REPORT_SUMMARIZES,
 	      "JUnit XML: a test case per workload, metric and strategy; worse fails")
 REPORT_FORMAT(COMMIT, "commit", report_emit_commit, REPORT_SUMMARIZES,

@@ -10,6 +10,7 @@
 #include "analyze/history.h"
 #include "analyze/plot_svg.h"
 #include "analyze/report.h"
+#include "analyze/report_summary.h"
 #include "analyze/sweep.h"
 #include "analyze/trend_svg.h"
 #include "store/intervals.h"
@@ -28,12 +29,16 @@ struct html_ctx {
 	size_t n;
 };
 
-static void h_workload(void *ctx, const char *w)
+static void h_workload(void *ctx, const char *w, const char *board)
 {
 	struct html_ctx *h = ctx;
 	h->workload = w;
 	fputs("<h2>", h->out);
 	html_escape(h->out, w);
+	if (board) {
+		fputs(" on ", h->out);
+		html_escape(h->out, board);
+	}
 	fputs("</h2>\n", h->out);
 }
 
@@ -68,6 +73,7 @@ static void h_row(void *ctx, const struct series *s, const struct comparison *c,
 		h->cmp[h->n++] = *c;
 	}
 	const char *v = is_ref ? "ref" : verdict_name(c->verdict);
+	char why[96];
 	fputs("<tr><td>", h->out);
 	html_escape(h->out, s->strategy);
 	fprintf(h->out, "</td><td>%zu</td>", s->n);
@@ -81,7 +87,7 @@ static void h_row(void *ctx, const struct series *s, const struct comparison *c,
 		fprintf(h->out, "<td>%+.2f %%</td>", c->delta_pct);
 	cell(h->out, is_ref ? NAN : c->welch.p, 3, "", "");
 	fprintf(h->out, "<td class=\"v-%s\">", strcmp(v, "~") ? v : "same");
-	html_escape(h->out, v);
+	html_escape(h->out, is_ref ? v : verdict_text(c, why, sizeof(why)));
 	fputs("</td></tr>\n", h->out);
 }
 
@@ -118,7 +124,7 @@ static void throughput_over_time(const struct dataset *d, const char *store_dir,
 		size_t lines = 0, points = 0;
 		for (size_t si = 0; si < d->strategies.n && lines < INTERVAL_LINES; si++) {
 			const struct series *s =
-				dataset_find(d, d->workloads.v[w], d->strategies.v[si], METRIC_MBPS);
+				dataset_find(d, d->workloads.v[w], NULL, d->strategies.v[si], METRIC_MBPS);
 			if (!s)
 				continue;
 			char *path = xasprintf("%s/runs/%s/dut-iperf.json", store_dir, s->first_run);
@@ -150,7 +156,11 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
 	"padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}"
 	".v-better{color:#060;font-weight:bold}.v-worse{color:#a00;font-weight:bold}"
-	PLOT_CSS "small{color:#666;font-weight:normal}";
+	PLOT_CSS "small{color:#666;font-weight:normal}"
+	"table.summary td{text-align:center}td.s-better{background:#d8f0d8}"
+	"td.s-worse{background:#f6d4d4}td.s-same{background:#f2f2f2}"
+	"td.s-inconclusive{background:#fff3cd}td.s-fail{background:#a00;color:#fff;"
+	"font-weight:bold}td.s-ref{background:#e4ecf7}.failed li{color:#a00}";
 
 /* Sessions are nights (or days) of the same plan: with enough of them, a
  * series over time says more than one table, and its change points say when
@@ -185,6 +195,126 @@ static void trends(struct store *st, const struct selection *sel, const struct d
 	history_free(&h);
 }
 
+/* The cell class: the verdict's colour, a failure's red. */
+static const char *summary_class(const struct summary_cell *c, int is_ref)
+{
+	if (!c->s)
+		return c->failed ? "fail" : "none";
+	if (is_ref)
+		return "ref";
+	if (c->c.ref.n < STATS_MIN_VERDICT_N || c->c.cand.n < STATS_MIN_VERDICT_N)
+		return "inconclusive";
+	return c->c.verdict == VERDICT_BETTER ? "better" : c->c.verdict == VERDICT_WORSE ? "worse"
+											   : "same";
+}
+
+/* The one-screen answer: strategies x workloads, the headline metric's
+ * change with its CI, coloured by verdict, then a sentence per workload. */
+static void summary_html(const struct dataset *d, FILE *out)
+{
+	struct summary_table t;
+	summary_build(d, &t);
+	if (!t.n) {
+		summary_free(&t);
+		return;
+	}
+	fputs("<h2 id=\"summary\">Summary</h2>\n<p>", out);
+	char *rules = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&rules, &len);
+	if (mem) {
+		report_rules(d, mem);
+		fclose(mem);
+		html_escape(out, rules);
+		free(rules);
+	}
+	fputs("</p>\n<table class=\"summary\"><tr><th>strategy</th>", out);
+	for (size_t r = 0; r < t.n; r++) {
+		fputs("<th>", out);
+		html_escape(out, t.rows[r].workload);
+		if (t.boards) {
+			fputs("<br><small>", out);
+			html_escape(out, t.rows[r].board);
+			fputs("</small>", out);
+		}
+		fputs("<br><small>", out);
+		html_escape(out, t.rows[r].metric ? t.rows[r].metric->name : "-");
+		if (t.rows[r].metric) {
+			fputs(", ", out);
+			html_escape(out, metric_better_name(t.rows[r].metric->better));
+		}
+		fputs("</small></th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t i = 0; i < d->strategies.n; i++) {
+		fputs("<tr><td>", out);
+		html_escape(out, d->strategies.v[i]);
+		fputs("</td>", out);
+		for (size_t r = 0; r < t.n; r++) {
+			const struct summary_cell *c = &t.rows[r].cells[i];
+			char change[64], why[96];
+			fprintf(out, "<td class=\"s-%s\" title=\"", summary_class(c, i == 0));
+			if (c->s) {
+				char *title = xasprintf("n %zu/%zu, mean %.6g %s, %s", c->c.ref.n,
+							c->c.cand.n, c->c.cand.mean, t.rows[r].unit,
+							i ? verdict_text(&c->c, why, sizeof(why))
+							  : "the reference");
+				html_escape(out, title);
+				free(title);
+			} else if (c->why)
+				html_escape(out, c->why->reason);
+			fputs("\">", out);
+			html_escape(out, summary_change(c, i == 0, change, sizeof(change)));
+			if (c->s && c->failed)
+				fprintf(out, "<br><small>%zu failed</small>", c->failed);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n<ul class=\"answers\">\n", out);
+	for (size_t r = 0; r < t.n; r++) {
+		char *text = NULL;
+		size_t n = 0;
+		FILE *sm = open_memstream(&text, &n);
+		if (!sm)
+			continue;
+		summary_sentence(&t, &t.rows[r], sm);
+		fclose(sm);
+		fputs("<li>", out);
+		html_escape(out, text);
+		fputs("</li>\n", out);
+		free(text);
+	}
+	fputs("</ul>\n<h2>Details</h2>\n", out);
+	summary_free(&t);
+}
+
+/* Failures first: the DUT misbehaved, a patch's doing; then what the
+ * infrastructure lost. */
+static void problems_html(const struct dataset *d, FILE *out)
+{
+	for (int fail = 1; fail >= 0; fail--) {
+		size_t n = 0;
+		for (size_t i = 0; i < d->n_problems; i++)
+			n += problem_failed(&d->problems[i]) == fail;
+		if (!n)
+			continue;
+		fprintf(out, fail ? "<h2>Failed: %zu runs where the DUT misbehaved</h2>\n"
+				    "<ul class=\"failed\">\n"
+				  : "<h2>Not measured: %zu runs the infrastructure lost</h2>\n<ul>\n", n);
+		for (size_t i = 0; i < d->n_problems; i++) {
+			if (problem_failed(&d->problems[i]) != fail)
+				continue;
+			char *line = problem_line(&d->problems[i]);
+			fputs("<li>", out);
+			html_escape(out, line);
+			fputs("</li>\n", out);
+			free(line);
+		}
+		fputs("</ul>\n", out);
+	}
+}
+
 /* The store for each run's artifacts (per-interval plots) and, when the
  * selection spans several sessions, the trend of every series over them
  * (history.h). */
@@ -201,10 +331,8 @@ int report_emit_html(const struct report_input *in, FILE *out)
 			fputs(", ", out);
 		html_escape(out, d->sessions.v[i]);
 	}
-	fputs(". Each row compares a strategy with the first one (the reference): Welch's "
-	      "t-test at alpha 0.05 decides the verdict (~ means no significant change). "
-	      "Dots are repetitions, the black tick is the mean, the orange bar its 95 % CI.</p>\n",
-	      out);
+	fputs(". Every plot carries its legend (docs/plots.md).</p>\n", out);
+	summary_html(d, out);
 	struct html_ctx h = { .out = out, .d = d };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
@@ -220,15 +348,7 @@ int report_emit_html(const struct report_input *in, FILE *out)
 	if (d->mixed_timing)
 		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
 			d->mixed_timing);
-	if (d->problems.n) {
-		fprintf(out, "<h2>Not measured (%zu runs)</h2>\n<ul>\n", d->problems.n);
-		for (size_t i = 0; i < d->problems.n; i++) {
-			fputs("<li>", out);
-			html_escape(out, d->problems.v[i]);
-			fputs("</li>\n", out);
-		}
-		fputs("</ul>\n", out);
-	}
+	problems_html(d, out);
 	fputs("</body></html>\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -276,6 +276,7 @@ void compare_samples(const double *ref, size_t nref, const double *cand, size_t 
 	summarize(cand, ncand, &c->cand);
 	welch_test(cand, ncand, ref, nref, &c->welch);
 	mann_whitney(cand, ncand, ref, nref, &c->mw);
+	mean_shift(ref, nref, cand, ncand, 1 - alpha, &c->shift);
 	c->delta_pct = delta_pct(c->ref.mean, c->cand.mean);
 	if (nref < STATS_MIN_VERDICT_N || ncand < STATS_MIN_VERDICT_N)
 		c->verdict = VERDICT_INCONCLUSIVE;

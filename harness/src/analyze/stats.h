@@ -109,6 +109,7 @@ struct comparison {
 	struct summary ref, cand;
 	struct welch welch;		/* decides the verdict */
 	struct mann_whitney mw;		/* candidate against reference, for the report */
+	struct shift shift;		/* candidate - reference, CI at 1 - alpha */
 	double delta_pct;
 	enum verdict verdict;
 };

@@ -214,11 +214,10 @@ static void print_decisions(const struct gate_loop *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct gate_decision *d = &l->v[i];
-		printf("%-16s %-24s %10.6g -> %-10.6g %-10s %+8.3f %% (CI %+.3f..%+.3f %%, "
-		       "threshold %.2f %%, runs %zu/%zu): %s\n",
-		       d->workload, d->metric, d->ref.mean, d->cand.mean, d->unit, d->delta_pct,
-		       d->lo_pct, d->hi_pct, d->threshold_pct, d->ref.n, d->cand.n,
-		       gate_outcome_name(d->outcome));
+		char change[200];
+		printf("%-16s %-24s %s (threshold %.2f %%, runs %zu/%zu): %s\n", d->workload,
+		       d->metric, gate_change_text(d, change, sizeof(change)), d->threshold_pct,
+		       d->ref.n, d->cand.n, gate_outcome_name(d->outcome));
 		/* once per workload: its decisions are next to one another */
 		if (d->where[0] && (i + 1 == l->n || strcmp(l->v[i + 1].workload, d->workload)))
 			printf("%-16s where: %s\n", d->workload, d->where);

@@ -16,7 +16,9 @@ static const char options_usage[] =
 	"  --since DATE  (ISO 8601: 2026-11-30 or 2026-11-30T06:00:00Z)\n"
 	"  --run ID (repeatable)   --all\n"
 	"Summaries compare every strategy with a reference: --reference S, else\n"
-	"baseline when the selection has it, else the first strategy run.\n"
+	"baseline when the selection has it, else the first strategy run; the\n"
+	"report says which, and never substitutes another where it has no runs.\n"
+	"Runs of different boards or kernel builds are never pooled (docs/report.md).\n"
 	"--out writes the file atomically; without it the report goes to stdout.\n";
 
 /* The formats' names and help come from analyze/report_formats.h. */

@@ -40,6 +40,7 @@ static const struct yfield workload_fields[] = {
 	{ .key = "streams", .type = YF_INT, .required = 1, .off = W(streams),
 	  .min = 1, .max = 16 },
 	{ .key = "profile", .type = YF_ENUM, .off = W(profile), .choices = profiles },
+	{ .key = "headline", .type = YF_STRING, .off = W(headline) },
 	{ 0 }
 };
 
@@ -81,6 +82,7 @@ void workload_free(struct workload *w)
 	free(w->path);
 	free(w->name);
 	free(w->description);
+	free(w->headline);
 	memset(w, 0, sizeof *w);
 }
 

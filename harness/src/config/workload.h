@@ -32,6 +32,9 @@ struct workload {
 	int omit_s;		/* warm-up seconds iperf omits, 0..60 */
 	int streams;		/* parallel streams, 1..16 */
 	enum wl_profile profile;	/* optional, default none */
+	/* the metric a report's summary shows for this workload (optional;
+	 * analyze/report_summary.h checks it against the metrics table) */
+	char *headline;
 };
 
 int workload_load(const char *path, struct workload *w, char *err, size_t errlen);

@@ -49,25 +49,44 @@ const struct deploy_ops *deploy_backend(const char *name)
 }
 
 /* Console lines that mean the DUT itself misbehaved: a run that saw one is
- * a failure, never a measurement. */
+ * a failure, never a measurement. Most informative first: a report quotes
+ * the line that says what broke and where (kernel BUG at FILE:LINE), not
+ * the cut-here marker that opens every splat or the panic that ends it. */
 static const char *const bad_signs[] = {
-	"Kernel panic", "Internal error: Oops", "Unable to handle kernel", "BUG:",
-	"NETDEV WATCHDOG", "------------[ cut here ]------------", "WARNING: CPU:",
-	"rcu_sched self-detected stall", "soft lockup",
+	"kernel BUG at", "Unable to handle kernel", "BUG:", "NETDEV WATCHDOG",
+	"WARNING: CPU:", "rcu_sched self-detected stall", "soft lockup",
+	"Internal error: Oops", "Kernel panic", "------------[ cut here ]------------",
 };
 
-const char *dut_health_sign(const char *line)
+static int sign_rank(const char *line)
 {
 	for (size_t i = 0; i < HB_ARRAY_SIZE(bad_signs); i++)
 		if (strstr(line, bad_signs[i]))
-			return bad_signs[i];
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+const char *dut_health_sign(const char *line)
+{
+	int r = sign_rank(line);
+	return r < 0 ? NULL : bad_signs[r];
+}
+
+void dut_health_note(char *health, size_t len, const char *line)
+{
+	int r = sign_rank(line);
+	if (r < 0)
+		return;
+	int have = health[0] ? sign_rank(health) : -1;
+	if (have < 0 && health[0])
+		return;	/* a reason set otherwise (the agent, a lost console) stays */
+	if (have < 0 || r < have)
+		snprintf(health, len, "%s", line);
 }
 
 static void scan_health(struct dut *d, const char *line)
 {
-	if (!d->health[0] && dut_health_sign(line))
-		snprintf(d->health, sizeof(d->health), "%s", line);
+	dut_health_note(d->health, sizeof(d->health), line);
 }
 
 int proto_get(const char *line, const char *key, char *out, size_t outlen)

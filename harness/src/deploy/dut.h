@@ -76,7 +76,7 @@ struct dut {
 	FILE *log;
 	char buf[16384];
 	size_t blen;
-	char health[512];		/* first panic/oops/watchdog line, "" if none */
+	char health[512];		/* the most telling panic/oops/watchdog line, "" if none */
 	int console_closed;		/* EOF on the console: the emulator exited, the
 					 * board reset, or the console server went away */
 	int lab_unavailable;		/* set by a backend whose start() failed
@@ -114,6 +114,10 @@ void dut_shutdown(struct dut *d);
 /* The sign of a misbehaving DUT in a console or kernel-log line (a panic,
  * an oops, NETDEV WATCHDOG, a WARNING...), or NULL: a run that saw one fails. */
 const char *dut_health_sign(const char *line);
+/* Keeps in health the most informative sign line seen so far (a kernel BUG
+ * at over its cut-here marker; the first of equals): line replaces it when
+ * it ranks higher. A health that holds no sign (set by other code) stays. */
+void dut_health_note(char *health, size_t len, const char *line);
 
 /* key=value lookup in a protocol line; copies into out, 0 if absent. */
 int proto_get(const char *line, const char *key, char *out, size_t outlen);

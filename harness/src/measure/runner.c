@@ -39,7 +39,7 @@ struct agent_report {
 	int end_seen, end_ok;
 	char end_msg[256];
 	int file_ok;		/* iperf.json arrived intact */
-	char health[512];	/* the first kernel-log line that fails the run */
+	char health[512];	/* the kernel-log line that fails the run (dut_health_note) */
 	FILE *context;		/* dut-context.txt: name=value per line */
 	long long coalesce[4];	/* rx_usecs rx_frames tx_usecs tx_frames; -1 unknown */
 	int insn_counted;	/* the emulator counts windows: insn-profile.txt expected */
@@ -857,8 +857,7 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 		} else if (!strncmp(line, "KMSG ", 5)) {
 			char msg[800] = "";
 			proto_get(line, "msg", msg, sizeof(msg));
-			if (!a->health[0] && dut_health_sign(msg))
-				snprintf(a->health, sizeof(a->health), "%s", msg);
+			dut_health_note(a->health, sizeof(a->health), msg);
 		} else if (!strncmp(line, "END ", 4)) {
 			char st[16] = "";
 			proto_get(line, "status", st, sizeof(st));

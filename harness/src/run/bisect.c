@@ -68,8 +68,9 @@ static int add_session(const struct bisect *b, struct store *s, const char *sess
 	struct dataset d;
 	struct selection sel = { .session = session };
 	int rc = dataset_load(s, &sel, &d);
-	const struct series *k = rc == 0 ? dataset_find(&d, b->wl.name, b->plan.strategies.v[0],
-							  b->metric) : NULL;
+	/* a session of one build: the strategy with the bisect's patches */
+	const struct series *k = rc == 0 ? dataset_find(&d, b->wl.name, NULL, NULL, b->metric)
+					 : NULL;
 	if (k) {
 		x->v = xrealloc(x->v, (x->n + k->n + 1) * sizeof(double));
 		memcpy(x->v + x->n, k->v, k->n * sizeof(double));

@@ -64,7 +64,8 @@ static int load_side(struct store *s, const struct gate_loop *g, struct gate_sid
 
 static size_t runs_of(const struct gate_side *sd, const char *workload)
 {
-	const struct series *m = dataset_find(&sd->ds, workload, sd->strategy, METRIC_MBPS);
+	/* a side's dataset is one build (its build key): any label is it */
+	const struct series *m = dataset_find(&sd->ds, workload, NULL, NULL, METRIC_MBPS);
 	return m ? m->n : 0;
 }
 
@@ -103,8 +104,8 @@ static void look(struct gate_loop *g)
 			if (!gate_metric_applies(&gm[m], g->wls[w].proto))
 				continue;
 			const char *name = gm[m].metric;
-			const struct series *r = dataset_find(&g->ref.ds, g->wls[w].name, g->ref.strategy, name);
-			const struct series *c = dataset_find(&g->cand.ds, g->wls[w].name, g->cand.strategy, name);
+			const struct series *r = dataset_find(&g->ref.ds, g->wls[w].name, NULL, NULL, name);
+			const struct series *c = dataset_find(&g->cand.ds, g->wls[w].name, NULL, NULL, name);
 			if (!r && !c && runs_of(&g->ref, g->wls[w].name) && runs_of(&g->cand, g->wls[w].name))
 				continue;	/* runs exist, but do not measure it (pps of TCP) */
 			struct gate_decision *d = &g->v[g->n++];
@@ -184,10 +185,13 @@ static int extend(struct gate_loop *g, struct store *s)
 static size_t dut_failures(const struct gate_side *sd, int quiet)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < sd->ds.problems.n; i++)
-		if (strstr(sd->ds.problems.v[i], ": fail: ")) {
-			if (!quiet)
-				hb_err("gate: %s: %s", sd->strategy, sd->ds.problems.v[i]);
+	for (size_t i = 0; i < sd->ds.n_problems; i++)
+		if (problem_failed(&sd->ds.problems[i])) {
+			if (!quiet) {
+				char *line = problem_line(&sd->ds.problems[i]);
+				hb_err("gate: %s: %s", sd->strategy, line);
+				free(line);
+			}
 			n++;
 		}
 	return n;

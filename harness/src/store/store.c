@@ -382,7 +382,8 @@ int store_foreach(struct store *s, const struct selection *sel,
 {
 	static const char query[] =
 		"SELECT r.id, r.session, r.board, r.strategy, r.workload, r.class, r.reason,"
-		" r.timing, r.repetition, m.name, m.unit, m.source, m.value, %s"
+		" r.timing, r.repetition, m.name, m.unit, m.source, m.value, r.build_key, r.patches,"
+		" r.boot_id, %s"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
 		" WHERE (?1 IS NULL OR r.session = ?1) AND (?2 IS NULL OR r.plan = ?2)"
 		" AND (?3 IS NULL OR r.board = ?3) AND (?4 IS NULL OR r.strategy = ?4)"
@@ -413,9 +414,8 @@ int store_foreach(struct store *s, const struct selection *sel,
 	filter = with_runs;
 	free(prefixes);
 	const char *provenance = sel->no_provenance
-		? "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
-		: "r.plan, r.started, r.kernel_version, r.kernel_release, r.build_key, r.ended,"
-		  " r.patches, r.build_manifest";
+		? "NULL, NULL, NULL, NULL, NULL, NULL"
+		: "r.plan, r.started, r.kernel_version, r.kernel_release, r.ended, r.build_manifest";
 	char *sql = xasprintf(query, provenance, filter, nruns ? ")" : "");
 	free(metrics);
 	free(runs);
@@ -451,11 +451,11 @@ int store_foreach(struct store *s, const struct selection *sel,
 			.reason = col(st, 6), .timing = col(st, 7),
 			.repetition = sqlite3_column_int(st, 8), .metric = col(st, 9),
 			.unit = col(st, 10), .source = col(st, 11),
-			.value = sqlite3_column_double(st, 12), .plan = col(st, 13),
-			.started = col(st, 14), .kernel_version = col(st, 15),
-			.kernel_release = col(st, 16), .build_key = col(st, 17),
-			.ended = col(st, 18), .patches = col(st, 19),
-			.build_manifest = col(st, 20),
+			.value = sqlite3_column_double(st, 12), .build_key = col(st, 13),
+			.patches = col(st, 14), .boot_id = col(st, 15), .plan = col(st, 16),
+			.started = col(st, 17), .kernel_version = col(st, 18),
+			.kernel_release = col(st, 19), .ended = col(st, 20),
+			.build_manifest = col(st, 21),
 		};
 		rc = fn(&row, ctx);
 	}

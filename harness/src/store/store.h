@@ -87,9 +87,11 @@ struct run_row {
 	int repetition;
 	const char *metric, *unit, *source;
 	double value;
+	/* which kernel and boot: reports group runs by board and build */
+	const char *build_key, *patches;	/* patches: JSON array of {layer, path, sha256} */
+	const char *boot_id;
 	/* provenance, for series over time */
-	const char *plan, *started, *kernel_version, *kernel_release, *build_key;
-	const char *ended, *patches;	/* patches: JSON array of {layer, path, sha256} */
+	const char *plan, *started, *kernel_version, *kernel_release, *ended;
 	const char *build_manifest;	/* the build's manifest.json in the cache */
 };
 /* Which runs a reader wants; NULL fields match everything. */
@@ -104,8 +106,8 @@ struct selection {
 	 * members: "insn_self_per_pkt."); alone: only those */
 	const struct strlist *metric_prefixes;
 	const struct strlist *runs;	/* only these run ids; NULL: any */
-	int no_provenance;	/* leave plan ... patches of run_row NULL: a report
-				 * of 100,000 runs reads a fifth less */
+	int no_provenance;	/* leave plan ... ended of run_row NULL: a report
+				 * of 100,000 runs reads less */
 };
 /* Streams matching rows (one per run and metric) in run order, so readers
  * never hold the whole store in memory. fn returning non-zero stops, and
