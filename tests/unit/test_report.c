@@ -590,17 +590,6 @@ static void add_counted(const char *strategy, int rep, double xmit, double other
 	assert_int_equal(store_add_run(st, &r), 0);
 }
 
-static char *render_session(const char *session, enum report_format f)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	struct selection sel = { .session = session };
-	assert_int_equal(report_write(st, &sel, NULL, f, out), 0);
-	fclose(out);
-	return buf;
-}
-
 static void where_the_cycles_go(void **state)
 {
 	(void)state;
