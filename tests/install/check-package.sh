@@ -54,6 +54,10 @@ root_begin
 build=$dir/build
 log "HEAD $head of $repo"
 
+# --- a fresh root (first: making it empties its directory) -----------------------
+# (a kept root loses the last run's lab and package)
+root_make /srv/lab /tmp/hilbench-deb
+
 # --- 1. the package, from a clean clone ---------------------------------------------
 rm -rf --one-file-system "$build"
 mkdir -p "$build"
@@ -66,12 +70,16 @@ step package heavy bash -c 'cd "$0" && dpkg-buildpackage -b -us -uc' "$build/hil
 deb=$(ls "$build"/hilbench_*_amd64.deb)
 changes=$(ls "$build"/hilbench_*_amd64.changes)
 log "package $(basename "$deb"), $(stat -c %s "$deb") bytes"
-step lintian light lintian --fail-on error,warning --display-info --show-overrides "$changes"
-log "lintian: $(grep -c '^[EWIPXNO]: ' "$logs/lintian.log" || true) tags ($(grep -c '^O: ' "$logs/lintian.log" || true) overridden)"
+# lintian's verdict is given at the end: the rest still runs, so one run
+# shows every problem.
+lint_rc=0
+lintian --fail-on error,warning --display-info --show-overrides "$changes" >"$logs/lintian.log" 2>&1 ||
+	lint_rc=$?
+sed 's/^/  lintian | /' "$logs/lintian.log"
+log "lintian: exit $lint_rc, $(grep -c '^[EWIPXNO]: ' "$logs/lintian.log" || true) tags" \
+	"($(grep -c '^O: ' "$logs/lintian.log" || true) overridden)"
 
-# --- 2. a fresh root, the package installed from the mirror -----------------------
-# `hilbench` remembers nothing of a removed package when the root is reused.
-root_make /srv/lab /tmp/hilbench-deb
+# --- 2. the package installed in the root, from the mirror ----------------------
 mkdir -p "$root/tmp/hilbench-deb"
 cp "$deb" "$root/tmp/hilbench-deb/"
 step apt-install light "${in_root[@]}" 'apt-get update -q &&
@@ -110,4 +118,5 @@ kernel=$(for m in "$root"/root/.cache/hilbench/kernels/*/manifest.json; do
 log "gate's parts: emulator build ${em:-?} s, kernel builds ${kernel:-?}s"
 
 summary
+((lint_rc == 0)) || die "lintian found errors or warnings (above; $logs/lintian.log)"
 log "ok: the package builds, is lintian clean, installs on a fresh Debian 12 root and gates the emulated board there (HEAD $head)"
