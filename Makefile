@@ -160,7 +160,7 @@ install: all man ## install hilbench under prefix (/usr/local; DESTDIR, prefix, 
 	@# stripped by the board's own binutils (the host's strip does not know them)
 	$(foreach a,$(AGENT_ARCHES),install -D -m 0755 $(B)/$(a)/hb-agent \
 		$(DESTDIR)$(libdir)/hilbench/agent/$(a)/hb-agent && \
-		$(patsubst %gcc,%strip,$(AGENT_CC_$(a))) $(DESTDIR)$(libdir)/hilbench/agent/$(a)/hb-agent &&) true
+		$(patsubst %gcc,%strip,$(AGENT_CC_$(a))) -R .comment $(DESTDIR)$(libdir)/hilbench/agent/$(a)/hb-agent &&) true
 	$(if $(PLUGINS),install -D -m 0644 -t $(DESTDIR)$(libdir)/hilbench/plugins $(PLUGINS))
 	@# What built it, for --version and each run's provenance: this clone's
 	@# commit (-dirty when changed), else debian/changelog's version.
