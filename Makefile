@@ -29,7 +29,8 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_HDR := $(wildcard tests/unit/*.h)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 VG_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/unit-vg/%)
-AGENTS   := $(B)/armhf/hb-agent $(B)/arm64/hb-agent
+AGENT_ARCHES := armhf arm64
+AGENTS   := $(AGENT_ARCHES:%=$(B)/%/hb-agent)
 # libFuzzer needs clang (clang-14 is what make deps installs). The library
 # objects get the fuzzer's coverage instrumentation without its main();
 # only the targets link the fuzzer.
@@ -66,21 +67,42 @@ FUZZ_SEED_FILES := $(sort $(wildcard tests/fuzz/corpus/*/*) \
                    $(foreach n,$(FUZZ_NAMES),$(FUZZ_SEEDS_$(n)) \
                      $(foreach p,$(FUZZ_PREFIXED_$(n)),$(lastword $(subst :, ,$(p))))))
 
+# make install (GNU's names; FHS paths under prefix). The binary finds the
+# rest from its own path (harness/src/util/paths.h): <prefix>/bin/hilbench
+# beside <prefix>/share/hilbench, so a DESTDIR tree runs as installed.
+prefix     ?= /usr/local
+bindir     ?= $(prefix)/bin
+datadir    ?= $(prefix)/share
+libdir     ?= $(prefix)/lib
+mandir     ?= $(datadir)/man
+bashcompdir ?= $(datadir)/bash-completion/completions
+# The data an installed hilbench searches by default (share/hilbench/).
+DATA_DIRS  := boards workloads plans settings drivers emulators emulator-patches \
+              driver-patches lava
+# Manual pages: scdoc sources, one per command plus hilbench(1) and
+# hilbench-files(5); tests/man-pages.sh keeps them and --help together.
+MAN_SRC    := $(sort $(wildcard docs/man/*.scd))
+MAN_PAGES  := $(MAN_SRC:docs/man/%.scd=$(B)/man/%)
+# Emulator plugins (TCG plugins) a plugin target builds into
+# $(B)/plugins/*.so are installed beside the agents when they are there.
+PLUGINS     = $(wildcard $(B)/plugins/*.so)
 .PHONY: all help deps emulator check check-unit check-agent check-lava check-lava-local \
 	check-lava-server check-cross check-boards check-integration valgrind fuzz fuzz-check \
-	compare check-fresh check-starve bench clean
+	compare check-fresh check-starve bench clean man install check-install check-package
 all: $(B)/hilbench $(AGENTS) ## build the host program (build/hilbench) and the DUT agents
 
 help: ## this list
 	@awk -F ':.*## ' '/^[a-z][a-z-]*:.*## / { printf "  make %-18s %s\n", $$1, $$2 }' $(firstword $(MAKEFILE_LIST))
 
+# CPPFLAGS and LDFLAGS: empty here; a package build passes its own
+# (dpkg-buildflags: fortify, relro, bindnow).
 $(B)/hilbench: $(CMD_OBJ) $(LIB_OBJ)
 	@[ -n "$(PKG_LIBS)" ] || { echo "make: pkg-config finds none of $(PKGS): run make deps" >&2; exit 1; }
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # Pattern prerequisites are intermediate, which make deletes after each
 # link: keep them, or every check-unit compiles the library again.
@@ -121,6 +143,38 @@ $(FUZZ_CORPORA): $(B)/fuzz/corpus/%: $(FUZZ_SEED_FILES) Makefile
 	@$(foreach p,$(FUZZ_PREFIXED_$*),{ printf '\$(firstword $(subst :, ,$(p)))' && \
 		cat $(lastword $(subst :, ,$(p))); } >$@/$(notdir $(lastword $(subst :, ,$(p)))) &&) true
 
+$(B)/man/%: docs/man/%.scd
+	@mkdir -p $(@D)
+	scdoc <$< >$@.tmp && mv $@.tmp $@
+
+man: $(MAN_PAGES) ## the manual pages (scdoc): build/man/, read by `hilbench help CMD` in a clone
+
+# DESTDIR=DIR prefix=/usr for a package; the plugins' line installs nothing
+# while no plugin is built.
+install: all man ## install hilbench under prefix (/usr/local; DESTDIR, prefix, bindir, ...)
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/hilbench \
+		$(DESTDIR)$(libdir)/hilbench/scripts $(DESTDIR)$(libdir)/hilbench/agent \
+		$(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 $(DESTDIR)$(bashcompdir)
+	install -m 0755 $(B)/hilbench $(DESTDIR)$(bindir)/hilbench
+	cp -R --no-preserve=ownership $(DATA_DIRS) $(DESTDIR)$(datadir)/hilbench/
+	install -m 0755 harness/scripts/*.sh $(DESTDIR)$(libdir)/hilbench/scripts/
+	install -m 0644 harness/agent/lava-report.awk $(DESTDIR)$(libdir)/hilbench/agent/
+	@# stripped by the board's own binutils (the host's strip does not know them)
+	$(foreach a,$(AGENT_ARCHES),install -D -m 0755 $(B)/$(a)/hb-agent \
+		$(DESTDIR)$(libdir)/hilbench/agent/$(a)/hb-agent && \
+		$(patsubst %gcc,%strip,$(AGENT_CC_$(a))) -R .comment $(DESTDIR)$(libdir)/hilbench/agent/$(a)/hb-agent &&) true
+	$(if $(PLUGINS),install -D -m 0644 -t $(DESTDIR)$(libdir)/hilbench/plugins $(PLUGINS))
+	@# What built it, for --version and each run's provenance: this clone's
+	@# commit (-dirty when changed), else debian/changelog's version.
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		v=$$(git rev-parse --short=12 HEAD); \
+		! git status --porcelain --untracked-files=no | grep -q . || v=$$v-dirty; \
+	else v=$$(dpkg-parsechangelog -S Version 2>/dev/null || echo unknown); fi; \
+		echo "$$v" >$(DESTDIR)$(libdir)/hilbench/VERSION
+	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(mandir)/man1/
+	install -m 0644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(mandir)/man5/
+	install -m 0644 harness/completion/hilbench.bash $(DESTDIR)$(bashcompdir)/hilbench
+
 # SERIES="6.1 6.12": the kernel sources to install (default 6.1; 6.12 is
 # for boards with kernel.min_series 6.12).
 deps: ## install what hilbench needs from Debian, then build its emulator (cached)
@@ -130,9 +184,10 @@ deps: ## install what hilbench needs from Debian, then build its emulator (cache
 emulator: all ## build the emulators of emulators/ from Debian's source (cached)
 	$(B)/hilbench emulator
 
-check-unit: $(UNIT_BIN) ## fast unit tests under ASan/UBSan, make help's list, the layers' includes
+check-unit: $(UNIT_BIN) $(B)/hilbench ## fast unit tests under ASan/UBSan, make help's list, the layers' includes, the man pages
 	bash tests/make-help.sh
 	bash tests/layering.sh
+	bash tests/man-pages.sh $(B)/hilbench
 	@set -e; for t in $(UNIT_BIN); do \
 		HILBENCH_HOME=$(CURDIR) UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 
@@ -197,6 +252,7 @@ check-integration: all ## the agent on the host; real kernels booted in the emul
 
 check: deps ## all tests (the README's test command; .ci/run)
 	$(MAKE) check-unit
+	$(MAKE) check-install
 	$(MAKE) fuzz-check
 	$(MAKE) check-lava
 	$(MAKE) check-cross
@@ -215,6 +271,16 @@ compare: deps ## the main job: compare the strategies on the emulated board, wri
 # touches install steps (README, deps, the emulator, the userland).
 check-fresh: ## the README's commands in a fresh debootstrapped Debian 12 root (12-20 min)
 	bash tests/fresh/check-fresh.sh
+
+# A staged install (DESTDIR, no root) run outside the clone: data search
+# path, lab directories, man pages, completion. Seconds.
+check-install: all man ## make install into a temporary DESTDIR, run from there: list, check, --data-dir, help, completion
+	bash tests/install/check-install.sh
+
+# Not in make check: 15-25 min cold (a package build, a debootstrap, the
+# emulator and a kernel built in the root).
+check-package: ## the Debian package: build, lintian, install into a fresh Debian 12 root, gate the emulated board there
+	bash tests/install/check-package.sh
 
 # Not in make check: it loads every host core for 10-40 min.
 check-starve: all ## a starved host: the default plan's workloads under stress-ng on every core (10-40 min)

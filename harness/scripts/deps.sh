@@ -31,6 +31,7 @@ HOST_PKGS=(
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross	# arm64 boards (agilex5-socdk) and their agent
 	u-boot-tools device-tree-compiler	# uImage/FIT (mkimage), external .dts (dtc): build/image.c
 	ccache bc bison flex libelf-dev kmod
+	scdoc	# make man, make install: the manual pages (docs/man/*.scd)
 	clang-14 libclang-rt-14-dev	# make fuzz-check: libFuzzer and its sanitizer runtimes
 )
 # The lava-local backend's emulated SD card boots Debian's u-boot-sunxi

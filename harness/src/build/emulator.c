@@ -96,7 +96,7 @@ int emulator_build(const struct emulator *e, struct emulator_result *res)
 	memset(res, 0, sizeof(*res));
 	struct strlist patches = { 0 };
 	char err[1024], script_sha[65];
-	char *script = xasprintf("%s/harness/scripts/build-emulator.sh", hb_home());
+	char *script = hb_script("build-emulator.sh");
 	char *series = path_join(e->patches, "series");
 	char *text = NULL, *manifest = NULL, *lockpath = NULL;
 	int rc = -1, lockfd = -1, compilefd = -1;

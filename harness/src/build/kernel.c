@@ -366,9 +366,11 @@ static int check_source_version(const struct source *src, int *verified)
 	*verified = 1;
 	if (src->kind != SOURCE_DEBIAN)
 		return 0;
-	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), src->series);
-	char *list = path_join(dir, "verified");
+	char *rel = xasprintf("driver-patches/%s/verified", src->series);
+	char *found = hb_data_find(rel);
+	char *list = found ? found : path_join(hb_home(), rel);
 	char *text = read_file(list, NULL);
+	free(rel);
 	struct strlist versions = { 0 }, names = { 0 };
 	int rc = 0;
 	for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
@@ -423,7 +425,6 @@ out:
 	strlist_free(&names);
 	free(text);
 	free(list);
-	free(dir);
 	return rc;
 }
 
@@ -432,9 +433,11 @@ static int gather_patches(const struct build_request *req, const char *series,
 			  size_t *n)
 {
 	char err[2048];
-	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), series);
-	int known = path_exists(dir);
+	char *rel = xasprintf("driver-patches/%s", series);
+	char *dir = hb_data_find(rel);
+	int known = dir != NULL;
 	free(dir);
+	free(rel);
 	if (!known && !strcmp(req->strategy, "baseline")) {
 		/* A user's tree of a series hilbench has no stacks for is
 		 * still worth measuring as it is. */

@@ -12,13 +12,15 @@
 int userland_build(const struct board *b, struct userland_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	char *agent = xasprintf("%s/build/%s/hb-agent", hb_home(), b->debian_arch);
-	char *script = xasprintf("%s/harness/scripts/mkinitramfs.sh", hb_home());
+	char *agent = hb_agent_binary(b->debian_arch);
+	char *script = hb_script("mkinitramfs.sh");
 	char agent_sha[65], script_sha[65];
 	int rc = HB_EXIT_INFRA, lockfd = -1;
 	char *key_text = NULL, *dir = NULL, *cache = NULL;
 	if (sha256_file_hex(agent, agent_sha) < 0) {
-		hb_err("no DUT agent for %s at %s; run `make`", b->debian_arch, agent);
+		hb_err("no DUT agent for %s at %s; %s", b->debian_arch, agent,
+		       hb_layout() == HB_LAYOUT_TREE ? "run `make`"
+						     : "this installation lacks it: reinstall hilbench");
 		goto out;
 	}
 	if (sha256_file_hex(script, script_sha) < 0) {

@@ -11,8 +11,9 @@
 static const char usage[] =
 	"usage: hilbench emulator [NAME...]\n"
 	"Builds the emulators hilbench makes from Debian's source (emulators/NAME.yaml;\n"
-	"default: every one there), once per cache, and prints each one's binary and\n"
-	"provenance: the source version, the hash of its .dsc and of every patch.\n"
+	"default: every one in the data directories), once per cache, and prints each\n"
+	"one's binary and provenance: the source version, the hash of its .dsc and of\n"
+	"every patch.\n"
 	"`make deps` runs it; `hilbench run` builds what a board needs on first use.\n";
 
 static int build_one(const char *name)
@@ -51,7 +52,9 @@ int cmd_emulator(int argc, char **argv)
 		for (int i = 1; i < argc; i++)
 			strlist_push(&names, argv[i]);
 	} else if (catalog_names("emulator", &names) < 0) {
-		hb_err("cannot list %s/emulators", hb_home());
+		char *dirs = argv_join(hb_data_dirs(), ", ");
+		hb_err("no emulators/ in %s", dirs);
+		free(dirs);
 		return HB_EXIT_INFRA;
 	}
 	int rc = HB_EXIT_OK;

@@ -169,7 +169,7 @@ static int render(const struct lava_opts *o)
 	struct workload w;
 	char *urls[3] = { NULL, NULL, NULL };
 	char sums[3][65], key[65], err[512];
-	char *awk_path = path_join(hb_home(), "harness/agent/lava-report.awk");
+	char *awk_path = hb_agent_file("lava-report.awk");
 	char *awk = NULL, *cmdline = NULL, *job = NULL;
 	struct driver dr = { 0 };
 	int rc = HB_EXIT_USAGE;

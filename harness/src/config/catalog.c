@@ -8,22 +8,52 @@ char *catalog_path(const char *kind, const char *name)
 	size_t n = strlen(name);
 	if (strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".yaml")))
 		return xstrdup(name);
-	return xasprintf("%s/%ss/%s.yaml", hb_home(), kind, name);
+	char *rel = xasprintf("%ss/%s.yaml", kind, name);
+	char *found = hb_data_find(rel);
+	/* none: the default directory's, so the loader's error names a path */
+	char *path = found ? found : path_join(hb_home(), rel);
+	free(rel);
+	return path;
 }
 
-int catalog_names(const char *kind, struct strlist *names)
+int catalog_dir_names(const char *kind, const char *dir, struct strlist *names)
 {
-	char *dir = xasprintf("%s/%ss", hb_home(), kind);
+	char *sub = xasprintf("%s/%ss", dir, kind);
 	struct strlist all = { 0 };
-	int rc = list_dir(dir, &all);
+	int rc = list_dir(sub, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		size_t n = strlen(all.v[i]);
 		if (n > 5 && !strcmp(all.v[i] + n - 5, ".yaml"))
 			strlist_pushf(names, "%.*s", (int)(n - 5), all.v[i]);
 	}
 	strlist_free(&all);
-	free(dir);
+	free(sub);
 	return rc;
+}
+
+static int has(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+int catalog_names(const char *kind, struct strlist *names)
+{
+	const struct strlist *dirs = hb_data_dirs();
+	int found = 0;
+	for (size_t d = 0; d < dirs->n; d++) {
+		struct strlist here = { 0 };
+		if (catalog_dir_names(kind, dirs->v[d], &here) == 0)
+			found = 1;
+		for (size_t i = 0; i < here.n; i++)
+			if (!has(names, here.v[i]))
+				strlist_push(names, here.v[i]);
+		strlist_free(&here);
+	}
+	strlist_sort(names);
+	return found ? 0 : -1;
 }
 
 #define CATALOG_LOADER(fn, kind, type, loader)                       \

@@ -96,7 +96,7 @@ int setting_find(const char *name, struct setting_def *s, char *err, size_t errl
 		snprintf(err, errlen, "'%s' is not a setting name", name);
 		return -1;
 	}
-	char *path = xasprintf("%s/settings/%s.yaml", hb_home(), name);
+	char *path = catalog_path("setting", name);
 	int rc;
 	if (!path_exists(path)) {
 		struct strlist known = { 0 };

@@ -9,9 +9,17 @@
 #include "config/setting.h"
 #include "config/yamldoc.h"
 
+/* The first data directory's driver-patches/<series>/<name>/ that has a
+ * series file; the default directory's when none has (the error names it). */
 static char *series_dir(const char *series, const char *name)
 {
-	return xasprintf("%s/driver-patches/%s/%s", hb_home(), series, name);
+	char *rel = xasprintf("driver-patches/%s/%s/series", series, name);
+	char *found = hb_data_find(rel);
+	free(rel);
+	char *dir = found ? path_dirname(found)
+			  : xasprintf("%s/driver-patches/%s/%s", hb_home(), series, name);
+	free(found);
+	return dir;
 }
 
 static char *trim(char *s)
@@ -219,7 +227,28 @@ void strategy_free(struct strategy *s)
 
 int strategy_list(const char *series, struct strlist *names)
 {
-	char *dir = xasprintf("%s/driver-patches/%s", hb_home(), series);
+	const struct strlist *dirs = hb_data_dirs();
+	int found = 0;
+	for (size_t d = 0; d < dirs->n; d++) {
+		struct strlist here = { 0 };
+		if (strategy_dir_list(dirs->v[d], series, &here) == 0)
+			found = 1;
+		for (size_t i = 0; i < here.n; i++) {
+			size_t j = 0;
+			while (j < names->n && strcmp(names->v[j], here.v[i]))
+				j++;
+			if (j == names->n)
+				strlist_push(names, here.v[i]);
+		}
+		strlist_free(&here);
+	}
+	strlist_sort(names);
+	return found ? 0 : -1;
+}
+
+int strategy_dir_list(const char *data_dir, const char *series, struct strlist *names)
+{
+	char *dir = xasprintf("%s/driver-patches/%s", data_dir, series);
 	struct strlist all = { 0 };
 	int rc = list_dir(dir, &all);
 	for (size_t i = 0; i < all.n; i++) {

@@ -46,7 +46,11 @@ void strategy_free(struct strategy *s);
 int series_file_load(const char *file, struct strlist *patches, char **description,
 		     struct strlist *upstream, struct strlist *settings, char **driver,
 		     char *err, size_t errlen);
-/* Names of the strategies of a series (sorted, without `base`). */
+/* Names of the strategies of a series (sorted, without `base`), each once
+ * over the data search path (util/paths.h), -1 when no directory has the
+ * series; strategy_dir_list() one data directory's. A strategy loads from
+ * the first directory that has it. */
 int strategy_list(const char *series, struct strlist *names);
+int strategy_dir_list(const char *data_dir, const char *series, struct strlist *names);
 
 #endif

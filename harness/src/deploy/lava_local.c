@@ -164,7 +164,7 @@ static int write_inputs(struct dut *d, const struct dut_image *img, struct lava_
 			hb_err("%s", err);
 			goto out;
 		}
-	char *awk_path = path_join(hb_home(), "harness/agent/lava-report.awk");
+	char *awk_path = hb_agent_file("lava-report.awk");
 	awk = read_file(awk_path, NULL);
 	if (!awk)
 		hb_err("cannot read %s: %s", awk_path, strerror(errno));

@@ -88,13 +88,9 @@ struct todo {
 
 static void fill_provenance(struct plan_state *ps)
 {
-	char *rev[] = { "git", "-C", (char *)hb_home(), "rev-parse", "--short=12", "HEAD", NULL };
-	char *dirty[] = { "git", "-C", (char *)hb_home(), "status", "--porcelain",
-			  "--untracked-files=no", NULL };
-	char *r = proc_output(rev), *d = proc_output(dirty);
-	snprintf(ps->commit, sizeof(ps->commit), "%s%s", r ? r : "unknown", d && *d ? "-dirty" : "");
-	free(r);
-	free(d);
+	char *v = hb_version();
+	snprintf(ps->commit, sizeof(ps->commit), "%s", v);
+	free(v);
 	gethostname(ps->host, sizeof(ps->host) - 1);
 }
 

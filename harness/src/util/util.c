@@ -387,31 +387,6 @@ int sha256_file_hex(const char *path, char out[65])
 	return 0;
 }
 
-const char *hb_home(void)
-{
-	static char home[PATH_MAX];
-	if (home[0])
-		return home;
-	const char *env = getenv("HILBENCH_HOME");
-	if (env && *env) {
-		snprintf(home, sizeof(home), "%s", env);
-		return home;
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return ".";
-	exe[n] = '\0';
-	/* build/hilbench -> the repository root */
-	for (int up = 0; up < 2; up++) {
-		char *slash = strrchr(exe, '/');
-		if (slash && slash != exe)
-			*slash = '\0';
-	}
-	snprintf(home, sizeof(home), "%s", exe);
-	return home;
-}
-
 const char *hb_cache_dir(void)
 {
 	static char dir[PATH_MAX];
@@ -423,17 +398,6 @@ const char *hb_cache_dir(void)
 		snprintf(dir, sizeof(dir), "%s", env);
 	else
 		snprintf(dir, sizeof(dir), "%s/.cache/hilbench", home && *home ? home : "/root");
-	return dir;
-}
-
-const char *hb_store_dir(void)
-{
-	static char dir[PATH_MAX];
-	const char *env = getenv("HILBENCH_STORE");
-	if (!dir[0])
-		snprintf(dir, sizeof(dir), "%s", env && *env ? env : "");
-	if (!dir[0])
-		snprintf(dir, sizeof(dir), "%s/results", hb_home());
 	return dir;
 }
 

@@ -78,14 +78,12 @@ int parse_uint(const char *s, unsigned long long max, unsigned long long *v);
 void sha256_hex(const void *data, size_t len, char out[65]);
 int sha256_file_hex(const char *path, char out[65]);
 
-/* Where hilbench keeps its data files (boards/, workloads/, plans/,
- * driver-patches/): $HILBENCH_HOME, else the directory above the binary's. */
-const char *hb_home(void);
+/* hb_home() and hb_store_dir() were declared here: most callers of util
+ * want them, so util.h keeps giving them (where files are: util/paths.h). */
+#include "util/paths.h"
+
 /* Build cache outside the clone: $HILBENCH_CACHE, else ~/.cache/hilbench. */
 const char *hb_cache_dir(void);
-
-/* The result store: $HILBENCH_STORE, else <home>/results. */
-const char *hb_store_dir(void);
 
 void hb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
