@@ -83,9 +83,6 @@ DATA_DIRS  := boards workloads plans settings drivers emulators emulator-patches
 # hilbench-files(5); tests/man-pages.sh keeps them and --help together.
 MAN_SRC    := $(sort $(wildcard docs/man/*.scd))
 MAN_PAGES  := $(MAN_SRC:docs/man/%.scd=$(B)/man/%)
-# Emulator plugins (TCG plugins) a plugin target builds into
-# $(B)/plugins/*.so are installed beside the agents when they are there.
-PLUGINS     = $(wildcard $(B)/plugins/*.so)
 .PHONY: all help deps emulator check check-unit check-agent check-lava check-lava-local \
 	check-lava-server check-cross check-boards check-integration valgrind fuzz fuzz-check \
 	compare check-fresh check-starve bench clean man install check-install check-package
@@ -149,11 +146,13 @@ $(B)/man/%: docs/man/%.scd
 
 man: $(MAN_PAGES) ## the manual pages (scdoc): build/man/, read by `hilbench help CMD` in a clone
 
-# DESTDIR=DIR prefix=/usr for a package; the plugins' line installs nothing
-# while no plugin is built.
+# DESTDIR=DIR prefix=/usr for a package. The emulator's TCG plugin is
+# installed as source: hilbench compiles it against the emulator it builds
+# (build/insn_plugin.c), so its header matches.
 install: all man ## install hilbench under prefix (/usr/local; DESTDIR, prefix, bindir, ...)
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/hilbench \
 		$(DESTDIR)$(libdir)/hilbench/scripts $(DESTDIR)$(libdir)/hilbench/agent \
+		$(DESTDIR)$(libdir)/hilbench/plugin \
 		$(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 $(DESTDIR)$(bashcompdir)
 	install -m 0755 $(B)/hilbench $(DESTDIR)$(bindir)/hilbench
 	cp -R --no-preserve=ownership $(DATA_DIRS) $(DESTDIR)$(datadir)/hilbench/
@@ -163,7 +162,7 @@ install: all man ## install hilbench under prefix (/usr/local; DESTDIR, prefix, 
 	$(foreach a,$(AGENT_ARCHES),install -D -m 0755 $(B)/$(a)/hb-agent \
 		$(DESTDIR)$(libdir)/hilbench/agent/$(a)/hb-agent && \
 		$(patsubst %gcc,%strip,$(AGENT_CC_$(a))) -R .comment $(DESTDIR)$(libdir)/hilbench/agent/$(a)/hb-agent &&) true
-	$(if $(PLUGINS),install -D -m 0644 -t $(DESTDIR)$(libdir)/hilbench/plugins $(PLUGINS))
+	install -m 0644 harness/plugin/hb-insn.c $(DESTDIR)$(libdir)/hilbench/plugin/
 	@# What built it, for --version and each run's provenance: this clone's
 	@# commit (-dirty when changed), else debian/changelog's version.
 	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \

@@ -16,7 +16,7 @@ static const char *const plugin_flags[] = {
 
 char *insn_plugin_build(const struct emulator_result *e)
 {
-	char *src = xasprintf("%s/harness/plugin/hb-insn.c", hb_home());
+	char *src = hb_plugin_source("hb-insn.c");
 	char *incdir = path_dirname(e->plugin_header);
 	char *cc_argv[] = { PLUGIN_CC, "--version", NULL };
 	char *cc_version = proc_output(cc_argv);

@@ -241,9 +241,11 @@ static int where_moved(struct gate_loop *g, struct store *s)
 	int rc = dataset_load(s, &rs, &ref);
 	if (rc == 0)
 		rc = dataset_load(s, &cs, &cand);
-	for (size_t w = 0; rc == 0 && w < g->nwls; w++) {
+	/* each side is one build, so one label: the dataset's (a candidate
+	 * with patches is "baseline+fix", not its strategy's name) */
+	for (size_t w = 0; rc == 0 && ref.strategies.n && cand.strategies.n && w < g->nwls; w++) {
 		struct mover m[4];
-		size_t n = movers_find(&ref, g->ref.strategy, &cand, g->cand.strategy,
+		size_t n = movers_find(&ref, ref.strategies.v[0], &cand, cand.strategies.v[0],
 				       g->wls[w].name, m, HB_ARRAY_SIZE(m));
 		for (size_t i = 0; i < g->n; i++)
 			if (!strcmp(g->v[i].workload, g->wls[w].name))

@@ -147,6 +147,13 @@ char *hb_agent_file(const char *name)
 			 where.layout == HB_LAYOUT_TREE ? "harness/agent" : "agent", name);
 }
 
+char *hb_plugin_source(const char *name)
+{
+	locate();
+	return xasprintf("%s/%s/%s", where.lib,
+			 where.layout == HB_LAYOUT_TREE ? "harness/plugin" : "plugin", name);
+}
+
 char *hb_agent_binary(const char *debian_arch)
 {
 	locate();

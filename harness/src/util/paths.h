@@ -46,6 +46,9 @@ char *hb_data_find(const char *rel);
 char *hb_script(const char *name);
 char *hb_agent_file(const char *name);
 char *hb_agent_binary(const char *debian_arch);
+/* The source of an emulator plugin (hb-insn.c), compiled against the
+ * emulator hilbench builds. */
+char *hb_plugin_source(const char *name);
 
 /* What built this hilbench, for a run's provenance: the clone's commit
  * (with -dirty), or the VERSION file `make install` wrote. Malloc'd. */
