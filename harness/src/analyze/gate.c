@@ -35,6 +35,7 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 	d->lo_pct = d->shift.lo * scale;
 	d->hi_pct = d->shift.hi * scale;
 	d->outcome = GATE_OPEN;
+	d->where[0] = '\0';	/* the gate loop names the movers after its last look */
 	if (d->shift.method == SHIFT_NONE)
 		return;
 	if (d->ref.mean == 0) {
