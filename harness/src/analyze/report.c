@@ -444,15 +444,10 @@ int report_emit_junit(const struct report_input *in, FILE *out)
 	fputs("  <properties><property name=\"reference\" value=\"", out);
 	xml_escape(out, d->strategies.n ? d->strategies.v[0] : "");
 	fputs("\"/><property name=\"rules\" value=\"", out);
-	char *rules = NULL;
-	size_t rlen = 0;
-	FILE *mem = open_memstream(&rules, &rlen);
-	if (mem) {
-		report_rules(d, mem);
-		fclose(mem);
+	char *rules = report_rules_text(d);
+	if (rules)
 		xml_escape(out, rules);
-		free(rules);
-	}
+	free(rules);
 	fputs("\"/></properties>\n", out);
 	fwrite(buf, 1, len, out);
 	fputs("</testsuite>\n", out);

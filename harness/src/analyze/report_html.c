@@ -219,15 +219,10 @@ static void summary_html(const struct dataset *d, FILE *out)
 		return;
 	}
 	fputs("<h2 id=\"summary\">Summary</h2>\n<p>", out);
-	char *rules = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&rules, &len);
-	if (mem) {
-		report_rules(d, mem);
-		fclose(mem);
+	char *rules = report_rules_text(d);
+	if (rules)
 		html_escape(out, rules);
-		free(rules);
-	}
+	free(rules);
 	fputs("</p>\n<table class=\"summary\"><tr><th>strategy</th>", out);
 	for (size_t r = 0; r < t.n; r++) {
 		fputs("<th>", out);

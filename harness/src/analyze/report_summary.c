@@ -169,6 +169,18 @@ const char *verdict_text(const struct comparison *c, char *buf, size_t len)
 	return buf;
 }
 
+char *report_rules_text(const struct dataset *d)
+{
+	char *rules = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&rules, &len);
+	if (!mem)
+		return NULL;
+	report_rules(d, mem);
+	fclose(mem);
+	return rules;
+}
+
 void report_rules(const struct dataset *d, FILE *out)
 {
 	fprintf(out, "Reference: %s (%s); every other strategy is compared with it on the "

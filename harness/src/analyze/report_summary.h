@@ -58,6 +58,9 @@ const char *verdict_text(const struct comparison *c, char *buf, size_t len);
 /* How the reference was chosen and the verdict rules, as one paragraph of
  * plain text (the caller escapes it for its format). */
 void report_rules(const struct dataset *d, FILE *out);
+/* The same text as a string, for a format that escapes it as a whole;
+ * NULL when memory ran out. The caller frees it. */
+char *report_rules_text(const struct dataset *d);
 /* The sentence that answers a row: which strategy, by how much, how sure. */
 void summary_sentence(const struct summary_table *t, const struct summary_row *r, FILE *out);
 /* The change of a cell as "+15.7 % (CI +14.9..+16.5 %)", "ref", "FAIL" or "-". */

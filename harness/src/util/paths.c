@@ -133,25 +133,28 @@ char *hb_data_find(const char *rel)
 	return NULL;
 }
 
-char *hb_script(const char *name)
+/* A program file: in the clone under harness/<dir>/, installed under
+ * <lib>/<dir>/. */
+static char *program_file(const char *dir, const char *name)
 {
 	locate();
-	return xasprintf("%s/%s/%s", where.lib,
-			 where.layout == HB_LAYOUT_TREE ? "harness/scripts" : "scripts", name);
+	return xasprintf("%s/%s%s/%s", where.lib,
+			 where.layout == HB_LAYOUT_TREE ? "harness/" : "", dir, name);
+}
+
+char *hb_script(const char *name)
+{
+	return program_file("scripts", name);
 }
 
 char *hb_agent_file(const char *name)
 {
-	locate();
-	return xasprintf("%s/%s/%s", where.lib,
-			 where.layout == HB_LAYOUT_TREE ? "harness/agent" : "agent", name);
+	return program_file("agent", name);
 }
 
 char *hb_plugin_source(const char *name)
 {
-	locate();
-	return xasprintf("%s/%s/%s", where.lib,
-			 where.layout == HB_LAYOUT_TREE ? "harness/plugin" : "plugin", name);
+	return program_file("plugin", name);
 }
 
 char *hb_agent_binary(const char *debian_arch)
