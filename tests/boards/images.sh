@@ -36,7 +36,7 @@ for board in "${boards[@]}"; do
 		l=$(mkimage -l "$kernel")
 		[[ $l == *"Load Address: 42208000"* ]] || fail "$board: uImage load address: $l"
 		# the payload ends with the DTB: its magic d00dfeed is in there
-		od -An -tx1 -v "$kernel" | tr -d ' \n' | grep -q d00dfeed || fail "$board: no DTB in the uImage"
+		od -An -tx1 -v "$kernel" | tr -d ' \n' | grep d00dfeed >/dev/null || fail "$board: no DTB in the uImage"
 		grep -q '^bootm ${kernel_addr_r} ${ramdisk_addr_r}$' "$uboot" || fail "$board: u-boot.txt"
 		;;
 	cyclone5-socdk)

@@ -36,7 +36,7 @@ done
 # (but the emulator plugin's source, which hilbench compiles against the
 # emulator it builds)
 check "nothing of the clone's tests or sources is installed" \
-	eval '! find "$dest" -path "*/tests/*" -o -name "*.c" ! -path "*/lib/hilbench/plugin/*" | grep -q .'
+	eval '! find "$dest" -path "*/tests/*" -o -name "*.c" ! -path "*/lib/hilbench/plugin/*" | grep . >/dev/null'
 
 # The installed program, from / and with a login's environment: no
 # HILBENCH_HOME, no clone in sight.
@@ -120,17 +120,17 @@ complete_words() { # the words of a command line; the last is being completed
 		cd / && unset HILBENCH_HOME HILBENCH_DATA && _hilbench && printf '%s\n' "${COMPREPLY[@]}"
 	)
 }
-check "completion: commands" eval 'complete_words hilbench ga | grep -qx gate'
-check "... a command's options" eval 'complete_words hilbench gate --pa | grep -qx -- --patch'
+check "completion: commands" eval 'complete_words hilbench ga | grep -x -- gate >/dev/null'
+check "... a command's options" eval 'complete_words hilbench gate --pa | grep -x -- --patch >/dev/null'
 check "... boards, with the lab's" \
-	eval 'complete_words hilbench --data-dir "$lab" run --board "" | grep -qx lab-board'
+	eval 'complete_words hilbench --data-dir "$lab" run --board "" | grep -x -- lab-board >/dev/null'
 check "... the installed ones too" \
-	eval 'complete_words hilbench --data-dir "$lab" run --board "" | grep -qx qemu-orangepi-pc'
+	eval 'complete_words hilbench --data-dir "$lab" run --board "" | grep -x -- qemu-orangepi-pc >/dev/null'
 check "... the last of a list of workloads" \
-	eval 'complete_words hilbench run --workloads udp64-dut-tx,tcp-dut-r | grep -qx udp64-dut-tx,tcp-dut-rx'
-check "... strategies" eval 'complete_words hilbench build --strategy gat | grep -qx gating'
-check "... report formats" eval 'complete_words hilbench report --format js | grep -qx json'
-check "... what to list" eval 'complete_words hilbench list st | grep -qx strategies'
+	eval 'complete_words hilbench run --workloads udp64-dut-tx,tcp-dut-r | grep -x -- udp64-dut-tx,tcp-dut-rx >/dev/null'
+check "... strategies" eval 'complete_words hilbench build --strategy gat | grep -x -- gating >/dev/null'
+check "... report formats" eval 'complete_words hilbench report --format js | grep -x -- json >/dev/null'
+check "... what to list" eval 'complete_words hilbench list st | grep -x -- strategies >/dev/null'
 
 echo "check-install: $pass passed, $fail failed"
 ((fail == 0))

@@ -27,8 +27,8 @@ t0=$SECONDS
 if [[ ${HB_IN_NETNS:-} != 1 ]]; then
 	[[ $(id -u) == 0 ]] || { echo "server.sh: needs root" >&2; exit 2; }
 	pg_was_online=0
-	pg_lsclusters -h | awk '$1 == 15 && $2 == "main" && $4 == "online"' | grep -q . && pg_was_online=1
-	if ! dpkg-query -W -f '${Status}' lava-server 2>/dev/null | grep -q 'install ok installed'; then
+	pg_lsclusters -h | awk '$1 == 15 && $2 == "main" && $4 == "online"' | grep . >/dev/null && pg_was_online=1
+	if ! dpkg-query -W -f '${Status}' lava-server 2>/dev/null | grep 'install ok installed' >/dev/null; then
 		echo "server.sh: installing lava-server (its postinst needs PostgreSQL up)"
 		pg_ctlcluster "${PG[@]}" start 2>/dev/null
 		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
@@ -110,16 +110,16 @@ manage users add "$user" --superuser --staff >/dev/null 2>&1	# fails when it exi
 token=$(head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9')
 manage tokens add --user "$user" --secret "$token" >/dev/null || die "cannot add a token"
 printf '%s\n' "$token" >"$work/token"
-manage workers list 2>/dev/null | grep -qw "$WORKER" || manage workers add "$WORKER" >/dev/null
+manage workers list 2>/dev/null | grep -w "$WORKER" >/dev/null || manage workers add "$WORKER" >/dev/null
 wtoken=$(manage shell -c "from lava_scheduler_app.models import Worker; print(Worker.objects.get(hostname='$WORKER').token)" 2>/dev/null | tail -n 1)
 [[ -n $wtoken ]] || die "no token for worker $WORKER"
 mkdir -p /etc/lava-server/dispatcher.d/$WORKER
 printf 'dispatcher_ip: 198.18.0.1\n' >/etc/lava-server/dispatcher.d/$WORKER/dispatcher.yaml
 cp lava/device-types/hilbench-qemu-orangepi-pc.jinja2 /etc/lava-server/dispatcher-config/device-types/
-manage device-types list 2>/dev/null | grep -qw hilbench-qemu-orangepi-pc ||
+manage device-types list 2>/dev/null | grep -w hilbench-qemu-orangepi-pc >/dev/null ||
 	manage device-types add hilbench-qemu-orangepi-pc >/dev/null || die "cannot add the device type"
 cp "lava/devices/$DEVICE.jinja2" /etc/lava-server/dispatcher-config/devices/
-if manage devices list -a 2>/dev/null | grep -qw "$DEVICE"; then
+if manage devices list -a 2>/dev/null | grep -w "$DEVICE" >/dev/null; then
 	manage devices update "$DEVICE" --worker "$WORKER" --health UNKNOWN >/dev/null
 else
 	manage devices add "$DEVICE" --device-type hilbench-qemu-orangepi-pc --worker "$WORKER" >/dev/null ||
