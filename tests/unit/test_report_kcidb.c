@@ -89,6 +89,22 @@ static int setup(void **state)
 	add("r4", RUN_ERROR, "udp64-dut-tx", "build failed (see the error above)", NULL);
 	add_patched("r5", RUN_PASS, "udp64-dut-tx", NULL,
 		    "2222222222222222222222222222222222222222222222222222222222222222", git_patches);
+	/* session s3: a --kernel-src git checkout, whose manifest names the
+	 * commit's repository and branch (build/source.c) */
+	static char git_manifest_path[96];
+	snprintf(git_manifest_path, sizeof(git_manifest_path), "%s/git-manifest.json", dir);
+	static const char gm[] = "{\"schema\":\"hilbench-kernel-build/1\",\"source\":{\"kind\":"
+				 "\"dir\",\"identity\":\"git " COMMIT " "
+				 "1111111111111111111111111111111111111111 clean\","
+				 "\"git_repository_url\":\"https://git.kernel.org/pub/scm/linux/"
+				 "kernel/git/netdev/net-next.git\",\"git_repository_branch\":"
+				 "\"main\"}}";
+	if (write_file_atomic(git_manifest_path, gm, strlen(gm)) < 0)
+		return -1;
+	manifest = git_manifest_path;
+	add_run("s3", "g1", RUN_PASS, "udp64-dut-tx", NULL,
+		"3333333333333333333333333333333333333333333333333333333333333333", patches);
+	manifest = manifest_path;
 	/* session s2: a strategy whose kernel did not build, so none of its
 	 * runs ran (run/executor.c stores each with the build's reason) */
 	static const char *const workloads[] = { "udp64-dut-tx", "tcp-dut-tx", "tcp-dut-rx" };
@@ -214,6 +230,26 @@ static void measurements_are_done_tests_with_numbers(void **state)
 	free(path);
 }
 
+/* A checkout of a git tree names the commit, the repository others can
+ * fetch it from and the branch, so it groups with other CI systems' results
+ * of the same commit; and it still validates. */
+static void kcidb_git_checkout_names_its_repository(void **state)
+{
+	(void)state;
+	char *path = export_session("s3", "git.json");
+	assert_int_equal(validate(path), 0);
+	char *text = read_file(path, NULL);
+	cJSON *j = cJSON_Parse(text);
+	cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checkouts"), 0);
+	assert_string_equal(cJSON_GetObjectItem(c, "git_commit_hash")->valuestring, COMMIT);
+	assert_string_equal(cJSON_GetObjectItem(c, "git_repository_url")->valuestring,
+			    "https://git.kernel.org/pub/scm/linux/kernel/git/netdev/net-next.git");
+	assert_string_equal(cJSON_GetObjectItem(c, "git_repository_branch")->valuestring, "main");
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+}
+
 static const cJSON *find_id(const cJSON *list, const char *id)
 {
 	const cJSON *o;
@@ -285,6 +321,7 @@ int main(void)
 		cmocka_unit_test(measurements_are_done_tests_with_numbers),
 		cmocka_unit_test(validator_rejects_a_broken_report),
 		cmocka_unit_test(kcidb_build_failure),
+		cmocka_unit_test(kcidb_git_checkout_names_its_repository),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -149,6 +149,20 @@ static void git_checkout_identity_follows_commits_and_edits(void **state)
 	assert_false(path_exists(git_copy));
 	free(git_copy);
 	char *clean = xstrdup(a.identity);
+	assert_null(a.git_url);		/* no remote */
+	source_free(&a);
+
+	/* A remote and a branch: named, not part of the identity, and the
+	 * token in the remote's URL never copied. */
+	char *remote[] = { "git", "-C", dir, "remote", "add", "origin",
+			   "https://lab:s3cret@git.example.org/linux.git", NULL };
+	char *branch[] = { "git", "-C", dir, "checkout", "-q", "-b", "hb-work", NULL };
+	assert_int_equal(proc_run(remote, NULL), 0);
+	assert_int_equal(proc_run(branch, NULL), 0);
+	assert_int_equal(source_prepare(&spec, &a), 0);
+	assert_string_equal(a.identity, clean);
+	assert_string_equal(a.git_url, "https://git.example.org/linux.git");
+	assert_string_equal(a.git_branch, "hb-work");
 	source_free(&a);
 
 	/* An uncommitted edit, then an untracked file: new identities. */
@@ -168,6 +182,36 @@ static void git_checkout_identity_follows_commits_and_edits(void **state)
 	free(want);
 	free(head);
 	free(dir);
+}
+
+static void public_git_url_is_https_without_credentials(void **state)
+{
+	(void)state;
+	static const struct { const char *in, *out; } cases[] = {
+		{ "https://git.kernel.org/pub/scm/linux/kernel/git/netdev/net.git",
+		  "https://git.kernel.org/pub/scm/linux/kernel/git/netdev/net.git" },
+		{ "https://u:tok@host.example/a.git", "https://host.example/a.git" },
+		{ "https://tok@host.example", "https://host.example" },
+		{ "https://host.example/x@y", "https://host.example/x@y" },	/* '@' in the path */
+		{ "https://u@/a.git", NULL },					/* no host */
+		{ "https:///a.git", NULL },
+		{ "http://host.example/a.git", NULL },
+		{ "git@github.com:torvalds/linux.git", NULL },
+		{ "ssh://git@host.example/a.git", NULL },
+		{ "/srv/git/linux", NULL },
+		{ "https://host.example/a b", NULL },
+		{ "https://host.example/a\nb", NULL },
+		{ "", NULL },
+	};
+	assert_null(source_public_git_url(NULL));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = source_public_git_url(cases[i].in);
+		if (cases[i].out)
+			assert_string_equal(got, cases[i].out);
+		else
+			assert_null(got);
+		free(got);
+	}
 }
 
 static void tarball_is_extracted_once(void **state)
@@ -291,6 +335,7 @@ int main(void)
 		cmocka_unit_test(makefile_versions),
 		cmocka_unit_test(plain_dir_is_copied_and_identified_by_content),
 		cmocka_unit_test(git_checkout_identity_follows_commits_and_edits),
+		cmocka_unit_test(public_git_url_is_https_without_credentials),
 		cmocka_unit_test(tarball_is_extracted_once),
 		cmocka_unit_test(two_processes_prepare_one_tarball_at_once),
 		cmocka_unit_test(bad_trees_are_refused),

@@ -142,6 +142,7 @@ static cJSON *patches_for_export(const char *json)
  * whether it had uncommitted changes. All empty when the manifest is gone. */
 struct source_facts {
 	char deb_version[64], commit[41];
+	char git_url[512], git_branch[256];	/* of the commit; empty: unknown */
 	int uncommitted;
 	double build_seconds;
 	char toolchain[128];
@@ -157,6 +158,8 @@ static void read_source_facts(const char *manifest, struct source_facts *f)
 	const cJSON *src = cJSON_GetObjectItemCaseSensitive(m, "source");
 	const cJSON *deb = cJSON_GetObjectItemCaseSensitive(src, "deb_version");
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(src, "identity");
+	const cJSON *url = cJSON_GetObjectItemCaseSensitive(src, "git_repository_url");
+	const cJSON *branch = cJSON_GetObjectItemCaseSensitive(src, "git_repository_branch");
 	const cJSON *secs = cJSON_GetObjectItemCaseSensitive(m, "build_seconds");
 	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(m, "toolchain");
 	if (cJSON_IsString(deb))
@@ -170,6 +173,13 @@ static void read_source_facts(const char *manifest, struct source_facts *f)
 		if (hex)
 			snprintf(f->commit, sizeof(f->commit), "%.40s", id->valuestring + 4);
 		f->uncommitted = strstr(id->valuestring, " changes ") != NULL;
+		/* the manifest is ours, but a URL too long to keep whole is left
+		 * out rather than cut into another one */
+		if (hex && cJSON_IsString(url) && !strncmp(url->valuestring, "https://", 8) &&
+		    strlen(url->valuestring) < sizeof(f->git_url))
+			snprintf(f->git_url, sizeof(f->git_url), "%s", url->valuestring);
+		if (hex && cJSON_IsString(branch) && strlen(branch->valuestring) < sizeof(f->git_branch))
+			snprintf(f->git_branch, sizeof(f->git_branch), "%s", branch->valuestring);
 	}
 	if (cJSON_IsNumber(secs))
 		f->build_seconds = secs->valuedouble;
@@ -192,7 +202,8 @@ static void add_checkout(struct kcidb_ctx *k, const struct run_row *r, const cha
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
 		git_layer(name, commit);
 	}
-	if (!commit[0] && f->commit[0])
+	int from_checkout = !commit[0] && f->commit[0];
+	if (from_checkout)
 		snprintf(commit, sizeof(commit), "%s", f->commit);
 	if (commit[0])
 		cJSON_AddStringToObject(c, "git_commit_hash", commit);
@@ -201,6 +212,10 @@ static void add_checkout(struct kcidb_ctx *k, const struct run_row *r, const cha
 		cJSON_AddStringToObject(c, "tree_name", tree);
 		free(tree);
 	}
+	if (from_checkout && f->git_url[0])
+		cJSON_AddStringToObject(c, "git_repository_url", f->git_url);
+	if (from_checkout && f->git_branch[0])
+		cJSON_AddStringToObject(c, "git_repository_branch", f->git_branch);
 	/* Only a built kernel recorded its patches; a checkout with uncommitted
 	 * changes has more than its patch list says. Either way the patchset
 	 * is not known, and an empty hash would claim there was none. */

@@ -278,6 +278,10 @@ static int write_manifest(const struct build_request *req, const struct source *
 	cJSON_AddStringToObject(s, "origin", src->origin);
 	cJSON_AddStringToObject(s, "kernel_version", src->kernel_version);
 	cJSON_AddStringToObject(s, "identity", src->identity);
+	if (src->git_url)
+		cJSON_AddStringToObject(s, "git_repository_url", src->git_url);
+	if (src->git_branch)
+		cJSON_AddStringToObject(s, "git_repository_branch", src->git_branch);
 	if (src->kind == SOURCE_DEBIAN) {
 		cJSON_AddStringToObject(s, "package", "linux-source");
 		cJSON_AddStringToObject(s, "deb_version", src->deb_version);

@@ -280,6 +280,50 @@ static char *git_identity(const char *dir)
 	return id;
 }
 
+char *source_public_git_url(const char *url)
+{
+	static const char scheme[] = "https://";
+	size_t n = strlen(scheme);
+	if (!url || strncmp(url, scheme, n))
+		return NULL;
+	for (const char *c = url; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return NULL;
+	const char *host = url + n;
+	const char *end = host + strcspn(host, "/?#");
+	const char *at = memchr(host, '@', (size_t)(end - host));
+	if (at)
+		host = at + 1;
+	if (host == end)
+		return NULL;
+	return xasprintf("%s%s", scheme, host);
+}
+
+/* Where a checkout's commit can be fetched from, and its branch (see
+ * source.h); both stay NULL when git does not say. */
+static void git_origin(const char *dir, struct source *s)
+{
+	char *branch_argv[] = { "git", "-C", (char *)dir, "symbolic-ref", "-q", "--short", "HEAD",
+				NULL };
+	char *up_argv[] = { "git", "-C", (char *)dir, "rev-parse", "--abbrev-ref",
+			    "--symbolic-full-name", "@{upstream}", NULL };
+	s->git_branch = proc_output(branch_argv);
+	char *upstream = s->git_branch ? proc_output(up_argv) : NULL;
+	char *slash = upstream ? strchr(upstream, '/') : NULL;
+	if (slash)
+		*slash = 0;
+	char *url_argv[] = { "git", "-C", (char *)dir, "remote", "get-url", "--",
+			     slash ? upstream : "origin", NULL };
+	char *url = proc_output(url_argv);
+	s->git_url = source_public_git_url(url);
+	free(url);
+	free(upstream);
+	if (s->git_branch && !*s->git_branch) {
+		free(s->git_branch);
+		s->git_branch = NULL;
+	}
+}
+
 /* A user's tree as it is, for the cache (util/tree.h leaves out .git). */
 static int copy_user_tree(const char *from, const char *to)
 {
@@ -341,6 +385,7 @@ static int prepare_dir(const char *path, struct source *s)
 	char *git = git_identity(path);
 	if (git) {
 		s->identity = git;
+		git_origin(path, s);
 	} else {
 		char *hash = tree_content_hash(path);
 		if (!hash) {
@@ -461,6 +506,8 @@ void source_free(struct source *s)
 	free(s->origin);
 	free(s->identity);
 	free(s->tree);
+	free(s->git_url);
+	free(s->git_branch);
 	free(s->deb_version);
 	free(s->tarball_sha256);
 	memset(s, 0, sizeof(*s));

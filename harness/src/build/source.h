@@ -41,6 +41,12 @@ struct source {
 	char *origin;		/* the package name, or the user's path */
 	char *identity;		/* kind-specific, content-based; see above */
 	char *tree;		/* the pristine copy in the cache */
+	/* a git checkout only, NULL when unknown; not part of the identity:
+	 * where the commit can be fetched from (the upstream remote of HEAD's
+	 * branch, else "origin") as an https:// URL without credentials, and
+	 * the branch checked out */
+	char *git_url;
+	char *git_branch;
 	/* debian only: as the 6.1 cache keys always had them */
 	char *deb_version;
 	char *tarball_sha256;
@@ -53,6 +59,11 @@ void source_free(struct source *s);
 const char *source_kind_name(enum source_kind kind);
 /* The source part of a build key's text: same inputs, same line. */
 char *source_key_line(const struct source *s);
+/* A remote's URL as others can fetch it: https:// only (what KCIDB's
+ * git_repository_url takes), without the user:token@ part a lab's remote
+ * may carry, which must never leave the machine; NULL for any other URL
+ * (a local path, ssh, git@host:path) or one with spaces or controls. */
+char *source_public_git_url(const char *remote_url);
 /* VERSION.PATCHLEVEL.SUBLEVEL[EXTRAVERSION] of a tree's Makefile text, and
  * its series; -1 when it is not a kernel Makefile. */
 int source_makefile_version(const char *makefile_text, char **version, char **series);
