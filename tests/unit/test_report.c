@@ -618,6 +618,97 @@ static void where_the_cycles_go(void **state)
 	free(text);
 }
 
+/* A whole plan's page, laid out by Chromium at 800 and 1400 px
+ * (tests/report/geometry.sh): every plot's marks inside its box, no label
+ * over another. The runs are a test double of a plan's results (made up
+ * here, not measured) with the shapes that broke plots before: values far
+ * from zero, a share near 100 %, a series of zeros, a candidate that
+ * panicked, per-interval throughput, and five nightly sessions with a step
+ * for "Over time". No boot, so it runs in check-unit. */
+static void page_run(int night, const char *strategy, const char *workload, int rep,
+		     const char *cls, const char *reason, const struct metric *m, size_t n)
+{
+	char session[24], started[48];
+	snprintf(session, sizeof(session), "night-%d", night);
+	snprintf(started, sizeof(started), "2026-11-%02dT02:%02d:00Z", 20 + night, rep);
+	enum run_class c = RUN_PASS;
+	assert_int_equal(run_class_parse(cls, &c), 0);
+	struct run_record r = {
+		.session = session, .plan = "page", .board = "qemu-orangepi-pc",
+		.strategy = strategy, .workload = workload, .repetition = rep, .cls = c,
+		.reason = reason, .timing = "virtual", .started = started, .ended = started,
+		.metrics = m, .n_metrics = c == RUN_PASS ? n : 0,
+	};
+	store_new_id(r.id);
+	assert_int_equal(store_add_run(st, &r), 0);
+	if (night != 1 || rep != 1 || c != RUN_PASS)
+		return;
+	/* the first run's intervals, as the DUT's iperf3 writes them */
+	char *d = xasprintf("%s/runs/%s", store_dir(st), r.id);
+	assert_int_equal(mkdir_p(d, 0755), 0);
+	char *json = xstrdup("{\"intervals\":[");
+	for (int i = 0; i < 10; i++) {
+		char *more = xasprintf("%s%s{\"sum\":{\"start\":%d,\"end\":%d,\"seconds\":1,"
+				       "\"bits_per_second\":%.0f}}", json, i ? "," : "", i, i + 1,
+				       m[0].value * 1e6 * (1 + 0.002 * (i % 3)));
+		free(json);
+		json = more;
+	}
+	char *whole = xasprintf("%s]}", json);
+	char *path = path_join(d, "dut-iperf.json");
+	assert_int_equal(write_file_atomic(path, whole, strlen(whole)), 0);
+	free(path);
+	free(whole);
+	free(json);
+	free(d);
+}
+
+static void the_page_lays_out_in_chromium(void **state)
+{
+	(void)state;
+	static const struct { const char *name; double pps, share, mbps; } strategies[] = {
+		{ "baseline", 4455.2, 99.1, 37.91 }, { "gating", 4522.8, 98.7, 38.02 },
+		{ "hrtimer-active", 5215.4, 97.2, 38.11 }, { "is-queued", 5233.0, 97.3, 38.09 },
+	};
+	for (int night = 1; night <= 5; night++)
+		for (size_t si = 0; si < 4; si++)
+			for (int rep = 1; rep <= 3; rep++) {
+				double step = night >= 4 && si == 1 ? 0.9 : 1;	/* gating drops */
+				double jitter = 1 + 0.001 * (rep - 2);
+				struct metric udp[] = {
+					{ "pps", strategies[si].pps * step * jitter, "packets/s", "t" },
+					{ "hrtimer_share_insn_pct", strategies[si].share, "%", "t" },
+					{ "lost_pct", 0, "%", "t" },
+				};
+				struct metric tcp[] = {
+					{ "mbps", strategies[si].mbps * jitter, "Mbit/s", "t" },
+					{ "insn_rx_poll_per_pkt", 1822 + 40.0 * si, "instructions/packet",
+					  "t" },
+				};
+				page_run(night, strategies[si].name, "udp64-dut-tx", rep, "pass", NULL,
+					 udp, 3);
+				page_run(night, strategies[si].name, "tcp-dut-rx", rep, "pass", NULL,
+					 tcp, 2);
+			}
+	page_run(5, "broken", "udp64-dut-tx", 1, "fail",
+		 "kernel panic: kernel BUG at drivers/net/ethernet/stmicro/stmmac/stmmac_main.c:2601!",
+		 NULL, 0);
+	struct selection sel = { .plan = "page" };
+	char *html = render_sel(&sel, NULL, REPORT_HTML);
+	assert_non_null(strstr(html, "Over time"));
+	assert_non_null(strstr(html, "Mbit/s per interval"));
+	char *path = path_join(dir, "page.html");
+	assert_int_equal(write_file_atomic(path, html, strlen(html)), 0);
+	const char *home = getenv("HILBENCH_HOME");
+	char *script = path_join(home ? home : ".", "tests/report/geometry.sh");
+	char *argv[] = { "bash", script, path, NULL };
+	/* 2: Chromium gave no answer (not installed: `make deps` installs it) */
+	assert_int_equal(proc_run(argv, NULL), 0);
+	free(script);
+	free(path);
+	free(html);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -695,6 +786,7 @@ int main(void)
 		cmocka_unit_test(junit_of_console_noise_is_well_formed_xml),
 		cmocka_unit_test(a_selection_can_name_runs_and_metrics),
 		cmocka_unit_test(where_the_cycles_go),
+		cmocka_unit_test(the_page_lays_out_in_chromium),
 		cmocka_unit_test(a_missing_reference_is_never_replaced),
 		cmocka_unit_test(kernels_and_boards_are_never_pooled),
 		cmocka_unit_test(the_minimum_n_rule_is_stated),
