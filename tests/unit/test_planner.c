@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/decisions.h"
 #include "config/catalog.h"
 #include "run/planner.h"
 #include "run_double.h"
@@ -140,14 +141,23 @@ static void candidates_are_decided_against_a_shared_reference(void **state)
 	char why[96];
 	planner_why(&pl, &pl.cells[0], d, why, sizeof(why));
 	assert_non_null(strstr(why, "decided at look"));
+	/* the decisions are in the store, for every report of the session */
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
+	struct selection sel = { .session = pl.session };
+	assert_int_equal(decisions_write(st, &sel, SECTION_TEXT, out), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "| revert | udp64-dut-tx | pps | "));
+	assert_non_null(strstr(text, "| REGRESSED |"));
+	assert_non_null(strstr(text, "decided at look"));
+	assert_non_null(strstr(text, "with chance at most 0.05 over all its looks"));
+	free(text);
+	/* and the planner's own lines: the totals */
+	out = open_memstream(&text, &len);
 	planner_print(&pl, out);
 	fclose(out);
-	assert_non_null(strstr(text, "| revert | udp64-dut-tx | pps |"));
-	assert_non_null(strstr(text, "REGRESSED"));
-	assert_non_null(strstr(text, "with chance at most 0.05 over all its looks"));
+	assert_non_null(strstr(text, " runs, 3 builds, "));
 	free(text);
 	planner_free(&pl);
 }

@@ -618,6 +618,41 @@ static void where_the_cycles_go(void **state)
 	free(text);
 }
 
+/* A planned session's report says per candidate how many runs it took and
+ * why it stopped, with the error rate, in text, Markdown and HTML (the
+ * stored strings escaped); a session of a fixed plan has no such part. */
+static void how_many_runs_it_took(void **state)
+{
+	(void)state;
+	struct decision_record d = {
+		.session = "planned", .reference = "baseline", .strategy = evil,
+		.workload = "udp64-dut-tx", .metric = "pps", .reference_runs = 6,
+		.candidate_runs = 1, .outcome = "improved", .delta_pct = 10.0, .lo_pct = 9.8,
+		.hi_pct = 10.2, .threshold_pct = 1, .alpha = 0.05, .why = "decided at look 1 of 6",
+	};
+	put_pps("planned", NULL, "baseline", NULL, NULL, 1000, 6);
+	put_pps("planned", NULL, evil, NULL, NULL, 1100, 1);
+	assert_int_equal(store_put_decision(st, &d), 0);
+	char *text = render_session("planned", REPORT_TEXT);
+	assert_non_null(strstr(text, "== how many runs it took =="));
+	assert_non_null(strstr(text, "| udp64-dut-tx | pps | 6/1 | improved | +10.00 % (+9.80..+10.20) "
+				     "| 1 % | decided at look 1 of 6 |"));
+	assert_non_null(strstr(text, "over these 1 decisions at most 0.05 false alarms"));
+	free(text);
+	char *md = render_session("planned", REPORT_MD);
+	assert_non_null(strstr(md, "## How many runs it took"));
+	assert_non_null(strstr(md, "\\<script>alert('x')\\</script>\\|"));
+	free(md);
+	char *html = render_session("planned", REPORT_HTML);
+	assert_non_null(strstr(html, "<h2>How many runs it took</h2>"));
+	assert_non_null(strstr(html, "<td class=\"s-better\">improved</td>"));
+	assert_null(strstr(html, "<script>"));
+	free(html);
+	text = render_session("s1", REPORT_TEXT);
+	assert_null(strstr(text, "how many runs it took"));
+	free(text);
+}
+
 /* A whole plan's page, laid out by Chromium at 800 and 1400 px
  * (tests/report/geometry.sh): every plot's marks inside its box, no label
  * over another. The runs are a test double of a plan's results (made up
@@ -787,6 +822,7 @@ int main(void)
 		cmocka_unit_test(a_selection_can_name_runs_and_metrics),
 		cmocka_unit_test(where_the_cycles_go),
 		cmocka_unit_test(the_page_lays_out_in_chromium),
+		cmocka_unit_test(how_many_runs_it_took),
 		cmocka_unit_test(a_missing_reference_is_never_replaced),
 		cmocka_unit_test(kernels_and_boards_are_never_pooled),
 		cmocka_unit_test(the_minimum_n_rule_is_stated),

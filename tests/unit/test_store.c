@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,11 +80,63 @@ static void a_version_1_store_is_upgraded(void **state)
 
 	struct store *s = store_open(dir);
 	assert_non_null(s);
-	assert_int_equal(scalar("PRAGMA user_version"), 3);	/* 2: attempt, 3: settings */
+	/* 2: attempt, 3: settings, 4: decisions */
+	assert_int_equal(scalar("PRAGMA user_version"), 4);
+	assert_int_equal(scalar("SELECT count(*) FROM decisions"), 0);
 	assert_int_equal(scalar("SELECT attempt FROM runs WHERE id = 'old'"), 1);
 	assert_int_equal(add(s, "S1", 1, RUN_ERROR, 1), 0);
 	assert_int_equal(add(s, "S1", 1, RUN_PASS, 2), 0);
 	assert_int_equal(scalar("SELECT attempt FROM runs WHERE class = 'pass' AND session = 'S1'"), 2);
+	store_close(s);
+}
+
+static int keep_decision(const struct decision_record *d, void *ctx)
+{
+	struct strlist *l = ctx;
+	strlist_pushf(l, "%s %s %s %s %d/%d %s %.2f %s %s %s", d->reference, d->strategy,
+		      d->workload, d->metric, d->reference_runs, d->candidate_runs, d->outcome,
+		      d->delta_pct, isnan(d->lo_pct) ? "nan" : "lo", d->why,
+		      d->movers ? d->movers : "-");
+	return 0;
+}
+
+/* A planner's decisions come back as stored, per session, in order; a
+ * second one of the same cell replaces the first (a resumed session
+ * decides again), and a change with no interval stays NaN. */
+static void decisions_round_trip(void **state)
+{
+	(void)state;
+	struct store *s = store_open(dir);
+	assert_non_null(s);
+	struct decision_record d = {
+		.session = "D1", .reference = "baseline", .strategy = "revert",
+		.workload = "udp64-dut-tx", .metric = "pps", .reference_runs = 6,
+		.candidate_runs = 1, .outcome = "improved", .delta_pct = 23.5, .lo_pct = 23.1,
+		.hi_pct = 23.9, .threshold_pct = 1, .alpha = 0.05, .why = "decided at look 1 of 6",
+		.movers = "-312 instructions/packet in stmmac_tx_timer_arm",
+	};
+	assert_int_equal(store_put_decision(s, &d), 0);
+	d.metric = "mbps";
+	d.outcome = "inconclusive";
+	d.lo_pct = d.hi_pct = NAN;
+	d.movers = "";
+	d.why = "cap: 6 runs a side";
+	assert_int_equal(store_put_decision(s, &d), 0);
+	d.session = "D2";
+	assert_int_equal(store_put_decision(s, &d), 0);
+	d.session = "D1";
+	d.candidate_runs = 2;	/* again: replaces */
+	assert_int_equal(store_put_decision(s, &d), 0);
+	struct strlist got = { 0 };
+	assert_int_equal(store_each_decision(s, "D1", keep_decision, &got), 0);
+	assert_int_equal(got.n, 2);
+	assert_string_equal(got.v[0], "baseline revert udp64-dut-tx pps 6/1 improved 23.50 lo "
+			    "decided at look 1 of 6 -312 instructions/packet in stmmac_tx_timer_arm");
+	assert_string_equal(got.v[1], "baseline revert udp64-dut-tx mbps 6/2 inconclusive 23.50 "
+			    "nan cap: 6 runs a side -");
+	strlist_free(&got);
+	assert_int_equal(store_each_decision(s, "none", keep_decision, &got), 0);
+	assert_int_equal(got.n, 0);
 	store_close(s);
 }
 
@@ -266,6 +319,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_version_1_store_is_upgraded),
 		cmocka_unit_test(resume_finds_pass_runs_of_a_session),
+		cmocka_unit_test(decisions_round_trip),
 		cmocka_unit_test(a_locked_store_fails_after_the_timeout_and_stores_nothing),
 		cmocka_unit_test(a_bad_timeout_is_refused),
 		cmocka_unit_test(a_read_that_fails_half_way_is_an_error),

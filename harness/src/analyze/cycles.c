@@ -32,19 +32,6 @@ static int by_rank(const void *x, const void *y)
 	return a->rank < b->rank ? 1 : a->rank > b->rank ? -1 : strcmp(a->function, b->function);
 }
 
-static void text(FILE *out, const char *s, enum cycles_format f)
-{
-	if (f == CYCLES_HTML) {
-		html_escape(out, s);
-		return;
-	}
-	for (; *s; s++) {
-		if (f == CYCLES_MD && *s == '|')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-}
-
 /* The functions of one workload, most instructions first. */
 static size_t rows_of(const struct dataset *d, const char *workload, struct row **rows)
 {
@@ -70,7 +57,7 @@ static size_t rows_of(const struct dataset *d, const char *workload, struct row 
 	return n < CYCLES_TOP ? n : CYCLES_TOP;
 }
 
-static void cell(FILE *out, enum cycles_format f, double v, double total, double ref, int is_ref)
+static void cell(FILE *out, enum section_format f, double v, double total, double ref, int is_ref)
 {
 	char buf[96];
 	if (isnan(v))
@@ -79,15 +66,15 @@ static void cell(FILE *out, enum cycles_format f, double v, double total, double
 		snprintf(buf, sizeof(buf), "%.0f (%.1f %%)", v, 100 * v / total);
 	else
 		snprintf(buf, sizeof(buf), "%.0f (%.1f %%) %+.0f", v, 100 * v / total, v - ref);
-	if (f == CYCLES_HTML)
+	if (f == SECTION_HTML)
 		fprintf(out, "<td>%s</td>", buf);
-	else if (f == CYCLES_MD)
+	else if (f == SECTION_MD)
 		fprintf(out, " %s |", buf);
 	else
 		fprintf(out, " %22s", buf);
 }
 
-static void workload_table(const struct dataset *d, const char *w, enum cycles_format f, FILE *out)
+static void workload_table(const struct dataset *d, const char *w, enum section_format f, FILE *out)
 {
 	struct row *rows;
 	size_t n = rows_of(d, w, &rows);
@@ -96,23 +83,23 @@ static void workload_table(const struct dataset *d, const char *w, enum cycles_f
 		return;
 	}
 	const struct strlist *sv = &d->strategies;
-	if (f == CYCLES_HTML) {
+	if (f == SECTION_HTML) {
 		fputs("<h3>", out);
-		text(out, w, f);
+		section_text(out, w, f);
 		fputs("</h3>\n<table><tr><th>function</th>", out);
 		for (size_t s = 0; s < sv->n; s++) {
 			fputs("<th>", out);
-			text(out, sv->v[s], f);
+			section_text(out, sv->v[s], f);
 			fputs("</th>", out);
 		}
 		fputs("</tr>\n", out);
-	} else if (f == CYCLES_MD) {
+	} else if (f == SECTION_MD) {
 		fputs("\n### ", out);
-		text(out, w, f);
+		section_text(out, w, f);
 		fputs("\n\n| function |", out);
 		for (size_t s = 0; s < sv->n; s++) {
 			fputc(' ', out);
-			text(out, sv->v[s], f);
+			section_text(out, sv->v[s], f);
 			fputs(" |", out);
 		}
 		fputs("\n| --- |", out);
@@ -129,13 +116,13 @@ static void workload_table(const struct dataset *d, const char *w, enum cycles_f
 		char metric[128];
 		snprintf(metric, sizeof(metric), "%s%s", MOVERS_SELF, rows[r].function);
 		double ref = mean_of(d, w, sv->v[0], metric);
-		if (f == CYCLES_HTML) {
+		if (f == SECTION_HTML) {
 			fputs("<tr><td>", out);
-			text(out, rows[r].function, f);
+			section_text(out, rows[r].function, f);
 			fputs("</td>", out);
-		} else if (f == CYCLES_MD) {
+		} else if (f == SECTION_MD) {
 			fputs("| ", out);
-			text(out, rows[r].function, f);
+			section_text(out, rows[r].function, f);
 			fputs(" |", out);
 		} else {
 			fprintf(out, "  %-28.28s", rows[r].function);
@@ -143,15 +130,15 @@ static void workload_table(const struct dataset *d, const char *w, enum cycles_f
 		for (size_t s = 0; s < sv->n; s++)
 			cell(out, f, mean_of(d, w, sv->v[s], metric),
 			     mean_of(d, w, sv->v[s], "insn_per_pkt"), ref, s == 0);
-		fputs(f == CYCLES_HTML ? "</tr>\n" : "\n", out);
+		fputs(f == SECTION_HTML ? "</tr>\n" : "\n", out);
 	}
-	if (f == CYCLES_HTML)
+	if (f == SECTION_HTML)
 		fputs("</table>\n", out);
 	free(rows);
 }
 
 int cycles_write(struct store *st, const struct selection *sel, const char *reference,
-		 enum cycles_format f, FILE *out)
+		 enum section_format f, FILE *out)
 {
 	struct strlist metrics = { 0 }, prefixes = { 0 };
 	strlist_push(&metrics, "insn_per_pkt");
@@ -176,12 +163,12 @@ int cycles_write(struct store *st, const struct selection *sel, const char *refe
 		static const char what[] = "Where the cycles go: each function's own instructions "
 					   "per packet (method emulator-insn), its share of the "
 					   "strategy's insn_per_pkt, and its change against ";
-		if (f == CYCLES_HTML)
+		if (f == SECTION_HTML)
 			fprintf(out, "<h2>Where the cycles go</h2>\n<p>%s", what + 21);
 		else
-			fprintf(out, f == CYCLES_MD ? "\n## %s" : "\n%s", what);
-		text(out, d.strategies.v[0], f);
-		fputs(f == CYCLES_HTML ? ".</p>\n" : "\n", out);
+			fprintf(out, f == SECTION_MD ? "\n## %s" : "\n%s", what);
+		section_text(out, d.strategies.v[0], f);
+		fputs(f == SECTION_HTML ? ".</p>\n" : "\n", out);
 		for (size_t w = 0; w < d.workloads.n; w++)
 			workload_table(&d, d.workloads.v[w], f, out);
 	}

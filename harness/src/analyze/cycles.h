@@ -17,13 +17,12 @@
 
 #include <stdio.h>
 
+#include "analyze/section.h"
 #include "store/store.h"
 
 #define CYCLES_TOP 10
 
-enum cycles_format { CYCLES_TEXT, CYCLES_MD, CYCLES_HTML };
-
 int cycles_write(struct store *st, const struct selection *sel, const char *reference,
-		 enum cycles_format f, FILE *out);
+		 enum section_format f, FILE *out);
 
 #endif

@@ -1,5 +1,6 @@
 #include "analyze/report.h"
 #include "analyze/cycles.h"
+#include "analyze/decisions.h"
 #include "analyze/report_summary.h"
 #include "analyze/sweep.h"
 
@@ -173,15 +174,6 @@ static void text_row(void *ctx, const struct series *s, const struct comparison 
 }
 
 /* --- markdown ------------------------------------------------------------ */
-
-static void md_escape(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '<' || *s == '*' || *s == '_' || *s == '`')
-			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
-	}
-}
 
 static void md_workload(void *ctx, const char *w, const char *board)
 {
@@ -618,13 +610,15 @@ static int write_table(const struct report_input *in, FILE *out, int md)
 	summary_build(d, &t);
 	summary_write_text(&t, out, md);
 	summary_free(&t);
+	if (decisions_write(in->st, in->sel, md ? SECTION_MD : SECTION_TEXT, out) < 0)
+		return -1;
 	if (md)
 		fputs("\n## Details\n", out);
 	else
 		fputs("\n== details ==\n", out);
 	report_visit(d, &v);
 	if (d->strategies.n &&
-	    cycles_write(in->st, in->sel, d->strategies.v[0], md ? CYCLES_MD : CYCLES_TEXT, out) < 0)
+	    cycles_write(in->st, in->sel, d->strategies.v[0], md ? SECTION_MD : SECTION_TEXT, out) < 0)
 		return -1;
 	struct sweep_set sweeps;
 	sweep_collect(d, &sweeps);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/cycles.h"
+#include "analyze/decisions.h"
 #include "analyze/history.h"
 #include "analyze/plot_svg.h"
 #include "analyze/report.h"
@@ -328,10 +329,12 @@ int report_emit_html(const struct report_input *in, FILE *out)
 	}
 	fputs(". Every plot carries its legend (docs/plots.md).</p>\n", out);
 	summary_html(d, out);
+	if (decisions_write(in->st, in->sel, SECTION_HTML, out) < 0)
+		return -1;
 	struct html_ctx h = { .out = out, .d = d };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };
 	report_visit(d, &v);
-	if (d->strategies.n && cycles_write(in->st, in->sel, d->strategies.v[0], CYCLES_HTML, out) < 0)
+	if (d->strategies.n && cycles_write(in->st, in->sel, d->strategies.v[0], SECTION_HTML, out) < 0)
 		return -1;
 	throughput_over_time(d, store_dir(in->st), out, &h.plot_id);
 	struct sweep_set sweeps;

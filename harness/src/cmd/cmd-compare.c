@@ -14,7 +14,7 @@ static const char usage[] =
 	"table for the runs it made and writes it as HTML to <store>/report.html.\n"
 	"With `repeat: until-decided` (the default plan's) every strategy gets runs\n"
 	"one at a time until each metric of the plan's gate section is decided\n"
-	"against the reference, or the cap; the table after the report says per\n"
+	"against the reference, or the cap; the report (text and HTML) says per\n"
 	"strategy, workload and metric how many runs it took and why it stopped.\n"
 	"UDP the DUT sends runs on up to --jobs boards at once (default: one per free\n"
 	"core), TCP and host-sent traffic one board at a time (docs/measurements.md).\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analyze/decisions.h"
 #include "build/patchset.h"
 #include "config/catalog.h"
 #include "deploy/dut.h"
@@ -229,6 +230,9 @@ int run_options_execute(struct run_options *o, char session[40], struct planner 
 		/* bad input stops it before a run: no session to report */
 		snprintf(id, sizeof(id), "%s", rc == HB_EXIT_USAGE ? "" : use->session);
 		if (!pl) {
+			struct selection sel = { .session = id[0] ? id : NULL };
+			if (decisions_write(s, &sel, SECTION_TEXT, stdout) < 0)
+				rc = HB_EXIT_INFRA;
 			planner_print(use, stdout);
 			planner_free(use);
 		}

@@ -325,6 +325,34 @@ static int judge_concurrently(struct planner *pl, const struct strlist *wl, stru
 	return rc;
 }
 
+/* Every decision into the session, for the reports made from the store
+ * (analyze/decisions.h); -1 when the store refused one (said). */
+static int store_decisions(const struct planner *pl, struct store *s)
+{
+	if (!pl->session[0])
+		return 0;
+	double alpha = pl->plan->gate.alpha;
+	for (size_t i = 0; i < pl->ncells; i++)
+		for (size_t k = 0; k < pl->cells[i].n; k++) {
+			const struct gate_decision *d = &pl->cells[i].v[k];
+			char why[96];
+			planner_why(pl, &pl->cells[i], d, why, sizeof(why));
+			struct decision_record r = {
+				.session = pl->session, .reference = pl->reference,
+				.strategy = pl->cells[i].strategy, .workload = d->workload,
+				.metric = d->metric, .reference_runs = (int)d->ref.n,
+				.candidate_runs = (int)d->cand.n,
+				.outcome = gate_outcome_name(d->outcome), .delta_pct = d->delta_pct,
+				.lo_pct = d->lo_pct, .hi_pct = d->hi_pct,
+				.threshold_pct = d->threshold_pct, .alpha = alpha, .why = why,
+				.movers = d->where,
+			};
+			if (store_put_decision(s, &r) < 0)
+				return -1;
+		}
+	return 0;
+}
+
 int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		const struct exec_opts *o)
 {
@@ -416,6 +444,8 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	strlist_free(&wl[PHASE_HOST_PACED]);
 	progress_expect(&pl->prog, pl->prog.runs_done, pl->prog.builds_total);
 	progress_end(&pl->prog);
+	if (rc != HB_EXIT_USAGE && store_decisions(pl, s) < 0)
+		rc = HB_EXIT_INFRA;
 	int infra = rc != 0;
 	for (size_t i = 0; i < pl->ncells; i++)
 		infra |= pl->cells[i].rc != 0 || pl->cells[i].missing;
@@ -444,35 +474,14 @@ void planner_why(const struct planner *pl, const struct planner_cell *c,
 
 void planner_print(const struct planner *pl, FILE *out)
 {
-	const struct plan *p = pl->plan;
-	fprintf(out, "\n## The plan: runs until decided (reference %s)\n\n"
-		"| strategy | workload | metric | runs (reference/candidate) | outcome | change | "
-		"threshold | why it stopped |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
-		pl->reference);
-	size_t decisions = 0;
 	for (size_t i = 0; i < pl->ncells; i++) {
 		const struct planner_cell *c = &pl->cells[i];
 		if (!c->n)
-			fprintf(out, "| %s | - | - | - | not judged | - | - | %s |\n", c->strategy,
+			fprintf(out, "%s: not judged: %s\n", c->strategy,
 				c->rc == HB_EXIT_USAGE ? "bad input (see the error above)"
 				: c->rc ? "a build or the store failed (see the errors above)"
 					: "not reached (interrupted, or an earlier step failed)");
-		for (size_t k = 0; k < c->n; k++) {
-			const struct gate_decision *d = &c->v[k];
-			char why[96];
-			planner_why(pl, c, d, why, sizeof(why));
-			fprintf(out, "| %s | %s | %s | %zu/%zu | %s | %+.2f %% | %.2g %% | %s |\n",
-				c->strategy, d->workload, d->metric, d->ref.n, d->cand.n,
-				gate_outcome_name(d->outcome), d->delta_pct, d->threshold_pct, why);
-			decisions++;
-		}
 	}
-	fprintf(out, "\nEach look tests at alpha %.3g / %d looks = %.3g: each of the %zu "
-		"decisions calls identical code better or worse with chance at most %.3g over "
-		"all its looks; over the job at most %.2g false alarms are expected.\n",
-		p->gate.alpha, gate_max_looks(&p->gate, p->repetitions),
-		gate_look_alpha(&p->gate, p->repetitions), decisions, p->gate.alpha,
-		p->gate.alpha * (double)decisions);
 	fprintf(out, "%d runs, %d builds, %.0f s, up to %d board(s) at once\n", pl->prog.runs_done,
 		pl->prog.builds_done, monotonic_s() - pl->prog.t0, pl->jobs);
 }

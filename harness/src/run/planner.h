@@ -13,8 +13,9 @@
  * Error rate: each look of a decision tests at alpha / the most looks it
  * can make (analyze/gate.h), so each decision calls identical code better
  * or worse with chance at most alpha over all its looks; over the job's D
- * decisions at most D x alpha false alarms are expected. planner_print()
- * states both.
+ * decisions at most D x alpha false alarms are expected. Every decision is
+ * stored in the session (store_put_decision()), and the reports of the
+ * session state both (analyze/decisions.h).
  *
  * Order: every strategy's build first, one at a time; then the
  * reference's runs; then the candidates' DUT-paced workloads (UDP the DUT
@@ -68,8 +69,8 @@ struct planner {
 int planner_jobs(const struct plan *p, int want);
 int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		const struct exec_opts *o);
-/* Per candidate, workload and metric: the runs it took (reference and
- * candidate), the outcome and why it stopped; then the error rate. */
+/* The candidates that were not judged, and why; then the runs, builds,
+ * seconds and boards at once. (The decisions are the report's.) */
 void planner_print(const struct planner *pl, FILE *out);
 /* Why a decision stopped: "decided at look 3 of 6", "cap: 6 runs a side", ... */
 void planner_why(const struct planner *pl, const struct planner_cell *c,

@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,20 @@ static const char migrate_v2[] =
 static const char migrate_v3[] =
 	"ALTER TABLE runs ADD COLUMN settings TEXT;"
 	"PRAGMA user_version = 3;";
+
+/* Version 4: decisions, the planner's verdict per strategy, workload and
+ * metric of a session (run/planner.h), so a report made later says how
+ * many runs each took and why it stopped. Older sessions have none. */
+static const char migrate_v4[] =
+	"CREATE TABLE IF NOT EXISTS decisions("
+	" session TEXT NOT NULL, reference TEXT NOT NULL, strategy TEXT NOT NULL,"
+	" workload TEXT NOT NULL, metric TEXT NOT NULL,"
+	" reference_runs INTEGER NOT NULL, candidate_runs INTEGER NOT NULL,"
+	" outcome TEXT NOT NULL, delta_pct REAL, lo_pct REAL, hi_pct REAL,"
+	" threshold_pct REAL NOT NULL, alpha REAL NOT NULL, why TEXT NOT NULL, movers TEXT,"
+	" PRIMARY KEY (session, strategy, workload, metric));"
+	"PRAGMA user_version = 4;";
+#define STORE_VERSION 4
 
 #define STORE_TIMEOUT_DEFAULT_S 30
 
@@ -104,7 +119,7 @@ static int user_version(struct store *s)
  * processes opening a new store do not both upgrade it. */
 static int ensure_schema(struct store *s)
 {
-	if (user_version(s) >= 3)
+	if (user_version(s) >= STORE_VERSION)
 		return 0;	/* readers need no write lock */
 	if (exec_sql(s, "BEGIN IMMEDIATE") < 0)
 		return -1;
@@ -113,6 +128,8 @@ static int ensure_schema(struct store *s)
 		ok = sqlite3_exec(s->db, migrate_v2, NULL, NULL, NULL) == SQLITE_OK;
 	if (ok && user_version(s) < 3)
 		ok = sqlite3_exec(s->db, migrate_v3, NULL, NULL, NULL) == SQLITE_OK;
+	if (ok && user_version(s) < 4)
+		ok = sqlite3_exec(s->db, migrate_v4, NULL, NULL, NULL) == SQLITE_OK;
 	if (!ok) {
 		report_error(s, "cannot set up the tables");
 		exec_sql(s, "ROLLBACK");
@@ -363,6 +380,85 @@ int store_session_plan(struct store *s, const char *session, char *plan, size_t 
 static const char *col(sqlite3_stmt *st, int i)
 {
 	return (const char *)sqlite3_column_text(st, i);
+}
+
+/* NaN (a verdict with no interval) is stored as NULL, and read back so. */
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+int store_put_decision(struct store *s, const struct decision_record *d)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO decisions(session, reference, strategy, workload, metric,"
+		" reference_runs, candidate_runs, outcome, delta_pct, lo_pct, hi_pct,"
+		" threshold_pct, alpha, why, movers) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		report_error(s, "cannot store a decision");
+		return -1;
+	}
+	const char *text[] = { d->session, d->reference, d->strategy, d->workload, d->metric };
+	int i = 1;
+	for (size_t k = 0; k < HB_ARRAY_SIZE(text); k++)
+		bind_text(st, i++, text[k]);
+	sqlite3_bind_int(st, i++, d->reference_runs);
+	sqlite3_bind_int(st, i++, d->candidate_runs);
+	bind_text(st, i++, d->outcome);
+	bind_real(st, i++, d->delta_pct);
+	bind_real(st, i++, d->lo_pct);
+	bind_real(st, i++, d->hi_pct);
+	sqlite3_bind_double(st, i++, d->threshold_pct);
+	sqlite3_bind_double(st, i++, d->alpha);
+	bind_text(st, i++, d->why);
+	bind_text(st, i++, d->movers && *d->movers ? d->movers : NULL);
+	int ok = sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (!ok)
+		report_error(s, "cannot store a decision");
+	return ok ? 0 : -1;
+}
+
+int store_each_decision(struct store *s, const char *session,
+			int (*cb)(const struct decision_record *d, void *ctx), void *ctx)
+{
+	static const char sql[] =
+		"SELECT session, reference, strategy, workload, metric, reference_runs,"
+		" candidate_runs, outcome, delta_pct, lo_pct, hi_pct, threshold_pct, alpha, why,"
+		" movers FROM decisions WHERE session = ? ORDER BY rowid";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		report_error(s, "cannot read the decisions");
+		return -1;
+	}
+	bind_text(st, 1, session);
+	int step, rc = 0;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct decision_record d = {
+			.session = col(st, 0), .reference = col(st, 1), .strategy = col(st, 2),
+			.workload = col(st, 3), .metric = col(st, 4),
+			.reference_runs = sqlite3_column_int(st, 5),
+			.candidate_runs = sqlite3_column_int(st, 6), .outcome = col(st, 7),
+			.delta_pct = col_real(st, 8), .lo_pct = col_real(st, 9),
+			.hi_pct = col_real(st, 10), .threshold_pct = sqlite3_column_double(st, 11),
+			.alpha = sqlite3_column_double(st, 12), .why = col(st, 13),
+			.movers = col(st, 14),
+		};
+		rc = cb(&d, ctx);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = read_failed(s, "reading the decisions");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /* "?first, ?first+1, ..." for n values */

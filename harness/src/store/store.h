@@ -81,6 +81,27 @@ int store_has_pass(struct store *s, const char *session, const char *board,
 /* The plan a session ran; -1 if the store has no such session. */
 int store_session_plan(struct store *s, const char *session, char *plan, size_t len);
 
+/* A planner's verdict on one strategy, workload and metric of a session
+ * (run/planner.h): how many runs it took a side, the outcome
+ * (gate_outcome_name()), the change in % of the reference with its
+ * interval (NaN: none), and why it stopped ("decided at look 1 of 6",
+ * "cap: 6 runs a side", ...). alpha: the decision's error rate over all
+ * its looks; movers: where the instructions moved, or NULL. */
+struct decision_record {
+	const char *session, *reference, *strategy, *workload, *metric;
+	int reference_runs, candidate_runs;
+	const char *outcome;
+	double delta_pct, lo_pct, hi_pct, threshold_pct, alpha;
+	const char *why, *movers;
+};
+/* Stores (or replaces: a resumed session decides again) one decision. */
+int store_put_decision(struct store *s, const struct decision_record *d);
+/* Calls cb for each decision of the session, in the order stored, until cb
+ * returns non-zero (returned); 0 when done, -1 when the store cannot be
+ * read (said). */
+int store_each_decision(struct store *s, const char *session,
+			int (*cb)(const struct decision_record *d, void *ctx), void *ctx);
+
 /* One stored measurement, as readers see it. */
 struct run_row {
 	const char *id, *session, *board, *strategy, *workload, *cls, *reason, *timing;

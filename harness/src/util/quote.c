@@ -170,3 +170,12 @@ void html_escape(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 }
+
+void md_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|' || *s == '<' || *s == '*' || *s == '_' || *s == '`')
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}

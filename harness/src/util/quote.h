@@ -1,6 +1,6 @@
 /*
  * quote: values written into YAML documents, shell command lines, XML and
- * HTML that other programs parse (LAVA jobs, the scripts they run on a DUT,
+ * HTML and Markdown that other programs parse (LAVA jobs, the scripts they run on a DUT,
  * JUnit files, reports).
  *
  * Contract: whatever the input bytes, the output parses back as exactly one
@@ -38,5 +38,8 @@ void xml_escape(FILE *out, const char *s);
 /* s as HTML text or attribute value (double- or single-quoted): the five
  * characters as entities (' as &#39;), everything else as it is. */
 void html_escape(FILE *out, const char *s);
+/* s as the text of a Markdown table cell or line: | < * _ ` escaped with a
+ * backslash, a newline as a space (a cell is one line). */
+void md_escape(FILE *out, const char *s);
 
 #endif

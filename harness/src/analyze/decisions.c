@@ -1,0 +1,126 @@
+#include "analyze/decisions.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/util.h"
+
+struct writer {
+	FILE *out;
+	enum section_format f;
+	size_t n;
+	double alpha;
+	const char *reference;	/* the first decision's; the same for all */
+	struct strlist refs;	/* keeps it */
+};
+
+static void heading(struct writer *w, const char *reference)
+{
+	FILE *out = w->out;
+	static const char *const cols[] = { "strategy", "workload", "metric",
+					    "runs (reference/candidate)", "outcome", "change",
+					    "threshold", "why it stopped" };
+	if (w->f == SECTION_HTML) {
+		fputs("<h2>How many runs it took</h2>\n<p>Runs were added one at a time until "
+		      "each difference from the reference (", out);
+		section_text(out, reference, w->f);
+		fputs(") was decided to its threshold, or the cap.</p>\n<table class=\"decisions\">"
+		      "<tr>", out);
+		for (size_t i = 0; i < HB_ARRAY_SIZE(cols); i++)
+			fprintf(out, "<th>%s</th>", cols[i]);
+		fputs("</tr>\n", out);
+		return;
+	}
+	fputs(w->f == SECTION_MD ? "\n## How many runs it took\n\n" : "\n== how many runs it took ==\n",
+	      out);
+	fputs("runs added one at a time until each difference from the reference (", out);
+	section_text(out, reference, w->f);
+	fputs(") was decided to its threshold, or the cap\n\n|", out);
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cols); i++)
+		fprintf(out, " %s |", cols[i]);
+	fputs("\n|", out);
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cols); i++)
+		fputs(" --- |", out);
+	fputc('\n', out);
+}
+
+/* The page's verdict colours (report_html.c) by outcome. */
+static const char *outcome_class(const char *outcome)
+{
+	if (!strcmp(outcome, "improved"))
+		return "s-better";
+	if (!strcmp(outcome, "REGRESSED"))
+		return "s-worse";
+	if (!strcmp(outcome, "pass"))
+		return "s-same";
+	return "s-inconclusive";
+}
+
+static void cell(struct writer *w, const char *s)
+{
+	fputs(w->f == SECTION_HTML ? "<td>" : " ", w->out);
+	section_text(w->out, s, w->f);
+	fputs(w->f == SECTION_HTML ? "</td>" : " |", w->out);
+}
+
+static int row(const struct decision_record *d, void *ctx)
+{
+	struct writer *w = ctx;
+	if (!w->n++) {
+		strlist_push(&w->refs, d->reference);
+		w->reference = w->refs.v[0];
+		w->alpha = d->alpha;
+		heading(w, w->reference);
+	}
+	char runs[32], change[64], threshold[32];
+	snprintf(runs, sizeof(runs), "%d/%d", d->reference_runs, d->candidate_runs);
+	if (isnan(d->delta_pct))
+		snprintf(change, sizeof(change), "-");
+	else if (isnan(d->lo_pct) || isnan(d->hi_pct))
+		snprintf(change, sizeof(change), "%+.2f %%", d->delta_pct);
+	else
+		snprintf(change, sizeof(change), "%+.2f %% (%+.2f..%+.2f)", d->delta_pct, d->lo_pct,
+			 d->hi_pct);
+	snprintf(threshold, sizeof(threshold), "%.2g %%", d->threshold_pct);
+	if (w->f == SECTION_HTML)
+		fputs("<tr>", w->out);
+	else
+		fputc('|', w->out);
+	cell(w, d->strategy);
+	cell(w, d->workload);
+	cell(w, d->metric);
+	cell(w, runs);
+	if (w->f == SECTION_HTML) {
+		fprintf(w->out, "<td class=\"%s\">", outcome_class(d->outcome));
+		section_text(w->out, d->outcome, w->f);
+		fputs("</td>", w->out);
+	} else
+		cell(w, d->outcome);
+	cell(w, change);
+	cell(w, threshold);
+	cell(w, d->why);
+	fputs(w->f == SECTION_HTML ? "</tr>\n" : "\n", w->out);
+	return 0;
+}
+
+int decisions_write(struct store *st, const struct selection *sel, enum section_format f,
+		    FILE *out)
+{
+	if (!sel || !sel->session)
+		return 0;
+	struct writer w = { .out = out, .f = f };
+	int rc = store_each_decision(st, sel->session, row, &w);
+	if (w.n) {
+		if (f == SECTION_HTML)
+			fputs("</table>\n<p>", out);
+		else
+			fputc('\n', out);
+		fprintf(out, "Each decision calls identical code better or worse with chance at most "
+			"%.3g over all its looks (each look tests at that alpha divided by the most "
+			"looks it can make); over these %zu decisions at most %.2g false alarms are "
+			"expected.", w.alpha, w.n, w.alpha * (double)w.n);
+		fputs(f == SECTION_HTML ? "</p>\n" : "\n", out);
+	}
+	strlist_free(&w.refs);
+	return rc < 0 ? -1 : 0;
+}

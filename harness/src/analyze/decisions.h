@@ -1,0 +1,25 @@
+/*
+ * decisions: "How many runs it took" in reports of a session the planner
+ * ran (`repeat: until-decided`, run/planner.h): per candidate, workload
+ * and metric, the runs on each side, the outcome, the change against the
+ * reference with its interval, the threshold and why it stopped; then the
+ * error rate over all the looks, as the planner controlled it.
+ *
+ * Contract: decisions_write() reads the decisions the store holds for
+ * sel->session and writes nothing for a selection that is not one session,
+ * or a session of a fixed plan (none stored). Text, Markdown or HTML, every
+ * stored string escaped for it (section.h). Returns 0, or -1 when the store
+ * cannot be read (said).
+ */
+#ifndef HB_DECISIONS_H
+#define HB_DECISIONS_H
+
+#include <stdio.h>
+
+#include "analyze/section.h"
+#include "store/store.h"
+
+int decisions_write(struct store *st, const struct selection *sel, enum section_format f,
+		    FILE *out);
+
+#endif
