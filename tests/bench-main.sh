@@ -63,7 +63,8 @@ fixed_s=$(cat "$HILBENCH_STORE/fixed.s")
 planned_s=$(cat "$HILBENCH_STORE/planned.s")
 session=$(sed -n 's/^hilbench compare: session \([^ ]*\) .*/\1/p' "$HILBENCH_STORE/fixed.out")
 
-# The new plan's verdicts: its table's rows "| S | W | M | r/c | outcome | ...".
+# The new plan's verdicts: the rows "| S | W | M | r/c | outcome | ..." of
+# its report's "how many runs it took" (analyze/decisions.h).
 agree=0 differ=0 total=0
 while IFS='|' read -r _ strategy workload metric runs outcome _; do
 	strategy=$(xargs <<<"$strategy") workload=$(xargs <<<"$workload")
@@ -81,7 +82,8 @@ while IFS='|' read -r _ strategy workload metric runs outcome _; do
 		differ=$((differ + 1))
 		echo "bench: verdicts differ: $strategy $workload $metric: fixed ${fixed:-none}, planned $outcome ($(xargs <<<"$runs") runs)"
 	fi
-done < <(sed -n '/^## The plan: runs until decided/,$p' "$HILBENCH_STORE/planned.out" | grep '^| [a-z]' | grep -v '^| strategy')
+done < <(sed -n '/^== how many runs it took ==/,/^Each decision/p' "$HILBENCH_STORE/planned.out" |
+	grep '^| [a-z]' | grep -v '^| strategy')
 
 echo "bench: main job, fixed plan ($PLAN, --fixed): ${fixed_s} s"
 echo "bench: main job, runs until decided ($PLAN): ${planned_s} s"
