@@ -59,12 +59,47 @@ static void totals_never_fall_below_what_is_done(void **state)
 	assert_int_equal(p.builds_total, 1);
 }
 
+/* Lanes of unalike runs: each lane's runs left at its own mean, a lane
+ * with none measured at its guess, and without a guess at the mean of all;
+ * the one mean of every run would mix them. */
+static void each_lane_at_its_own_mean(void **state)
+{
+	(void)state;
+	struct progress p;
+	progress_start(&p);
+	progress_expect(&p, 12, 0);
+	progress_lane_expect(&p, 0, 4, -1);
+	progress_lane(&p, 0);
+	for (int i = 0; i < 4; i++) {
+		p.mark -= 20;	/* each reference run: 20 s */
+		progress_run_end(&p, 1);
+	}
+	assert_int_equal(p.lanes[0].left, 0);
+	assert_float_equal(progress_lane_mean_s(&p, 0), 20, 0.05);	/* the clock moved a little between the calls */
+	assert_true(progress_lane_mean_s(&p, 1) < 0);
+	/* 6 runs two boards at once, guessed at half a reference run; 2 alone,
+	 * no guess: at the mean of every run so far */
+	progress_lane_expect(&p, 1, 6, 10);
+	progress_lane_expect(&p, 2, 2, -1);
+	assert_float_equal(progress_eta_s(&p), 6 * 10 + 2 * 20, 0.05);
+	progress_lane(&p, 1);
+	p.mark -= 4;
+	progress_run_end(&p, 1);
+	/* lane 1 measured 4 s a run: its 5 left at that; the mean of all is 16.8 s */
+	assert_int_equal(p.lanes[1].left, 5);
+	assert_float_equal(progress_eta_s(&p), 5 * 4 + 2 * (84.0 / 5), 0.05);
+	/* lanes out of range count in the nearest */
+	progress_lane(&p, 99);
+	assert_int_equal(p.lane, PROGRESS_LANES - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_eta_is_unknown_until_measured),
 		cmocka_unit_test(the_eta_is_what_is_left_at_the_measured_means),
 		cmocka_unit_test(totals_never_fall_below_what_is_done),
+		cmocka_unit_test(each_lane_at_its_own_mean),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

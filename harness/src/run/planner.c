@@ -80,16 +80,39 @@ struct expectation {
 	int reference_left;	/* the reference's runs not made yet */
 };
 
+/* The bar's lanes (run/progress.h): the reference's runs, then each
+ * phase's. */
+enum { LANE_REFERENCE, LANE_DUT_PACED, LANE_HOST_PACED };
+
+static int lane_of(enum phase ph)
+{
+	return ph == PHASE_DUT_PACED ? LANE_DUT_PACED : LANE_HOST_PACED;
+}
+
+/* Until a phase has measured its own runs, one of them is taken to cost
+ * a reference run's wall time, divided among the boards running at once. */
 static void expect(struct planner *pl, const struct expectation *e)
 {
-	double left = e->reference_left;
+	struct progress *g = &pl->prog;
+	double ref_s = progress_lane_mean_s(g, LANE_REFERENCE);
+	int left = e->reference_left;
+	if (!g->laned || !e->reference_left)
+		progress_lane_expect(g, LANE_REFERENCE, e->reference_left, -1);
+	else
+		left = g->lanes[LANE_REFERENCE].left;
 	for (int ph = 0; ph < NPHASES; ph++) {
+		int lane = lane_of((enum phase)ph);
 		double per = e->judged[ph] ? (double)e->runs[ph] / (double)e->judged[ph]
 					   : (double)(pl->plan->gate.first_repetitions *
 						      (int)e->workloads[ph]);
-		left += per * (double)(pl->ncells - e->judged[ph]);
+		/* the runs the candidates being judged have made already */
+		int in_flight = g->lanes[lane].done - e->runs[ph];
+		int n = (int)(per * (double)(pl->ncells - e->judged[ph]) + 0.5) - in_flight;
+		double guess = ref_s < 0 ? -1 : lane == LANE_DUT_PACED ? ref_s / pl->jobs : ref_s;
+		progress_lane_expect(g, lane, n, guess);
+		left += n > 0 ? n : 0;
 	}
-	progress_expect(&pl->prog, pl->prog.runs_done + (int)(left + 0.5), pl->prog.builds_total);
+	progress_expect(g, g->runs_done + left, g->builds_total);
 }
 
 /* Every strategy's kernel and userland (and the board's emulator), one at
@@ -417,6 +440,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	expect(pl, &e);
 	rc = build_all(pl, &probe.board);
 	gate_loop_free(&probe);
+	progress_lane(&pl->prog, LANE_REFERENCE);
 	if (!rc && !hb_interrupted)
 		rc = run_reference(pl, s);
 	e.reference_left = 0;
@@ -431,8 +455,10 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		e.workloads[PHASE_HOST_PACED] = p->workloads.n;
 		e.judged[PHASE_DUT_PACED] = pl->ncells;
 	}
+	progress_lane(&pl->prog, LANE_DUT_PACED);
 	if (!rc && split && !hb_interrupted)
 		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, &e);
+	progress_lane(&pl->prog, LANE_HOST_PACED);
 	for (size_t i = 0; !rc && wl[PHASE_HOST_PACED].n && i < pl->ncells && !hb_interrupted; i++) {
 		expect(pl, &e);
 		e.runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], &wl[PHASE_HOST_PACED], s);

@@ -17,6 +17,30 @@ void progress_expect(struct progress *p, int runs, int builds)
 	p->builds_total = builds > p->builds_done ? builds : p->builds_done;
 }
 
+static int lane_index(int lane)
+{
+	return lane < 0 ? 0 : lane >= PROGRESS_LANES ? PROGRESS_LANES - 1 : lane;
+}
+
+void progress_lane_expect(struct progress *p, int lane, int runs_left, double guess_s)
+{
+	struct progress_lane *l = &p->lanes[lane_index(lane)];
+	l->left = runs_left > 0 ? runs_left : 0;
+	l->guess_s = guess_s;
+	p->laned = 1;
+}
+
+void progress_lane(struct progress *p, int lane)
+{
+	p->lane = lane_index(lane);
+}
+
+double progress_lane_mean_s(const struct progress *p, int lane)
+{
+	const struct progress_lane *l = &p->lanes[lane_index(lane)];
+	return l->timed ? l->s / l->timed : -1;
+}
+
 void progress_build_begin(struct progress *p)
 {
 	p->mark = monotonic_s();
@@ -35,10 +59,16 @@ void progress_build_end(struct progress *p)
 void progress_run_end(struct progress *p, int ran)
 {
 	double now = monotonic_s();
+	struct progress_lane *l = &p->lanes[p->lane];
 	p->runs_done++;
+	l->done++;
+	if (l->left > 0)
+		l->left--;
 	if (ran) {
 		p->run_s += now - p->mark;
 		p->runs_timed++;
+		l->s += now - p->mark;
+		l->timed++;
 		p->mark = now;
 	}
 	if (p->runs_total < p->runs_done)
@@ -51,8 +81,18 @@ double progress_eta_s(const struct progress *p)
 	if ((runs_left > 0 && !p->runs_timed) || (builds_left > 0 && !p->builds_done))
 		return -1;
 	double eta = 0;
-	if (runs_left > 0)
+	if (runs_left > 0 && !p->laned)
 		eta += runs_left * p->run_s / p->runs_timed;
+	for (int i = 0; p->laned && i < PROGRESS_LANES; i++) {
+		const struct progress_lane *l = &p->lanes[i];
+		double per = l->timed ? l->s / l->timed
+			     : l->guess_s > 0 ? l->guess_s
+			     : p->runs_timed ? p->run_s / p->runs_timed : -1;
+		if (l->left > 0 && per < 0)
+			return -1;
+		if (l->left > 0)
+			eta += l->left * per;
+	}
 	if (builds_left > 0)
 		eta += builds_left * p->build_s / p->builds_done;
 	return eta;

@@ -12,11 +12,29 @@
  * (compare's sequential plan, run/planner.h) says what it expects with
  * progress_expect() and revises it as it learns.
  *
+ * Runs that cost unalike go in lanes (compare's: the reference's runs, a
+ * boot shared by every workload; the DUT-paced ones, several boards at
+ * once, so less wall time each; the host-paced ones, alone): once a lane
+ * is given its runs left (progress_lane_expect()), the ETA sums each
+ * lane's runs left at that lane's own mean, or while it has none at the
+ * guess given with it, else at the mean of every run. One mean for all
+ * was 30-45 % off at the middle of compare's plan (docs/measurements.md).
+ *
  * Contract: no function fails; progress_eta_s() is -1 while nothing of
  * what is left has been measured yet.
  */
 #ifndef HB_PROGRESS_H
 #define HB_PROGRESS_H
+
+#define PROGRESS_LANES 3
+
+struct progress_lane {
+	int left;		/* runs expected still */
+	int done;		/* runs stored in it */
+	int timed;		/* of them, run (the others took no time) */
+	double s;		/* their time */
+	double guess_s;		/* a run's time until one is measured; <= 0: none */
+};
 
 struct progress {
 	int runs_total, runs_done;	/* runs: done = stored, not retried */
@@ -25,11 +43,21 @@ struct progress {
 	double run_s, build_s;		/* the time measured for the done ones */
 	double t0, mark;		/* started; the end of the last step */
 	int lines_only;			/* a part of a plan another process draws the bar of */
+	int lane;			/* where progress_run_end() counts */
+	int laned;			/* lanes were given: the ETA is theirs */
+	struct progress_lane lanes[PROGRESS_LANES];
 };
 
 void progress_start(struct progress *p);
 /* The totals expected now (done ones included). */
 void progress_expect(struct progress *p, int runs, int builds);
+/* The runs lane (0 .. PROGRESS_LANES - 1) still expects, and the time of
+ * one of them to assume until the lane has measured its own. */
+void progress_lane_expect(struct progress *p, int lane, int runs_left, double guess_s);
+/* The lane the next runs are counted in. */
+void progress_lane(struct progress *p, int lane);
+/* A lane's mean run time so far; -1 when it has measured none. */
+double progress_lane_mean_s(const struct progress *p, int lane);
 void progress_build_begin(struct progress *p);
 void progress_build_end(struct progress *p);
 /* A run is stored; ran = 0 for one stored as not run (a failed build or
