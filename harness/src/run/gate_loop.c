@@ -117,7 +117,7 @@ static void look(struct gate_loop *g)
 			static const double none[1];
 			gate_look(pol, g->plan->repetitions, &g->seq[w * pol->metrics.n + m],
 				  r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
-				  gm[m].better, thr, d);
+				  gate_metric_better(&gm[m]), thr, d);
 		}
 	}
 }
@@ -199,6 +199,11 @@ static size_t dut_failures(const struct gate_side *sd, int quiet)
 
 int gate_loop_load(struct gate_loop *g)
 {
+	char err[1024];
+	if (gate_check_metrics(&g->plan->gate, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return HB_EXIT_USAGE;
+	}
 	if (catalog_board(g->plan->boards.v[0], &g->board) < 0)
 		return HB_EXIT_USAGE;
 	g->wls = xcalloc(g->plan->workloads.n, sizeof(*g->wls));
