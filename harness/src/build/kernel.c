@@ -571,6 +571,121 @@ static int prepare_tree(const struct build_request *req, const struct source *sr
 	return 0;
 }
 
+/* The source suits the request: the board's DTS is in its series (else,
+ * for an objects-only build, *with_dtb = 0) and --objects-only names a
+ * directory of the tree. 0, or HB_EXIT_USAGE with the message printed. */
+static int check_request(const struct build_request *req, const struct source *src,
+			 int *with_dtb)
+{
+	const struct board *b = req->board;
+	char err[1024];
+	/* min_series is where the board's DTS appeared: an objects-only build
+	 * of an older series is still a build of its driver, without the DTB. */
+	*with_dtb = 1;
+	if (board_series_check(b, src->series, err, sizeof(err)) < 0) {
+		if (!req->objects_dir) {
+			hb_err("%s", err);
+			return HB_EXIT_USAGE;
+		}
+		*with_dtb = 0;
+		hb_info("kernel %s predates %s's DTS (kernel.min_series %s): objects only, no DTB",
+			src->kernel_version, b->name, b->min_series);
+	}
+	if (req->objects_dir) {
+		char *od = path_join(src->tree, req->objects_dir);
+		int ok = req->objects_dir[0] != '/' && !strstr(req->objects_dir, "..") &&
+			 path_exists(od);
+		free(od);
+		if (!ok) {
+			hb_err("--objects-only %s is not a directory of kernel %s; give one relative "
+			       "to the tree's top, like drivers/net/ethernet/stmicro/stmmac",
+			       req->objects_dir, src->kernel_version);
+			return HB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The cross compiler's version line, part of the key; NULL (printed) when
+ * it is not installed. */
+static char *toolchain_version(const struct board *b)
+{
+	char *gcc = xasprintf("%sgcc", b->cross_compile);
+	char *ver[] = { gcc, "--version", NULL };
+	char *toolchain = proc_output(ver);
+	free(gcc);
+	if (!toolchain) {
+		hb_err("%sgcc is not installed; run `make deps`", b->cross_compile);
+		return NULL;
+	}
+	toolchain[strcspn(toolchain, "\n")] = '\0';
+	return toolchain;
+}
+
+/* Where the build of res->key keeps what it makes. */
+static void result_paths(const struct build_request *req, int with_dtb, struct build_result *res)
+{
+	const struct board *b = req->board;
+	res->dir = xasprintf("%s/kernels/%s", hb_cache_dir(), res->key);
+	res->image = path_join(res->dir, req->objects_dir ? "objects" : b->image);
+	const char *dtb_base = strrchr(b->dtb, '/') ? strrchr(b->dtb, '/') + 1 : b->dtb;
+	res->dtb = with_dtb ? path_join(res->dir, dtb_base) : NULL;
+	res->manifest = path_join(res->dir, "manifest.json");
+	res->system_map = path_join(res->dir, "src/hb-out/System.map");
+}
+
+/* configure, then make the image and DTB (or the objects directory) in the
+ * patched tree; a failed make shows the log's last lines. */
+static int compile(const struct build_request *req, const char *srcdir, const char *log,
+		   int with_dtb)
+{
+	const struct board *b = req->board;
+	int rc = configure(req, srcdir, log);
+	if (rc != 0)
+		return rc;
+	char *objects_target = req->objects_dir ? xasprintf("%s/", req->objects_dir) : NULL;
+	int st = run_make(req, srcdir, log, objects_target ? objects_target : b->image,
+			  with_dtb ? b->dtb : NULL);
+	free(objects_target);
+	if (st != 0) {
+		hb_err("kernel build failed; the last lines of %s:", log);
+		char *tail[] = { "tail", "-n", "15", (char *)log, NULL };
+		proc_run(tail, NULL);
+		return HB_EXIT_INFRA;
+	}
+	return 0;
+}
+
+/* The build's image (or objects), DTB and config into the key's directory,
+ * the config's hash and the kernel release into res. */
+static int keep_artifacts(const struct build_request *req, const char *srcdir,
+			  struct build_result *res)
+{
+	const struct board *b = req->board;
+	char *built_image = xasprintf("%s/hb-out/arch/%s/boot/%s", srcdir, b->arch, b->image);
+	char *built_dtb = xasprintf("%s/hb-out/arch/%s/boot/dts/%s", srcdir, b->arch, b->dtb);
+	char *built_cfg = xasprintf("%s/hb-out/.config", srcdir);
+	char *built_rel = xasprintf("%s/hb-out/include/config/kernel.release", srcdir);
+	char *cfg_copy = path_join(res->dir, "config");
+	int ok = (req->objects_dir ? copy_objects(srcdir, req->objects_dir, res->image)
+				   : copy_file(built_image, res->image)) == 0 &&
+		 (!res->dtb || copy_file(built_dtb, res->dtb) == 0) &&
+		 copy_file(built_cfg, cfg_copy) == 0 &&
+		 sha256_file_hex(cfg_copy, res->config_sha256) == 0 &&
+		 (res->kernel_release = read_file(built_rel, NULL)) != NULL;
+	free(built_image);
+	free(built_dtb);
+	free(built_cfg);
+	free(built_rel);
+	free(cfg_copy);
+	if (!ok) {
+		hb_err("build finished but its artifacts are missing in %s/hb-out", srcdir);
+		return -1;
+	}
+	res->kernel_release[strcspn(res->kernel_release, "\n")] = '\0';
+	return 0;
+}
+
 int kernel_build(const struct build_request *req, struct build_result *res)
 {
 	const struct board *b = req->board;
@@ -581,64 +696,28 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	size_t npatches = 0;
 	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
 	char *from = NULL;	/* key of the cached build this one started from */
-	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA, verified = 1;
+	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA, verified = 1, with_dtb;
 	double t0 = monotonic_s();
 
 	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
-	char err[1024];
 	if ((rc = source_prepare(&spec, &src)) != 0)
 		goto out;
-	rc = HB_EXIT_USAGE;
-	/* min_series is where the board's DTS appeared: an objects-only build
-	 * of an older series is still a build of its driver, without the DTB. */
-	int with_dtb = 1;
-	if (board_series_check(b, src.series, err, sizeof(err)) < 0) {
-		if (!req->objects_dir) {
-			hb_err("%s", err);
-			goto out;
-		}
-		with_dtb = 0;
-		hb_info("kernel %s predates %s's DTS (kernel.min_series %s): objects only, no DTB",
-			src.kernel_version, b->name, b->min_series);
-	}
-	if (req->objects_dir) {
-		char *od = path_join(src.tree, req->objects_dir);
-		int ok = req->objects_dir[0] != '/' && !strstr(req->objects_dir, "..") &&
-			 path_exists(od);
-		free(od);
-		if (!ok) {
-			hb_err("--objects-only %s is not a directory of kernel %s; give one relative "
-			       "to the tree's top, like drivers/net/ethernet/stmicro/stmmac",
-			       req->objects_dir, src.kernel_version);
-			goto out;
-		}
-	}
+	if ((rc = check_request(req, &src, &with_dtb)) != 0)
+		goto out;
 	res->series = xstrdup(src.series);
+	rc = HB_EXIT_USAGE;
 	if (gather_patches(req, src.series, &base, &strat, &patches, &npatches) < 0)
 		goto out;
 	rc = HB_EXIT_INFRA;
-	char *gcc = xasprintf("%sgcc", b->cross_compile);
-	char *ver[] = { gcc, "--version", NULL };
-	toolchain = proc_output(ver);
-	free(gcc);
-	if (!toolchain) {
-		hb_err("%sgcc is not installed; run `make deps`", b->cross_compile);
+	if (!(toolchain = toolchain_version(b)))
 		goto out;
-	}
-	toolchain[strcspn(toolchain, "\n")] = '\0';
 	char fragment_sha[65];
 	if (sha256_file_hex(b->config_fragment, fragment_sha) < 0) {
 		hb_err("cannot read %s: %s", b->config_fragment, strerror(errno));
 		goto out;
 	}
 	compute_key(req, &src, toolchain, fragment_sha, patches, npatches, res->key);
-
-	res->dir = xasprintf("%s/kernels/%s", hb_cache_dir(), res->key);
-	res->image = path_join(res->dir, req->objects_dir ? "objects" : b->image);
-	const char *dtb_base = strrchr(b->dtb, '/') ? strrchr(b->dtb, '/') + 1 : b->dtb;
-	res->dtb = with_dtb ? path_join(res->dir, dtb_base) : NULL;
-	res->manifest = path_join(res->dir, "manifest.json");
-	res->system_map = path_join(res->dir, "src/hb-out/System.map");
+	result_paths(req, with_dtb, res);
 	srcdir = path_join(res->dir, "src");
 	log = path_join(res->dir, "build.log");
 	marker = path_join(res->dir, "patched");
@@ -683,40 +762,11 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		t0 = monotonic_s();	/* build_seconds: the build, not the wait for the lock */
 	}
 	unlink(log);
-	if ((rc = configure(req, srcdir, log)) != 0)
+	if ((rc = compile(req, srcdir, log, with_dtb)) != 0)
 		goto out;
 	rc = HB_EXIT_INFRA;
-	char *objects_target = req->objects_dir ? xasprintf("%s/", req->objects_dir) : NULL;
-	int st = run_make(req, srcdir, log, objects_target ? objects_target : b->image,
-			  with_dtb ? b->dtb : NULL);
-	free(objects_target);
-	if (st != 0) {
-		hb_err("kernel build failed; the last lines of %s:", log);
-		char *tail[] = { "tail", "-n", "15", log, NULL };
-		proc_run(tail, NULL);
+	if (keep_artifacts(req, srcdir, res) < 0)
 		goto out;
-	}
-	char *built_image = xasprintf("%s/hb-out/arch/%s/boot/%s", srcdir, b->arch, b->image);
-	char *built_dtb = xasprintf("%s/hb-out/arch/%s/boot/dts/%s", srcdir, b->arch, b->dtb);
-	char *built_cfg = xasprintf("%s/hb-out/.config", srcdir);
-	char *built_rel = xasprintf("%s/hb-out/include/config/kernel.release", srcdir);
-	char *cfg_copy = path_join(res->dir, "config");
-	int ok = (req->objects_dir ? copy_objects(srcdir, req->objects_dir, res->image)
-				   : copy_file(built_image, res->image)) == 0 &&
-		 (!res->dtb || copy_file(built_dtb, res->dtb) == 0) &&
-		 copy_file(built_cfg, cfg_copy) == 0 &&
-		 sha256_file_hex(cfg_copy, res->config_sha256) == 0 &&
-		 (res->kernel_release = read_file(built_rel, NULL)) != NULL;
-	free(built_image);
-	free(built_dtb);
-	free(built_cfg);
-	free(built_rel);
-	free(cfg_copy);
-	if (!ok) {
-		hb_err("build finished but its artifacts are missing in %s/hb-out", srcdir);
-		goto out;
-	}
-	res->kernel_release[strcspn(res->kernel_release, "\n")] = '\0';
 	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches,
 			   &strat.upstream, from ? from : "", verified, res,
 			   monotonic_s() - t0) < 0) {
