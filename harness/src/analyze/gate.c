@@ -135,15 +135,15 @@ const char *gate_outcome_name(enum gate_outcome o)
 	return names[o];
 }
 
-int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing)
+enum gate_outcome gate_overall(const struct gate_decision *d, size_t n, int runs_missing)
 {
 	int inconclusive = runs_missing || n == 0;
 	for (size_t i = 0; i < n; i++) {
 		if (d[i].outcome == GATE_REGRESSED)
-			return HB_EXIT_FAIL;
+			return GATE_REGRESSED;
 		inconclusive |= d[i].outcome == GATE_INCONCLUSIVE || d[i].outcome == GATE_OPEN;
 	}
-	return inconclusive ? HB_EXIT_INFRA : HB_EXIT_OK;
+	return inconclusive ? GATE_INCONCLUSIVE : GATE_PASS;
 }
 
 const char *gate_change_text(const struct gate_decision *d, char *buf, size_t len)

@@ -17,9 +17,9 @@
  * by the most looks a gate can make (Bonferroni): the chance of any false
  * alarm for a metric over the whole sequence is at most alpha.
  *
- * Contract: gate_decide(), gate_look() and gate_next_run() are pure;
- * gate_exit_code() maps the decisions to 0 pass, 1 regression, 125
- * inconclusive (HB_EXIT_*); gate_write_junit() escapes every string. A
+ * Contract: gate_decide(), gate_look(), gate_next_run() and gate_overall()
+ * are pure (the run stage's gate driver makes the verdict an exit code);
+ * gate_write_junit() escapes every string. A
  * policy's cap is at least the reference's repetitions and
  * first_repetitions (config/plan.c and the gate's options check it).
  */
@@ -104,7 +104,10 @@ const char *gate_outcome_name(enum gate_outcome o);
  * no pass runs (its kernel panicked) that instead of NaN: "3634 -> no pass
  * runs of the candidate". Into buf, which it returns. */
 const char *gate_change_text(const struct gate_decision *d, char *buf, size_t len);
-int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing);
+/* The verdict of all the decisions: GATE_REGRESSED if one is, else
+ * GATE_INCONCLUSIVE if one is open or inconclusive, runs are missing or
+ * there is none, else GATE_PASS (improved ones pass). */
+enum gate_outcome gate_overall(const struct gate_decision *d, size_t n, int runs_missing);
 void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d, size_t n);
 
 #endif

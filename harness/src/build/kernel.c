@@ -182,12 +182,12 @@ static int configure(const struct build_request *req, const char *srcdir, const 
 	const struct board *b = req->board;
 	if (run_make(req, srcdir, log, b->defconfig, NULL) != 0) {
 		hb_err("make %s failed; see %s", b->defconfig, log);
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	char *cfgpath = xasprintf("%s/hb-out/.config", srcdir);
 	char *config = read_file(cfgpath, NULL);
 	char *frag = read_file(b->config_fragment, NULL);
-	int rc = HB_EXIT_INFRA;
+	int rc = HB_FAIL;
 	if (!config || !frag) {
 		hb_err("cannot read %s or %s: %s", cfgpath, b->config_fragment, strerror(errno));
 		goto out;
@@ -218,7 +218,7 @@ static int configure(const struct build_request *req, const char *srcdir, const 
 			hb_err("%s:%d: %s=%s was asked for, but the kernel config has %s=%s "
 			       "(a dependency is missing or it is not valid for %s); fix the fragment",
 			       b->config_fragment, lineno, sym, wantv, sym, got, b->arch);
-			rc = HB_EXIT_USAGE;
+			rc = HB_FAIL_INPUT;
 		}
 	}
 out:
@@ -394,7 +394,7 @@ static int check_source_version(const struct source *src, int *verified)
 		size_t n = 0;
 		struct build_request probe = { .strategy = names.v[i] };
 		if (gather_patches(&probe, src->series, &base, &st, &patches, &n) < 0) {
-			rc = HB_EXIT_USAGE;
+			rc = HB_FAIL_INPUT;
 		} else if (n) {
 			char *tree = path_join(scratch, "src");
 			char *cp[] = { "cp", "-al", src->tree, tree, NULL };
@@ -402,12 +402,12 @@ static int check_source_version(const struct source *src, int *verified)
 			mkdir_p(scratch, 0755);
 			if (proc_run(cp, NULL) != 0) {
 				hb_err("cannot copy %s to %s (disk full?)", src->tree, tree);
-				rc = HB_EXIT_INFRA;
+				rc = HB_FAIL;
 			} else if (apply_patches(tree, scratch, src, patches, 0, n) < 0) {
 				hb_err("strategy %s does not apply to %s %s: nothing was built; rebase "
 				       "its stack, or install a verified version", names.v[i],
 				       src->origin, src->deb_version);
-				rc = HB_EXIT_USAGE;
+				rc = HB_FAIL_INPUT;
 			}
 			free(tree);
 		}
@@ -561,19 +561,19 @@ static int prepare_tree(const struct build_request *req, const struct source *sr
 		char *cp[] = { "cp", "-al", src->tree, (char *)srcdir, NULL };
 		if (proc_run(cp, NULL) != 0) {
 			hb_err("cannot copy %s to %s (disk full?)", src->tree, srcdir);
-			return HB_EXIT_INFRA;
+			return HB_FAIL;
 		}
 	}
 	if (apply_patches(srcdir, logdir, src, patches, done, n) < 0) {
 		rm_rf(srcdir);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	return 0;
 }
 
 /* The source suits the request: the board's DTS is in its series (else,
  * for an objects-only build, *with_dtb = 0) and --objects-only names a
- * directory of the tree. 0, or HB_EXIT_USAGE with the message printed. */
+ * directory of the tree. 0, or HB_FAIL_INPUT with the message printed. */
 static int check_request(const struct build_request *req, const struct source *src,
 			 int *with_dtb)
 {
@@ -585,7 +585,7 @@ static int check_request(const struct build_request *req, const struct source *s
 	if (board_series_check(b, src->series, err, sizeof(err)) < 0) {
 		if (!req->objects_dir) {
 			hb_err("%s", err);
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 		}
 		*with_dtb = 0;
 		hb_info("kernel %s predates %s's DTS (kernel.min_series %s): objects only, no DTB",
@@ -600,7 +600,7 @@ static int check_request(const struct build_request *req, const struct source *s
 			hb_err("--objects-only %s is not a directory of kernel %s; give one relative "
 			       "to the tree's top, like drivers/net/ethernet/stmicro/stmmac",
 			       req->objects_dir, src->kernel_version);
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 		}
 	}
 	return 0;
@@ -651,7 +651,7 @@ static int compile(const struct build_request *req, const char *srcdir, const ch
 		hb_err("kernel build failed; the last lines of %s:", log);
 		char *tail[] = { "tail", "-n", "15", (char *)log, NULL };
 		proc_run(tail, NULL);
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	return 0;
 }
@@ -696,7 +696,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	size_t npatches = 0;
 	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
 	char *from = NULL;	/* key of the cached build this one started from */
-	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA, verified = 1, with_dtb;
+	int lockfd = -1, buildlock = -1, rc = HB_FAIL, verified = 1, with_dtb;
 	double t0 = monotonic_s();
 
 	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
@@ -705,10 +705,10 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	if ((rc = check_request(req, &src, &with_dtb)) != 0)
 		goto out;
 	res->series = xstrdup(src.series);
-	rc = HB_EXIT_USAGE;
+	rc = HB_FAIL_INPUT;
 	if (gather_patches(req, src.series, &base, &strat, &patches, &npatches) < 0)
 		goto out;
-	rc = HB_EXIT_INFRA;
+	rc = HB_FAIL;
 	if (!(toolchain = toolchain_version(b)))
 		goto out;
 	char fragment_sha[65];
@@ -736,7 +736,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 
 	if ((rc = check_source_version(&src, &verified)) != 0)
 		goto out;
-	rc = HB_EXIT_INFRA;
+	rc = HB_FAIL;
 	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
 		req->strategy, b->name, res->key, log);
 	/* An interrupted build resumes in its patched tree; anything less is redone. */
@@ -744,7 +744,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 		if ((rc = prepare_tree(req, &src, toolchain, fragment_sha, patches, npatches,
 				       srcdir, res->dir, &from)) != 0)
 			goto out;
-		rc = HB_EXIT_INFRA;
+		rc = HB_FAIL;
 		if (write_file_atomic(marker, from, strlen(from)) < 0)
 			goto out;
 	} else {
@@ -764,7 +764,7 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	unlink(log);
 	if ((rc = compile(req, srcdir, log, with_dtb)) != 0)
 		goto out;
-	rc = HB_EXIT_INFRA;
+	rc = HB_FAIL;
 	if (keep_artifacts(req, srcdir, res) < 0)
 		goto out;
 	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches,

@@ -669,15 +669,15 @@ static void cell_spec(const struct plan *p, size_t ci, const char **strategy,
 	}
 }
 
-/* A cell's points and the runs it owes; -1 (the message printed) for bad
- * input, -2 when the store cannot say. */
+/* A cell's points and the runs it owes; HB_FAIL_INPUT (the message
+ * printed) for bad input, -1 when the store cannot say. */
 static int cell_prepare(struct plan_state *ps, struct cell *c, const char *series,
 			const struct sweep *sw, const struct workload *wls, size_t nw,
 			struct todo *t, size_t *n)
 {
 	if (cell_points(c, series, sw) < 0)
-		return -1;
-	return cell_todo(ps, c, wls, nw, t, n) < 0 ? -2 : 0;
+		return HB_FAIL_INPUT;
+	return cell_todo(ps, c, wls, nw, t, n) < 0 ? -1 : 0;
 }
 
 /* --resume: the session to continue, which must have run this plan. */
@@ -762,7 +762,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 			size_t *n = &ntodo[bi * ncells + ci];
 			int prc = cell_prepare(&ps, &c, series, sw, wls, nw, todo, n);
 			if (prc < 0)
-				rc = prc == -1 ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+				rc = prc == HB_FAIL_INPUT ? HB_EXIT_USAGE : HB_EXIT_INFRA;
 			ps.total += (int)*n;
 			ps.cells += *n > 0;
 			cell_free(&c);

@@ -311,7 +311,9 @@ int gate_loop_reference(struct gate_loop *g, struct store *s)
 
 int gate_loop_verdict(const struct gate_loop *g)
 {
-	int rc = hb_interrupted ? HB_EXIT_INFRA : gate_exit_code(g->v, g->n, g->missing);
+	static const int exit_of[] = { [GATE_PASS] = HB_EXIT_OK, [GATE_REGRESSED] = HB_EXIT_FAIL,
+				       [GATE_INCONCLUSIVE] = HB_EXIT_INFRA };
+	int rc = hb_interrupted ? HB_EXIT_INFRA : exit_of[gate_overall(g->v, g->n, g->missing)];
 	if (dut_failures(&g->cand, 0) && !hb_interrupted)
 		rc = HB_EXIT_FAIL;
 	return rc;

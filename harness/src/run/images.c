@@ -36,11 +36,10 @@ int images_prepare(const struct board *b, const char *series, const char *strate
 	req.from_scratch = o->from_scratch;
 	int rc = kernel_build(&req, k);
 	if (rc)
-		return rc;
-	rc = userland_build(b, u);
-	if (rc) {
+		return hb_exit_of(rc);
+	if (userland_build(b, u) < 0) {
 		build_result_free(k);
-		return rc;
+		return HB_EXIT_INFRA;
 	}
 	if (e && (rc = images_emulator(b, e)) != 0) {
 		build_result_free(k);
