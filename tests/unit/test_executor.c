@@ -242,7 +242,7 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 static void a_build_failure_is_stored_and_never_retried(void **state)
 {
 	(void)state;
-	dbl.prepare_rc = HB_EXIT_INFRA;
+	dbl.prepare_rc = HB_FAIL;
 	char session[40];
 	struct runs k;
 	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);

@@ -96,7 +96,8 @@ int cmd_build(int argc, char **argv)
 		board_free(&b);
 		goto out;
 	}
-	rc = images_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k, &u, NULL);
+	rc = hb_exit_of(images_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k,
+				       &u, NULL));
 	if (rc == 0) {
 		char *cmdline = images_cmdline(&b);
 		struct boot_images im;

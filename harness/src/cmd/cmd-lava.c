@@ -100,7 +100,7 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		struct exec_opts bo = { 0 };
 		struct build_result k;
 		struct userland_result u;
-		int rc = images_prepare(b, series, o->strategy, &bo, &k, &u, NULL);
+		int rc = hb_exit_of(images_prepare(b, series, o->strategy, &bo, &k, &u, NULL));
 		if (rc)
 			return rc;
 		const char *paths[3] = { k.image, k.dtb, u.initramfs };

@@ -808,7 +808,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 			} else {
 				/* a build is deterministic: never retried */
 				record_unrun(&c, wls, todo, n, 1, RUN_ERROR,
-					     brc == HB_EXIT_USAGE ? "build failed: bad input (see the error above)"
+					     brc == HB_FAIL_INPUT ? "build failed: bad input (see the error above)"
 								  : "build failed (see the error above)");
 			}
 			cell_free(&c);

@@ -218,8 +218,9 @@ static int build_side(const struct gate_loop *g, struct gate_side *sd)
 {
 	if (sd->stored)
 		return 0;
-	return exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0], sd->strategy,
-						 sd->opts, &sd->k, &sd->u, NULL);
+	return hb_exit_of(exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0],
+							    sd->strategy, sd->opts, &sd->k, &sd->u,
+							    NULL));
 }
 
 /* The stored runs of the reference a first look reuses, said once. */
