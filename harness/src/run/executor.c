@@ -617,19 +617,19 @@ static void sweep_dead_tmpdirs(struct store *s)
 
 /* Every strategy (the plan's and its sweeps') exists for the series the
  * board will build, and that series is one the board lists: typos are
- * input errors (exit 2), found before the first build. */
+ * input errors (HB_FAIL_INPUT, printed), found before the first build. */
 static int check_cell_names(const struct board *b, const struct plan *p,
 			    const struct exec_opts *o)
 {
 	const char *series = o->series ? o->series : b->series.v[0];
 	if (images_check_series(b, series) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	char err[2048];
 	if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
-	return HB_EXIT_OK;
+	return 0;
 }
 
 /* The plan's cells: its strategies, then each sweep crossed with its own
@@ -744,7 +744,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 		if (catalog_workload(p->workloads.v[nw], &wls[nw]) < 0)
 			rc = HB_EXIT_USAGE;
 	for (size_t bi = 0; bi < nb && rc == HB_EXIT_OK; bi++)
-		rc = check_cell_names(&boards[bi], p, o);
+		rc = hb_exit_of(check_cell_names(&boards[bi], p, o));
 	if (rc != HB_EXIT_OK)
 		goto out;
 	/* A store that cannot take runs is found before anything is measured. */
