@@ -60,7 +60,7 @@ static int measure(struct bisect *b, struct store *s, const char *rev, int reps,
 		reps > 1 ? "s" : "");
 	int planned = b->plan.repetitions;
 	b->plan.repetitions = reps;
-	int rc = executor_run_plan(&b->plan, s, &o, session);
+	int rc = hb_exit_of(executor_run_plan(&b->plan, s, &o, session));
 	b->plan.repetitions = planned;
 	strlist_free(&o.user_patches);
 	return rc;

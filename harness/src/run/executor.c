@@ -718,9 +718,9 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 	/* Runs that finished when the store could not take them are stored
 	 * first: they are not measured again, and their session exists. */
 	if (o->resume && runfile_import_all(s) < 0)
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	if (o->resume && resume_session(s, p, o->resume, session) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	if (o->session)
 		snprintf(session, 40, "%s", o->session);
 	else if (!o->resume)
@@ -735,40 +735,40 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 	struct todo *todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
 				    sizeof(*todo));
 	size_t *ntodo = xcalloc(p->boards.n * ncells, sizeof(*ntodo));
-	int rc = HB_EXIT_OK;
+	int rc = 0;
 	size_t nb = 0, nw = 0;
-	for (; nb < p->boards.n && rc == HB_EXIT_OK; nb++)
+	for (; nb < p->boards.n && rc == 0; nb++)
 		if (catalog_board(p->boards.v[nb], &boards[nb]) < 0)
-			rc = HB_EXIT_USAGE;
-	for (; nw < p->workloads.n && rc == HB_EXIT_OK; nw++)
+			rc = HB_FAIL_INPUT;
+	for (; nw < p->workloads.n && rc == 0; nw++)
 		if (catalog_workload(p->workloads.v[nw], &wls[nw]) < 0)
-			rc = HB_EXIT_USAGE;
-	for (size_t bi = 0; bi < nb && rc == HB_EXIT_OK; bi++)
-		rc = hb_exit_of(check_cell_names(&boards[bi], p, o));
-	if (rc != HB_EXIT_OK)
+			rc = HB_FAIL_INPUT;
+	for (size_t bi = 0; bi < nb && rc == 0; bi++)
+		rc = check_cell_names(&boards[bi], p, o);
+	if (rc != 0)
 		goto out;
 	/* A store that cannot take runs is found before anything is measured. */
 	if (store_check_writable(s) < 0) {
-		rc = HB_EXIT_INFRA;
+		rc = HB_FAIL;
 		goto out;
 	}
 	sweep_dead_tmpdirs(s);
-	for (size_t bi = 0; bi < nb && rc == HB_EXIT_OK; bi++) {
+	for (size_t bi = 0; bi < nb && rc == 0; bi++) {
 		const char *series = o->series ? o->series : boards[bi].series.v[0];
-		for (size_t ci = 0; ci < ncells && rc == HB_EXIT_OK; ci++) {
+		for (size_t ci = 0; ci < ncells && rc == 0; ci++) {
 			const struct sweep *sw;
 			struct cell c = { .ps = &ps, .board = &boards[bi], .series = series };
 			cell_spec(p, ci, &c.strategy, &sw);
 			size_t *n = &ntodo[bi * ncells + ci];
 			int prc = cell_prepare(&ps, &c, series, sw, wls, nw, todo, n);
 			if (prc < 0)
-				rc = prc == HB_FAIL_INPUT ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+				rc = prc;
 			ps.total += (int)*n;
 			ps.cells += *n > 0;
 			cell_free(&c);
 		}
 	}
-	if (rc != HB_EXIT_OK)
+	if (rc != 0)
 		goto out;
 	if (!o->progress) {
 		progress_expect(&ps.own, ps.total, ps.cells);
@@ -789,7 +789,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 				continue;	/* resumed: nothing left in this cell */
 			if (cell_prepare(&ps, &c, series, sw, wls, nw, todo, &n) < 0) {
 				cell_free(&c);
-				rc = HB_EXIT_INFRA;
+				rc = HB_FAIL;
 				goto out;
 			}
 			/* A driver with a bar of its own built the cell already: this
@@ -818,7 +818,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 		progress_end(&ps.own);
 		hb_info("session %s: %d of %d runs passed", session, ps.passed, ps.total);
 	}
-	rc = ps.passed == ps.total ? HB_EXIT_OK : HB_EXIT_INFRA;
+	rc = ps.passed == ps.total ? 0 : HB_FAIL;
 out:
 	for (size_t i = 0; i < nb; i++)
 		board_free(&boards[i]);

@@ -86,7 +86,7 @@ static int run_more(const struct gate_loop *g, struct gate_side *sd, struct stor
 	o.first_repetition = first;
 	char session[40];
 	sd->attempts += reps;
-	int rc = executor_run_plan(&p, s, &o, session);
+	int rc = hb_exit_of(executor_run_plan(&p, s, &o, session));
 	strlist_free(&p.boards);
 	strlist_free(&p.strategies);
 	strlist_free(&p.workloads);
