@@ -163,7 +163,7 @@ static inline int double_prepare(const struct board *b, const char *series, cons
 	static const char manifest[] = "{\"patches\":[],\"source\":{\"kernel_version\":\"6.1.0\"}}";
 	if (mkdir_p(k->dir, 0755) < 0 ||
 	    write_file_atomic(k->manifest, manifest, sizeof(manifest) - 1) < 0)
-		return HB_EXIT_INFRA;
+		return -1;
 	u->initramfs = path_join(dbl.dir, "initramfs.cpio.gz");
 	snprintf(u->sha256, sizeof(u->sha256), "initramfs-double");
 	return 0;

@@ -61,7 +61,7 @@ static double mbps(const char *strategy, size_t run)
 
 static int unbuildable(const char *revision)
 {
-	return listed("HB_TEST_UNBUILDABLE", revision) ? HB_EXIT_INFRA : 0;
+	return listed("HB_TEST_UNBUILDABLE", revision) ? HB_FAIL : 0;
 }
 
 static void script_doubles(const char *manifests)

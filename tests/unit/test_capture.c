@@ -129,6 +129,21 @@ static void test_crosscheck_measured_runs_agree(void **state)
 	assert_true(c.max_pct == 0);
 }
 
+/* The worst pair in words, as agent.log's crosscheck line and the warning
+ * of an inconsistent run both print it. */
+static void test_crosscheck_pair_text(void **state)
+{
+	const long long v[] = { 18245, 18245, 17333 };
+	static const char *const names[] = { "DUT tx_packets", "host rx_packets", "pcap" };
+	struct crosscheck c;
+	char buf[160];
+	(void)state;
+	assert_int_equal(crosscheck_counts(v, N(v), &c), 0);
+	assert_string_equal(crosscheck_pair_text(&c, v, names, buf, sizeof(buf)),
+			    "DUT tx_packets 18245 vs pcap 17333 (4.999 %)");
+	assert_string_equal(crosscheck_pair_text(&c, v, names, buf, 12), "DUT tx_pack");
+}
+
 static void test_crosscheck_flags_a_disagreement(void **state)
 {
 	/* pcap missed 5 % of the frames */
@@ -197,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_classify_directions),
 		cmocka_unit_test(test_classify_others),
 		cmocka_unit_test(test_crosscheck_measured_runs_agree),
+		cmocka_unit_test(test_crosscheck_pair_text),
 		cmocka_unit_test(test_crosscheck_flags_a_disagreement),
 		cmocka_unit_test(test_crosscheck_needs_both_margins),
 		cmocka_unit_test(test_crosscheck_missing_and_zero),

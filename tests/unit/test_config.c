@@ -856,10 +856,9 @@ static const struct variant variants[] = {
 #define T "timing: realtime\n"
 #define HEAD(cap) "gate:\n  alpha: 0.05\n  max_repetitions: " cap "\n  metrics:\n"
 #define PPS "    - metric: pps\n"
-#define HIGHER "      better: higher\n"
 #define THR "      threshold_pct: {virtual: 0.25, realtime: 15}\n"
-	{ "gate section loads", 'p', T, T HEAD("6") PPS HIGHER THR, 0, 0, NULL },
-	{ "gate first_repetitions", 'p', T, T HEAD("6") PPS HIGHER THR "  first_repetitions: 2\n",
+	{ "gate section loads", 'p', T, T HEAD("6") PPS THR, 0, 0, NULL },
+	{ "gate first_repetitions", 'p', T, T HEAD("6") PPS THR "  first_repetitions: 2\n",
 	  0, 0, NULL },
 	{ "gate alpha quoted", 'p', T, T "gate:\n  alpha: '0.05'\n", 9, 10,
 	  "'gate.alpha' must be a number (without quotes), got '0.05'" },
@@ -867,22 +866,46 @@ static const struct variant variants[] = {
 	  "'gate.alpha' must be between 1e-06 and 0.5, got 0.9" },
 	{ "gate metric not a mapping", 'p', T, T HEAD("6") "    - pps\n", 12, 7,
 	  "'gate.metrics[1]' must be a mapping" },
-	{ "gate metric bad direction", 'p', T, T HEAD("6") PPS "      better: up\n" THR, 13, 15,
-	  "'gate.metrics[1].better' must be one of higher, lower, got 'up'" },
-	{ "gate metric without threshold", 'p', T, T HEAD("6") PPS HIGHER, 12, 7,
+	{ "gate metric with a direction", 'p', T, T HEAD("6") PPS "      better: higher\n" THR, 13, 15,
+	  "'gate.metrics[1].better': a metric's better direction is the metric table's" },
+	/* metrics_from: another plan's list (plans/gate.yaml: pps udp, mbps udp, mbps
+	 * tcp, insn_rx_poll_per_pkt) */
+	{ "gate metrics from plans/gate.yaml", 'p', T,
+	  T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics_from: gate\n", 0, 0, NULL },
+	{ "gate metrics_only from plans/gate.yaml", 'p', T,
+	  T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics_from: gate\n"
+	  "  metrics_only: [pps, mbps]\n", 0, 0, NULL },
+	{ "gate metrics_only names what the other plan does not gate", 'p', T,
+	  T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics_from: gate\n"
+	  "  metrics_only: [pps, jitter_ms]\n", 12, 23, "does not gate 'jitter_ms'; name one of" },
+	{ "gate metrics_from a plan that is not there", 'p', T,
+	  T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics_from: no-such-plan\n", 11, 17,
+	  "'metrics_from: no-such-plan' does not load: " },
+	{ "gate metrics_from a plan without a gate", 'p', T,
+	  T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics_from: knobs\n", 11, 17,
+	  "has no gate section to take metrics from" },
+	{ "gate metrics and metrics_from", 'p', T,
+	  T HEAD("6") PPS THR "  metrics_from: gate\n", 12, 5,
+	  "needs exactly one of 'metrics' (a list of metrics and thresholds) or 'metrics_from'" },
+	{ "gate without metrics or metrics_from", 'p', T,
+	  T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n", 9, 3, "needs exactly one of 'metrics'" },
+	{ "gate metrics_only without metrics_from", 'p', T,
+	  T HEAD("6") PPS THR "  metrics_only: [pps]\n", 14, 17,
+	  "'metrics_only' picks from the plan 'metrics_from' names" },
+	{ "gate metric without threshold", 'p', T, T HEAD("6") PPS, 12, 7,
 	  "'gate.metrics[1]' is missing required key 'threshold_pct'" },
 	{ "gate threshold unknown mode", 'p', T,
-	  T HEAD("6") PPS HIGHER "      threshold_pct: {virtual: 0.25, wallclock: 15}\n", 14, 38,
+	  T HEAD("6") PPS "      threshold_pct: {virtual: 0.25, wallclock: 15}\n", 13, 38,
 	  "unknown key 'wallclock' in 'gate.metrics[1].threshold_pct'" },
 	{ "gate without metrics", 'p', T, T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics: []\n",
 	  11, 12, "'gate.metrics' is empty" },
-	{ "gate cap below repetitions", 'p', T, T HEAD("2") PPS HIGHER THR, 10, 20,
+	{ "gate cap below repetitions", 'p', T, T HEAD("2") PPS THR, 10, 20,
 	  "'gate.max_repetitions' (2) is below the reference's repetitions (3)" },
 	{ "gate reference repetitions above the cap", 'p', T,
-	  T HEAD("6") PPS HIGHER THR "  reference_repetitions: 8\n", 10, 20,
+	  T HEAD("6") PPS THR "  reference_repetitions: 8\n", 10, 20,
 	  "'gate.max_repetitions' (6) is below the reference's repetitions (8)" },
 	/* repeat: until-decided needs the gate section's thresholds */
-	{ "repeat until decided loads", 'p', T, T "repeat: until-decided\n" HEAD("6") PPS HIGHER THR,
+	{ "repeat until decided loads", 'p', T, T "repeat: until-decided\n" HEAD("6") PPS THR,
 	  0, 0, NULL },
 	{ "repeat until decided without a gate", 'p', T, T "repeat: until-decided\n", 8, 9,
 	  "'repeat: until-decided' decides each metric to a threshold the plan's gate section "
@@ -892,7 +915,6 @@ static const struct variant variants[] = {
 #undef T
 #undef HEAD
 #undef PPS
-#undef HIGHER
 #undef THR
 
 	/* driver */

@@ -84,7 +84,7 @@ static int execute(const struct exec_opts *o, char session[40])
 	return executor_run_plan(&plan, st, &with, session);
 }
 
-/* Runs the plan with o, expecting the exit code want; the session's stored
+/* Runs the plan with o, expecting the result want; the session's stored
  * runs into k. */
 static void run_plan(const struct exec_opts *o, int want, char session[40], struct runs *k)
 {
@@ -104,7 +104,7 @@ static void every_run_of_a_cell_on_one_boot(void **state)
 	(void)state;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_OK, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, 0, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	assert_int_equal(k.pass, 4);
 	assert_int_equal(dbl.started, 1);
@@ -122,7 +122,7 @@ static void a_boot_per_repetition(void **state)
 	plan.boots = BOOTS_PER_REPETITION;
 	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_OK);
+	assert_int_equal(execute(&o, session), 0);
 	assert_int_equal(dbl.started, 2);
 	assert_int_equal(dbl.ran, 4);
 }
@@ -133,7 +133,7 @@ static void an_infrastructure_error_is_retried_on_a_fresh_boot(void **state)
 	dbl.runs[dbl.nruns++] = RUN_ERROR;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_OK, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, 0, session, &k);
 	assert_int_equal(k.lines.n, 5);
 	has(&k, 0, "error udp64-dut-tx", "infrastructure, retried (attempt 1 of 3)");
 	assert_int_equal(k.pass, 4);
@@ -152,7 +152,7 @@ static void retries_stop_when_the_attempts_run_out(void **state)
 		dbl.runs[dbl.nruns] = RUN_ERROR;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ .attempts = 2 }, HB_EXIT_INFRA, session, &k);
+	run_plan(&(struct exec_opts){ .attempts = 2 }, HB_FAIL, session, &k);
 	assert_int_equal(k.lines.n, 2);
 	has(&k, 0, "error", "retried (attempt 1 of 2)");
 	has(&k, 1, "error", "the double's error");
@@ -167,7 +167,7 @@ static void a_dut_failure_ends_the_boot_and_is_not_retried(void **state)
 	dbl.runs[dbl.nruns++] = RUN_FAIL;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_FAIL, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	has(&k, 0, "fail udp64-dut-tx", "the double's fail");
 	for (size_t i = 1; i < 4; i++)
@@ -183,7 +183,7 @@ static void a_panic_at_boot_fails_the_runs_it_held_up(void **state)
 	dbl.boots[dbl.nboots++] = BOOT_PANIC;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_FAIL, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	for (size_t i = 0; i < 4; i++)
 		has(&k, i, "fail", "boot failed: Kernel panic");
@@ -199,7 +199,7 @@ static void a_boot_that_never_starts_is_retried(void **state)
 	dbl.boots[dbl.nboots++] = BOOT_SILENT;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_OK, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, 0, session, &k);
 	assert_int_equal(k.lines.n, 6);
 	has(&k, 0, "error udp64-dut-tx", "boot failed: see the console log");
 	has(&k, 0, "error", "retried (attempt 1 of 3)");
@@ -216,7 +216,7 @@ static void a_dut_running_another_kernel_gives_no_numbers(void **state)
 	dbl.boots[dbl.nboots++] = BOOT_WRONG_KERNEL;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_FAIL, session, &k);
 	assert_int_equal(k.pass, 0);
 	has(&k, 0, "fail", "the DUT runs kernel '5.10.0-other'");
 	assert_int_equal(dbl.ran, 0);
@@ -230,7 +230,7 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 	dbl.boots[dbl.nboots++] = BOOT_LAB_DOWN;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_FAIL, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	for (size_t i = 0; i < 4; i++)
 		has(&k, i, "error", "boot failed");
@@ -242,10 +242,10 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 static void a_build_failure_is_stored_and_never_retried(void **state)
 {
 	(void)state;
-	dbl.prepare_rc = HB_EXIT_INFRA;
+	dbl.prepare_rc = HB_FAIL;
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ 0 }, HB_EXIT_INFRA, session, &k);
+	run_plan(&(struct exec_opts){ 0 }, HB_FAIL, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	for (size_t i = 0; i < 4; i++)
 		has(&k, i, "error", "build failed (see the error above)");
@@ -261,7 +261,7 @@ static void resume_runs_only_what_has_no_pass_run(void **state)
 	dbl.runs[dbl.nruns++] = RUN_ERROR;	/* tcp-dut-tx, repetition 1 */
 	char session[40];
 	struct runs k;
-	run_plan(&(struct exec_opts){ .attempts = 1 }, HB_EXIT_INFRA, session, &k);
+	run_plan(&(struct exec_opts){ .attempts = 1 }, HB_FAIL, session, &k);
 	assert_int_equal(k.lines.n, 4);
 	has(&k, 1, "error tcp-dut-tx", "the double's error");
 	has(&k, 2, "error", "not run: an error, with every attempt used, ended run");
@@ -270,7 +270,7 @@ static void resume_runs_only_what_has_no_pass_run(void **state)
 	double_reset(dir);
 	struct exec_opts again = { .resume = session };
 	char resumed[40];
-	assert_int_equal(execute(&again, resumed), HB_EXIT_OK);
+	assert_int_equal(execute(&again, resumed), 0);
 	assert_string_equal(resumed, session);
 	assert_int_equal(dbl.ran, 3);
 	assert_string_equal(dbl.ran_workloads[0], "tcp-dut-tx");
@@ -280,7 +280,7 @@ static void resume_runs_only_what_has_no_pass_run(void **state)
 
 	/* nothing left: no boot at all */
 	double_reset(dir);
-	assert_int_equal(execute(&again, resumed), HB_EXIT_OK);
+	assert_int_equal(execute(&again, resumed), 0);
 	assert_int_equal(dbl.started, 0);
 }
 
@@ -289,15 +289,15 @@ static void resume_of_another_plan_is_refused(void **state)
 	(void)state;
 	struct exec_opts o = { 0 };
 	char session[40];
-	assert_int_equal(execute(&o, session), HB_EXIT_OK);
+	assert_int_equal(execute(&o, session), 0);
 	plan.name = "another-plan";
 	struct exec_opts again = { .resume = session };
 	char resumed[40];
-	assert_int_equal(execute(&again, resumed), HB_EXIT_USAGE);
+	assert_int_equal(execute(&again, resumed), HB_FAIL_INPUT);
 	assert_int_equal(dbl.started, 1);
 	plan.name = "executor-test";
 	struct exec_opts latest = { .resume = "latest" };
-	assert_int_equal(execute(&latest, resumed), HB_EXIT_OK);
+	assert_int_equal(execute(&latest, resumed), 0);
 	assert_string_equal(resumed, session);
 }
 

@@ -18,6 +18,7 @@
 
 #include "analyze/gate.h"
 #include "config/catalog.h"
+#include "store/metrics.h"
 #include "util/util.h"
 
 static const double base[] = { 3648.8, 3648.7, 3648.4 };	/* measured, virtual time */
@@ -28,7 +29,7 @@ static const struct gate_policy policy = { .present = 1, .alpha = 0.05,
 static void decide(const double *r, size_t nr, const double *c, size_t nc, double thr,
 		   struct gate_decision *d)
 {
-	gate_decide(r, nr, c, nc, HIGHER_IS_BETTER, LOOK_ALPHA, thr, d);
+	gate_decide(r, nr, c, nc, BETTER_HIGHER, LOOK_ALPHA, thr, d);
 }
 
 static void identical_results_pass(void **state)
@@ -41,7 +42,7 @@ static void identical_results_pass(void **state)
 	static const double same[] = { 4000, 4000, 4000 };
 	decide(same, 3, same, 3, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_PASS);
-	assert_int_equal(gate_exit_code(&d, 1, 0), HB_EXIT_OK);
+	assert_int_equal(gate_overall(&d, 1, 0), GATE_PASS);
 }
 
 static void one_candidate_run_can_decide(void **state)
@@ -56,7 +57,7 @@ static void one_candidate_run_can_decide(void **state)
 	const double worse[] = { base[0] * 0.995 };
 	decide(base, 3, worse, 1, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_REGRESSED);
-	assert_int_equal(gate_exit_code(&d, 1, 0), HB_EXIT_FAIL);
+	assert_int_equal(gate_overall(&d, 1, 0), GATE_REGRESSED);
 }
 
 static void half_a_percent_less_pps_is_a_regression(void **state)
@@ -89,9 +90,9 @@ static void lower_is_better_metrics_flip(void **state)
 	(void)state;
 	static const double ref[] = { 1.0, 1.0, 1.0 }, cand[] = { 1.2, 1.2, 1.2 };
 	struct gate_decision d;
-	gate_decide(ref, 3, cand, 3, LOWER_IS_BETTER, LOOK_ALPHA, 0.25, &d);
+	gate_decide(ref, 3, cand, 3, BETTER_LOWER, LOOK_ALPHA, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_REGRESSED);
-	gate_decide(cand, 3, ref, 3, LOWER_IS_BETTER, LOOK_ALPHA, 0.25, &d);
+	gate_decide(cand, 3, ref, 3, BETTER_LOWER, LOOK_ALPHA, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_IMPROVED);
 }
 
@@ -103,16 +104,16 @@ static void noise_leaves_the_verdict_open(void **state)
 	struct gate_decision d;
 	decide(ref, 3, cand, 1, 15, &d);
 	assert_int_equal(d.outcome, GATE_OPEN);
-	assert_int_equal(gate_exit_code(&d, 1, 0), HB_EXIT_INFRA);
+	assert_int_equal(gate_overall(&d, 1, 0), GATE_INCONCLUSIVE);
 	/* nothing to compare */
 	decide(base, 1, base, 1, 0.25, &d);
 	assert_int_equal(d.shift.method, SHIFT_NONE);
 	assert_int_equal(d.outcome, GATE_OPEN);
 	decide(base, 3, base, 0, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_OPEN);
-	assert_int_equal(gate_exit_code(NULL, 0, 0), HB_EXIT_INFRA);
+	assert_int_equal(gate_overall(NULL, 0, 0), GATE_INCONCLUSIVE);
 	decide(base, 3, base, 3, 0.25, &d);
-	assert_int_equal(gate_exit_code(&d, 1, 1), HB_EXIT_INFRA);
+	assert_int_equal(gate_overall(&d, 1, 1), GATE_INCONCLUSIVE);
 }
 
 static void a_reference_of_zero_needs_no_change_at_all(void **state)
@@ -121,9 +122,9 @@ static void a_reference_of_zero_needs_no_change_at_all(void **state)
 	/* hrtimer starts per packet of a strategy that never arms the hrtimer */
 	static const double zero[] = { 0, 0, 0 }, zero1[] = { 0 }, some[] = { 0.2 };
 	struct gate_decision d;
-	gate_decide(zero, 3, zero1, 1, LOWER_IS_BETTER, LOOK_ALPHA, 10, &d);
+	gate_decide(zero, 3, zero1, 1, BETTER_LOWER, LOOK_ALPHA, 10, &d);
 	assert_int_equal(d.outcome, GATE_PASS);
-	gate_decide(zero, 3, some, 1, LOWER_IS_BETTER, LOOK_ALPHA, 10, &d);
+	gate_decide(zero, 3, some, 1, BETTER_LOWER, LOOK_ALPHA, 10, &d);
 	assert_int_equal(d.outcome, GATE_OPEN);
 }
 
@@ -153,6 +154,72 @@ static void metrics_apply_to_their_protocol(void **state)
 	assert_false(gate_metric_applies(&udp, WL_TCP));
 	assert_true(gate_metric_applies(&tcp, WL_TCP));
 	assert_false(gate_metric_applies(&tcp, WL_UDP));
+}
+
+/* A plan of one gate metric, written to a temp file and loaded. */
+static void load_gate_plan(const char *metric, char *dir, struct plan *p)
+{
+	assert_non_null(mkdtemp(dir));
+	char *path = path_join(dir, "tmp-plan.yaml");
+	char *text = xasprintf("name: tmp-plan\ndescription: d\nboards: [b]\nstrategies: [s]\n"
+			       "workloads: [w]\nrepetitions: 3\ntiming: virtual\ngate:\n"
+			       "  alpha: 0.05\n  max_repetitions: 6\n  metrics:\n"
+			       "    - metric: %s\n      threshold_pct: {virtual: 1, realtime: 15}\n",
+			       metric);
+	char err[1024];
+	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+	int rc = plan_load(path, p, err, sizeof(err));
+	if (rc)
+		print_error("%s\n", err);
+	assert_int_equal(rc, 0);
+	free(text);
+	free(path);
+}
+
+/* The direction is the metric table's; a gate metric the table does not
+ * have, or one it gives no direction, is refused at its place in the plan. */
+static void directions_come_from_the_metric_table(void **state)
+{
+	(void)state;
+	struct plan p;
+	char err[1024];
+	assert_int_equal(catalog_plan("gate", &p), 0);
+	const struct gate_metric *gm = p.gate.metrics.v;
+	assert_int_equal(gate_check_metrics(&p.gate, err, sizeof(err)), 0);
+	for (size_t i = 0; i < p.gate.metrics.n; i++)
+		assert_int_equal(gate_metric_better(&gm[i]), metric_find(gm[i].metric)->better);
+	assert_int_equal(gate_metric_better(&gm[0]), BETTER_HIGHER);	/* pps */
+	plan_free(&p);
+	/* the main job's plan takes gate.yaml's, but its receive-path metric */
+	assert_int_equal(catalog_plan("default", &p), 0);
+	gm = p.gate.metrics.v;
+	assert_int_equal(p.gate.metrics.n, 3);
+	assert_string_equal(gm[0].metric, "pps");
+	assert_int_equal(gm[0].protocol, GATE_UDP);
+	assert_string_equal(gm[2].metric, "mbps");
+	assert_int_equal(gm[2].protocol, GATE_TCP);
+	assert_true(gm[2].threshold_pct[TIMING_VIRTUAL] == 10);
+	assert_non_null(strstr(gm[2].where, "plans/gate.yaml:"));
+	assert_int_equal(gate_check_metrics(&p.gate, err, sizeof(err)), 0);
+	plan_free(&p);
+
+	static const struct {
+		const char *metric, *phrase;
+	} bad[] = {
+		{ "no_such_metric", "no metric 'no_such_metric'; `hilbench list metrics` names them" },
+		{ "dut_tx_packets", "'dut_tx_packets' is neither better higher nor lower" },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(bad); i++) {
+		char dir[] = "/tmp/hb-test-gate.XXXXXX";
+		load_gate_plan(bad[i].metric, dir, &p);
+		assert_int_equal(gate_check_metrics(&p.gate, err, sizeof(err)), -1);
+		char *where = xasprintf("%s/tmp-plan.yaml:12:15: ", dir);
+		assert_true(!strncmp(err, where, strlen(where)));
+		assert_non_null(strstr(err, bad[i].phrase));
+		free(where);
+		plan_free(&p);
+		rm_rf(dir);
+	}
 }
 
 /* xorshift64* and Box-Muller: generated noise, reproducible from the seed */
@@ -206,9 +273,9 @@ static size_t simulated_gate(const struct plan *p, const struct workload *w, enu
 			/* the one value stands for the rates; a lower-is-better
 			 * metric of the plan (insn_rx_poll_per_pkt) is measured by
 			 * DUT-RX runs only, which the real gate skips elsewhere */
-			if (!gate_metric_applies(&gm[m], w->proto) || gm[m].better != HIGHER_IS_BETTER)
+			if (!gate_metric_applies(&gm[m], w->proto) || gate_metric_better(&gm[m]) != BETTER_HIGHER)
 				continue;
-			gate_look(g, p->repetitions, &seq[m], r, nr, c, nc, gm[m].better,
+			gate_look(g, p->repetitions, &seq[m], r, nr, c, nc, gate_metric_better(&gm[m]),
 				  gm[m].threshold_pct[t], &d[n]);
 			if (n++ == 0)
 				*looks = seq[m].looks;
@@ -279,7 +346,7 @@ static void every_look_is_paid_for(void **state)
 	struct gate_seq seq = { 0 };
 	static const double ref[] = { 3648.8, 3648.7, 3648.4 }, cand[] = { 3648.6 };
 	for (int i = 0; i < 3; i++)
-		gate_look(&p.gate, p.repetitions, &seq, ref, 3, cand, 1, HIGHER_IS_BETTER, 0.25, d);
+		gate_look(&p.gate, p.repetitions, &seq, ref, 3, cand, 1, BETTER_HIGHER, 0.25, d);
 	assert_int_equal(seq.looks, 1);
 	assert_int_equal(d[0].outcome, GATE_PASS);
 	workload_free(&w);
@@ -459,6 +526,7 @@ int main(void)
 		cmocka_unit_test(a_reference_of_zero_needs_no_change_at_all),
 		cmocka_unit_test(runs_go_where_the_verdict_needs_them),
 		cmocka_unit_test(metrics_apply_to_their_protocol),
+		cmocka_unit_test(directions_come_from_the_metric_table),
 		cmocka_unit_test(every_look_is_paid_for),
 		cmocka_unit_test(identical_code_false_alarms_stay_below_alpha),
 		cmocka_unit_test(two_percent_is_caught_every_time),

@@ -284,7 +284,7 @@ static void external_dts_compiles_against_the_tree(void **state)
 
 	/* A DTS that does not compile is the user's to fix. */
 	free(put("openwrt/hb-board.dts", "/dts-v1/;\n/ { broken\n"));
-	assert_int_equal(boot_images_build(&b, &k, &u, "console=ttyS0", &im), HB_EXIT_USAGE);
+	assert_int_equal(boot_images_build(&b, &k, &u, "console=ttyS0", &im), HB_FAIL_INPUT);
 	free(own);
 	free(dts);
 	unfill(&k, &u);
@@ -298,7 +298,7 @@ static void uboot_cannot_carry_a_quote(void **state)
 	struct boot_images im;
 	(void)state;
 	fill(&b, &k, &u, BOOT_PLAIN);
-	assert_int_equal(boot_images_build(&b, &k, &u, "console=ttyS0 x='y'", &im), HB_EXIT_USAGE);
+	assert_int_equal(boot_images_build(&b, &k, &u, "console=ttyS0 x='y'", &im), HB_FAIL_INPUT);
 	assert_null(im.dir);
 	unfill(&k, &u);
 	memset(&im, 0, sizeof(im));

@@ -192,12 +192,12 @@ static void an_unknown_reference_is_an_error(void **state)
 	(void)state;
 	struct selection sel = { .session = "s1" };
 	FILE *out = fopen("/dev/null", "w");
-	assert_int_equal(report_write(st, &sel, "nonesuch", REPORT_TEXT, out), REPORT_BAD_INPUT);
+	assert_int_equal(report_write(st, &sel, "nonesuch", REPORT_TEXT, out), HB_FAIL_INPUT);
 	assert_int_equal(report_write(st, &sel, "faster", REPORT_TEXT, out), 0);
 	fclose(out);
 	/* an output path in a directory that does not exist is the user's to fix */
 	assert_int_equal(report_write_file(st, &sel, NULL, REPORT_TEXT, "/nonexistent-hb/r.txt"),
-			 REPORT_BAD_INPUT);
+			 HB_FAIL_INPUT);
 }
 
 static void commit_block_has_before_and_after(void **state)

@@ -113,7 +113,7 @@ static void plain_dir_is_copied_and_identified_by_content(void **state)
 
 	/* The series asked for must be the tree's. */
 	spec.series = "6.1";
-	assert_int_equal(source_prepare(&spec, &b), HB_EXIT_USAGE);
+	assert_int_equal(source_prepare(&spec, &b), HB_FAIL_INPUT);
 	assert_null(b.tree);
 	spec.series = "6.12";
 	assert_int_equal(source_prepare(&spec, &b), 0);
@@ -298,19 +298,19 @@ static void bad_trees_are_refused(void **state)
 	struct source a;
 	(void)state;
 	struct source_spec spec = { .path = "/nonexistent/linux" };
-	assert_int_equal(source_prepare(&spec, &a), HB_EXIT_USAGE);
+	assert_int_equal(source_prepare(&spec, &a), HB_FAIL_INPUT);
 	/* not a kernel Makefile */
 	free(put("notlinux/Makefile", "all:\n\ttrue\n"));
 	char *dir = xasprintf("%s/notlinux", tmp);
 	spec.path = dir;
-	assert_int_equal(source_prepare(&spec, &a), HB_EXIT_USAGE);
+	assert_int_equal(source_prepare(&spec, &a), HB_FAIL_INPUT);
 	free(dir);
 	/* in-tree build output: kbuild would refuse it with O= */
 	free(put("dirty/Makefile", makefile_612));
 	free(put("dirty/.config", "CONFIG_X=y\n"));
 	dir = xasprintf("%s/dirty", tmp);
 	spec.path = dir;
-	assert_int_equal(source_prepare(&spec, &a), HB_EXIT_USAGE);
+	assert_int_equal(source_prepare(&spec, &a), HB_FAIL_INPUT);
 	free(dir);
 	/* a tarball of two trees */
 	free(put("two/a/Makefile", makefile_612));
@@ -320,13 +320,13 @@ static void bad_trees_are_refused(void **state)
 	char *tar[] = { "tar", "-cf", tarball, "-C", two, "a", "b", NULL };
 	assert_int_equal(proc_run(tar, NULL), 0);
 	spec.path = tarball;
-	assert_int_equal(source_prepare(&spec, &a), HB_EXIT_USAGE);
+	assert_int_equal(source_prepare(&spec, &a), HB_FAIL_INPUT);
 	free(tarball);
 	free(two);
 	/* Debian's package needs a series */
 	spec.path = NULL;
 	spec.series = NULL;
-	assert_int_equal(source_prepare(&spec, &a), HB_EXIT_USAGE);
+	assert_int_equal(source_prepare(&spec, &a), HB_FAIL_INPUT);
 }
 
 int main(void)

@@ -3,12 +3,40 @@
 #include <math.h>
 #include <string.h>
 
+#include "store/metrics.h"
 #include "util/quote.h"
 #include "util/util.h"
 
 bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto)
 {
 	return m->protocol == GATE_ANY_PROTOCOL || (m->protocol == GATE_UDP) == (proto == WL_UDP);
+}
+
+int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen)
+{
+	const struct gate_metric *m = g->metrics.v;
+	for (size_t i = 0; i < g->metrics.n; i++) {
+		const struct metric_def *def = metric_find(m[i].metric);
+		if (!def) {
+			snprintf(err, errlen, "%sno metric '%s'; `hilbench list metrics` names them",
+				 m[i].where ? m[i].where : "", m[i].metric);
+			return -1;
+		}
+		if (def->better == BETTER_NONE) {
+			snprintf(err, errlen, "%s'%s' is neither better higher nor lower (`hilbench "
+				 "list metrics`), so no change of it is a regression; gate on a "
+				 "metric that has a direction", m[i].where ? m[i].where : "",
+				 m[i].metric);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+enum metric_better gate_metric_better(const struct gate_metric *m)
+{
+	const struct metric_def *def = metric_find(m->metric);
+	return def ? def->better : BETTER_NONE;
 }
 
 int gate_max_looks(const struct gate_policy *g, int ref_repetitions)
@@ -22,7 +50,7 @@ double gate_look_alpha(const struct gate_policy *g, int ref_repetitions)
 }
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
-		 enum metric_direction better, double look_alpha, double threshold_pct,
+		 enum metric_better better, double look_alpha, double threshold_pct,
 		 struct gate_decision *d)
 {
 	summarize(ref, nref, &d->ref);
@@ -45,7 +73,7 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 		return;
 	}
 	/* in the good direction, positive */
-	double sign = better == HIGHER_IS_BETTER ? 1 : -1;
+	double sign = better == BETTER_HIGHER ? 1 : -1;
 	double gain = sign * d->delta_pct;
 	double worst = sign > 0 ? d->lo_pct : -d->hi_pct;
 	if (d->shift.p < look_alpha && fabs(gain) >= threshold_pct)
@@ -56,7 +84,7 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
-	       enum metric_direction better, double threshold_pct, struct gate_decision *d)
+	       enum metric_better better, double threshold_pct, struct gate_decision *d)
 {
 	gate_decide(ref, nref, cand, ncand, better, gate_look_alpha(g, ref_repetitions),
 		    threshold_pct, d);
@@ -107,15 +135,15 @@ const char *gate_outcome_name(enum gate_outcome o)
 	return names[o];
 }
 
-int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing)
+enum gate_outcome gate_overall(const struct gate_decision *d, size_t n, int runs_missing)
 {
 	int inconclusive = runs_missing || n == 0;
 	for (size_t i = 0; i < n; i++) {
 		if (d[i].outcome == GATE_REGRESSED)
-			return HB_EXIT_FAIL;
+			return GATE_REGRESSED;
 		inconclusive |= d[i].outcome == GATE_INCONCLUSIVE || d[i].outcome == GATE_OPEN;
 	}
-	return inconclusive ? HB_EXIT_INFRA : HB_EXIT_OK;
+	return inconclusive ? GATE_INCONCLUSIVE : GATE_PASS;
 }
 
 const char *gate_change_text(const struct gate_decision *d, char *buf, size_t len)

@@ -1,8 +1,9 @@
 /*
  * gate: does a candidate (a strategy, plus a user's patches) make things
  * worse than a reference? Per workload and metric the plan's gate section
- * (config/plan.h) gives the better direction and the smallest change that
- * matters, set above that metric's measured noise in each timing mode.
+ * (config/plan.h) gives the smallest change that matters, set above that
+ * metric's measured noise in each timing mode, and the metric table
+ * (store/metrics.h) the better direction.
  *
  * A look at the runs so far says, per metric:
  *   - REGRESSED (IMPROVED): a significant shift (p < the look's alpha) in the
@@ -16,9 +17,9 @@
  * by the most looks a gate can make (Bonferroni): the chance of any false
  * alarm for a metric over the whole sequence is at most alpha.
  *
- * Contract: gate_decide(), gate_look() and gate_next_run() are pure;
- * gate_exit_code() maps the decisions to 0 pass, 1 regression, 125
- * inconclusive (HB_EXIT_*); gate_write_junit() escapes every string. A
+ * Contract: gate_decide(), gate_look(), gate_next_run() and gate_overall()
+ * are pure (the run stage's gate driver makes the verdict an exit code);
+ * gate_write_junit() escapes every string. A
  * policy's cap is at least the reference's repetitions and
  * first_repetitions (config/plan.c and the gate's options check it).
  */
@@ -31,6 +32,7 @@
 #include "analyze/stats.h"
 #include "config/plan.h"
 #include "config/workload.h"
+#include "store/metrics.h"
 
 enum gate_outcome { GATE_PASS, GATE_IMPROVED, GATE_REGRESSED, GATE_OPEN, GATE_INCONCLUSIVE };
 
@@ -48,6 +50,13 @@ struct gate_decision {
 	char where[256];
 };
 
+/* Every metric the policy gates is in the metric table and has a better
+ * direction; else -1 with "FILE:LINE:COL: " of the first that is not (the
+ * plan's `where`) and what to do in err. */
+int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen);
+/* The metric table's direction of a gated metric; BETTER_NONE for one
+ * gate_check_metrics() refuses. */
+enum metric_better gate_metric_better(const struct gate_metric *m);
 /* Does a gate metric entry apply to a workload of this protocol? */
 bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto);
 /*
@@ -62,7 +71,7 @@ int gate_max_looks(const struct gate_policy *g, int ref_repetitions);
 double gate_look_alpha(const struct gate_policy *g, int ref_repetitions);
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
-		 enum metric_direction better, double look_alpha, double threshold_pct,
+		 enum metric_better better, double look_alpha, double threshold_pct,
 		 struct gate_decision *d);
 /* One metric's looks so far; zeroed before the first. */
 struct gate_seq {
@@ -80,7 +89,7 @@ struct gate_seq {
  */
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
-	       enum metric_direction better, double threshold_pct, struct gate_decision *d);
+	       enum metric_better better, double threshold_pct, struct gate_decision *d);
 /*
  * Where the next runs of a workload go, given its pass runs so far: the
  * reference up to its repetitions, the candidate up to first_repetitions,
@@ -95,7 +104,10 @@ const char *gate_outcome_name(enum gate_outcome o);
  * no pass runs (its kernel panicked) that instead of NaN: "3634 -> no pass
  * runs of the candidate". Into buf, which it returns. */
 const char *gate_change_text(const struct gate_decision *d, char *buf, size_t len);
-int gate_exit_code(const struct gate_decision *d, size_t n, int runs_missing);
+/* The verdict of all the decisions: GATE_REGRESSED if one is, else
+ * GATE_INCONCLUSIVE if one is open or inconclusive, runs are missing or
+ * there is none, else GATE_PASS (improved ones pass). */
+enum gate_outcome gate_overall(const struct gate_decision *d, size_t n, int runs_missing);
 void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d, size_t n);
 
 #endif

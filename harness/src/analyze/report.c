@@ -691,7 +691,7 @@ int report_write(struct store *st, const struct selection *sel, const char *refe
 		       reference, *have ? have : "none");
 		free(have);
 		dataset_free(&d);
-		return REPORT_BAD_INPUT;
+		return HB_FAIL_INPUT;
 	}
 	if (!d.runs && !d.n_problems)
 		hb_info("no runs match the selection");
@@ -717,7 +717,7 @@ int report_write_file(struct store *st, const struct selection *sel, const char 
 			       errno == EROFS || errno == EISDIR;
 		hb_err("cannot write %s: %s%s", path, strerror(errno),
 		       bad_path ? "; give --out a path in a writable directory" : "");
-		rc = bad_path ? REPORT_BAD_INPUT : -1;
+		rc = bad_path ? HB_FAIL_INPUT : -1;
 	}
 	free(buf);
 	return rc;

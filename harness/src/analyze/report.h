@@ -18,7 +18,7 @@
  *
  * Contract: every string that came from a file or the store is escaped for
  * the format (HTML entities, JSON, CSV quoting, Markdown pipes). Returns 0,
- * REPORT_BAD_INPUT for what the user must fix (a reference the selection
+ * HB_FAIL_INPUT for what the user must fix (a reference the selection
  * does not have, an output path that cannot be created), or -1 for the
  * rest; the message is printed.
  */
@@ -62,8 +62,6 @@ struct report_format_info {
 };
 /* Indexed by enum report_format, in the order of analyze/report_formats.h. */
 extern const struct report_format_info report_formats[REPORT_FORMATS];
-
-#define REPORT_BAD_INPUT (-2)
 
 int report_format_parse(const char *name, enum report_format *f);
 /* The names joined by sep, the last by last_sep ("text|md|..." or "text,

@@ -185,7 +185,7 @@ static int mkimage_legacy(const struct board *b, const struct build_result *k,
 	strlist_push(&a, to);
 	int st = run_logged(strlist_argv(&a), NULL, log);
 	strlist_free(&a);
-	return st ? HB_EXIT_INFRA : 0;
+	return st ? HB_FAIL : 0;
 }
 
 /* The board's external .dts, preprocessed and compiled the way kbuild
@@ -203,11 +203,11 @@ static int compile_dts(const struct board *b, const struct build_result *k, cons
 		xasprintf("%s/scripts/dtc/include-prefixes", src),
 		xstrdup(dts_dir),
 	};
-	int rc = HB_EXIT_USAGE;
+	int rc = HB_FAIL_INPUT;
 	if (!path_exists(inc[1])) {
 		hb_err("the kernel tree %s is gone, and kernel.external_dtb (%s) compiles against it; "
 		       "delete %s and build again", src, b->external_dtb, k->dir);
-		rc = HB_EXIT_INFRA;
+		rc = HB_FAIL;
 		goto out;
 	}
 	struct strlist a = { 0 };
@@ -296,12 +296,12 @@ static int make_files(const struct board *b, const struct build_result *k,
 {
 	char *dtb = path_join(tmp, dtb_name);
 	char *kernel = NULL, *ramdisk = NULL, *joined = NULL, *its = NULL, *itsf = NULL;
-	int rc = HB_EXIT_INFRA;
+	int rc = HB_FAIL;
 
 	if (b->external_dtb && !strcmp(b->external_dtb + strlen(b->external_dtb) - 4, ".dts")) {
 		if ((rc = compile_dts(b, k, dtb, log)) != 0)
 			goto out;
-		rc = HB_EXIT_INFRA;
+		rc = HB_FAIL;
 	} else if (copy_file(b->external_dtb ? b->external_dtb : k->dtb, dtb) < 0) {
 		hb_err("cannot copy the DTB into %s: %s", tmp, strerror(errno));
 		goto out;
@@ -388,14 +388,14 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 	char image_sha[65], dtb_sha[65];
 	if (sha256_file_hex(k->image, image_sha) < 0 || sha256_file_hex(dtb_src, dtb_sha) < 0) {
 		hb_err("cannot read %s or %s: %s", k->image, dtb_src, strerror(errno));
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	char *ver_argv[] = { "mkimage", "-V", NULL };
 	char *mkimage = b->boot_format == BOOT_PLAIN ? xstrdup("-") : proc_output(ver_argv);
 	if (!mkimage) {
 		hb_err("mkimage is not installed (boot.format %s of %s needs it); run `make deps` "
 		       "(u-boot-tools)", boot_format_name(b->boot_format), b->path);
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	/* The DTB's name on the TFTP server: the board's, or the external file's. */
 	char *dtb_name = xstrdup(base_name(dtb_src));
@@ -419,7 +419,7 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 	 * not share a file, and readers see all the files or none. */
 	char *tmp = NULL, *log = NULL;
 	char *text = boot_uboot_commands(b, out, cmdline);
-	int rc = HB_EXIT_USAGE;
+	int rc = HB_FAIL_INPUT;
 	if (!text) {
 		hb_err("the kernel command line of %s has a quote or a newline, which U-Boot's "
 		       "setenv bootargs '...' cannot carry; remove it from kernel.cmdline", b->path);
@@ -430,7 +430,7 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 		goto out;	/* made before: u-boot.txt is written last */
 	hb_info("making the %s boot files for %s in %s", boot_format_name(b->boot_format),
 		b->name, out->dir);
-	rc = HB_EXIT_INFRA;
+	rc = HB_FAIL;
 	char *parent = path_dirname(out->dir);
 	char *tmpl = xasprintf("%s.tmp-XXXXXX", out->dir);
 	int made = mkdir_p(parent, 0755) == 0 && mkdtemp(tmpl);
@@ -444,7 +444,7 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 	log = xasprintf("%s.log", tmp);
 	if ((rc = make_files(b, k, u, tmp, dtb_name, log)) != 0)
 		goto out;
-	rc = HB_EXIT_INFRA;
+	rc = HB_FAIL;
 	char *uboot_tmp = path_join(tmp, "u-boot.txt");
 	int ok = write_file_atomic(uboot_tmp, text, strlen(text)) == 0;
 	free(uboot_tmp);

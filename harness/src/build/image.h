@@ -20,8 +20,8 @@
  *
  * Contract: boot_images_build() returns 0 with every path of *out filled
  * (dtb and ramdisk NULL where they travel inside the kernel file), or
- * HB_EXIT_USAGE (a DTS that does not compile, a command line U-Boot cannot
- * carry) / HB_EXIT_INFRA (a tool is missing, disk) with the message printed.
+ * HB_FAIL_INPUT (a DTS that does not compile, a command line U-Boot cannot
+ * carry) / HB_FAIL (a tool is missing, disk) with the message printed.
  */
 #ifndef HB_IMAGE_H
 #define HB_IMAGE_H

@@ -182,12 +182,12 @@ static int configure(const struct build_request *req, const char *srcdir, const 
 	const struct board *b = req->board;
 	if (run_make(req, srcdir, log, b->defconfig, NULL) != 0) {
 		hb_err("make %s failed; see %s", b->defconfig, log);
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	char *cfgpath = xasprintf("%s/hb-out/.config", srcdir);
 	char *config = read_file(cfgpath, NULL);
 	char *frag = read_file(b->config_fragment, NULL);
-	int rc = HB_EXIT_INFRA;
+	int rc = HB_FAIL;
 	if (!config || !frag) {
 		hb_err("cannot read %s or %s: %s", cfgpath, b->config_fragment, strerror(errno));
 		goto out;
@@ -218,7 +218,7 @@ static int configure(const struct build_request *req, const char *srcdir, const 
 			hb_err("%s:%d: %s=%s was asked for, but the kernel config has %s=%s "
 			       "(a dependency is missing or it is not valid for %s); fix the fragment",
 			       b->config_fragment, lineno, sym, wantv, sym, got, b->arch);
-			rc = HB_EXIT_USAGE;
+			rc = HB_FAIL_INPUT;
 		}
 	}
 out:
@@ -398,7 +398,7 @@ static int check_source_version(const struct source *src, int *verified)
 		size_t n = 0;
 		struct build_request probe = { .strategy = names.v[i] };
 		if (gather_patches(&probe, src->series, &base, &st, &patches, &n) < 0) {
-			rc = HB_EXIT_USAGE;
+			rc = HB_FAIL_INPUT;
 		} else if (n) {
 			char *tree = path_join(scratch, "src");
 			char *cp[] = { "cp", "-al", src->tree, tree, NULL };
@@ -406,12 +406,12 @@ static int check_source_version(const struct source *src, int *verified)
 			mkdir_p(scratch, 0755);
 			if (proc_run(cp, NULL) != 0) {
 				hb_err("cannot copy %s to %s (disk full?)", src->tree, tree);
-				rc = HB_EXIT_INFRA;
+				rc = HB_FAIL;
 			} else if (apply_patches(tree, scratch, src, patches, 0, n) < 0) {
 				hb_err("strategy %s does not apply to %s %s: nothing was built; rebase "
 				       "its stack, or install a verified version", names.v[i],
 				       src->origin, src->deb_version);
-				rc = HB_EXIT_USAGE;
+				rc = HB_FAIL_INPUT;
 			}
 			free(tree);
 		}
@@ -565,141 +565,107 @@ static int prepare_tree(const struct build_request *req, const struct source *sr
 		char *cp[] = { "cp", "-al", src->tree, (char *)srcdir, NULL };
 		if (proc_run(cp, NULL) != 0) {
 			hb_err("cannot copy %s to %s (disk full?)", src->tree, srcdir);
-			return HB_EXIT_INFRA;
+			return HB_FAIL;
 		}
 	}
 	if (apply_patches(srcdir, logdir, src, patches, done, n) < 0) {
 		rm_rf(srcdir);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	return 0;
 }
 
-int kernel_build(const struct build_request *req, struct build_result *res)
+/* The source suits the request: the board's DTS is in its series (else,
+ * for an objects-only build, *with_dtb = 0) and --objects-only names a
+ * directory of the tree. 0, or HB_FAIL_INPUT with the message printed. */
+static int check_request(const struct build_request *req, const struct source *src,
+			 int *with_dtb)
 {
 	const struct board *b = req->board;
-	memset(res, 0, sizeof(*res));
-	struct source src;
-	struct strategy base = { 0 }, strat = { 0 };
-	struct layer_patch *patches = NULL;
-	size_t npatches = 0;
-	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
-	char *from = NULL;	/* key of the cached build this one started from */
-	int lockfd = -1, buildlock = -1, rc = HB_EXIT_INFRA, verified = 1;
-	double t0 = monotonic_s();
-
-	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
 	char err[1024];
-	if ((rc = source_prepare(&spec, &src)) != 0)
-		goto out;
-	rc = HB_EXIT_USAGE;
 	/* min_series is where the board's DTS appeared: an objects-only build
 	 * of an older series is still a build of its driver, without the DTB. */
-	int with_dtb = 1;
-	if (board_series_check(b, src.series, err, sizeof(err)) < 0) {
+	*with_dtb = 1;
+	if (board_series_check(b, src->series, err, sizeof(err)) < 0) {
 		if (!req->objects_dir) {
 			hb_err("%s", err);
-			goto out;
+			return HB_FAIL_INPUT;
 		}
-		with_dtb = 0;
+		*with_dtb = 0;
 		hb_info("kernel %s predates %s's DTS (kernel.min_series %s): objects only, no DTB",
-			src.kernel_version, b->name, b->min_series);
+			src->kernel_version, b->name, b->min_series);
 	}
 	if (req->objects_dir) {
-		char *od = path_join(src.tree, req->objects_dir);
+		char *od = path_join(src->tree, req->objects_dir);
 		int ok = req->objects_dir[0] != '/' && !strstr(req->objects_dir, "..") &&
 			 path_exists(od);
 		free(od);
 		if (!ok) {
 			hb_err("--objects-only %s is not a directory of kernel %s; give one relative "
 			       "to the tree's top, like drivers/net/ethernet/stmicro/stmmac",
-			       req->objects_dir, src.kernel_version);
-			goto out;
+			       req->objects_dir, src->kernel_version);
+			return HB_FAIL_INPUT;
 		}
 	}
-	res->series = xstrdup(src.series);
-	if (gather_patches(req, src.series, &base, &strat, &patches, &npatches) < 0)
-		goto out;
-	rc = HB_EXIT_INFRA;
+	return 0;
+}
+
+/* The cross compiler's version line, part of the key; NULL (printed) when
+ * it is not installed. */
+static char *toolchain_version(const struct board *b)
+{
 	char *gcc = xasprintf("%sgcc", b->cross_compile);
 	char *ver[] = { gcc, "--version", NULL };
-	toolchain = proc_output(ver);
+	char *toolchain = proc_output(ver);
 	free(gcc);
 	if (!toolchain) {
 		hb_err("%sgcc is not installed; run `make deps`", b->cross_compile);
-		goto out;
+		return NULL;
 	}
 	toolchain[strcspn(toolchain, "\n")] = '\0';
-	char fragment_sha[65];
-	if (sha256_file_hex(b->config_fragment, fragment_sha) < 0) {
-		hb_err("cannot read %s: %s", b->config_fragment, strerror(errno));
-		goto out;
-	}
-	compute_key(req, &src, toolchain, fragment_sha, patches, npatches, res->key);
+	return toolchain;
+}
 
+/* Where the build of res->key keeps what it makes. */
+static void result_paths(const struct build_request *req, int with_dtb, struct build_result *res)
+{
+	const struct board *b = req->board;
 	res->dir = xasprintf("%s/kernels/%s", hb_cache_dir(), res->key);
 	res->image = path_join(res->dir, req->objects_dir ? "objects" : b->image);
 	const char *dtb_base = strrchr(b->dtb, '/') ? strrchr(b->dtb, '/') + 1 : b->dtb;
 	res->dtb = with_dtb ? path_join(res->dir, dtb_base) : NULL;
 	res->manifest = path_join(res->dir, "manifest.json");
 	res->system_map = path_join(res->dir, "src/hb-out/System.map");
-	srcdir = path_join(res->dir, "src");
-	log = path_join(res->dir, "build.log");
-	marker = path_join(res->dir, "patched");
-	lockpath = xasprintf("%s.lock", res->dir);
-	if (mkdir_p(res->dir, 0755) < 0) {
-		hb_err("cannot create %s: %s", res->dir, strerror(errno));
-		goto out;
-	}
-	if ((lockfd = lock_wait(lockpath, "another hilbench building this kernel")) < 0)
-		goto out;
-	if (read_manifest(res) == 0) {
-		res->cached = 1;
-		rc = 0;
-		goto out;
-	}
+}
 
-	if ((rc = check_source_version(&src, &verified)) != 0)
-		goto out;
-	rc = HB_EXIT_INFRA;
-	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
-		req->strategy, b->name, res->key, log);
-	/* An interrupted build resumes in its patched tree; anything less is redone. */
-	if (!path_exists(marker)) {
-		if ((rc = prepare_tree(req, &src, toolchain, fragment_sha, patches, npatches,
-				       srcdir, res->dir, &from)) != 0)
-			goto out;
-		rc = HB_EXIT_INFRA;
-		if (write_file_atomic(marker, from, strlen(from)) < 0)
-			goto out;
-	} else {
-		from = read_file(marker, NULL);
-	}
-	/* One full compile at a time per cache: make already uses every core,
-	 * and two at once only thrash. An incremental build (a few objects and a
-	 * link) and an objects-only one (kbuild's prepare and one directory) do
-	 * not wait behind a half-hour cold build; patching above needs no CPU,
-	 * so a patch that does not apply never waits either. */
-	if ((!from || !*from) && !req->objects_dir) {
-		buildlock = lock_compile();
-		if (buildlock < 0)
-			goto out;
-		t0 = monotonic_s();	/* build_seconds: the build, not the wait for the lock */
-	}
-	unlink(log);
-	if ((rc = configure(req, srcdir, log)) != 0)
-		goto out;
-	rc = HB_EXIT_INFRA;
+/* configure, then make the image and DTB (or the objects directory) in the
+ * patched tree; a failed make shows the log's last lines. */
+static int compile(const struct build_request *req, const char *srcdir, const char *log,
+		   int with_dtb)
+{
+	const struct board *b = req->board;
+	int rc = configure(req, srcdir, log);
+	if (rc != 0)
+		return rc;
 	char *objects_target = req->objects_dir ? xasprintf("%s/", req->objects_dir) : NULL;
 	int st = run_make(req, srcdir, log, objects_target ? objects_target : b->image,
 			  with_dtb ? b->dtb : NULL);
 	free(objects_target);
 	if (st != 0) {
 		hb_err("kernel build failed; the last lines of %s:", log);
-		char *tail[] = { "tail", "-n", "15", log, NULL };
+		char *tail[] = { "tail", "-n", "15", (char *)log, NULL };
 		proc_run(tail, NULL);
-		goto out;
+		return HB_FAIL;
 	}
+	return 0;
+}
+
+/* The build's image (or objects), DTB and config into the key's directory,
+ * the config's hash and the kernel release into res. */
+static int keep_artifacts(const struct build_request *req, const char *srcdir,
+			  struct build_result *res)
+{
+	const struct board *b = req->board;
 	char *built_image = xasprintf("%s/hb-out/arch/%s/boot/%s", srcdir, b->arch, b->image);
 	char *built_dtb = xasprintf("%s/hb-out/arch/%s/boot/dts/%s", srcdir, b->arch, b->dtb);
 	char *built_cfg = xasprintf("%s/hb-out/.config", srcdir);
@@ -718,9 +684,93 @@ int kernel_build(const struct build_request *req, struct build_result *res)
 	free(cfg_copy);
 	if (!ok) {
 		hb_err("build finished but its artifacts are missing in %s/hb-out", srcdir);
-		goto out;
+		return -1;
 	}
 	res->kernel_release[strcspn(res->kernel_release, "\n")] = '\0';
+	return 0;
+}
+
+int kernel_build(const struct build_request *req, struct build_result *res)
+{
+	const struct board *b = req->board;
+	memset(res, 0, sizeof(*res));
+	struct source src;
+	struct strategy base = { 0 }, strat = { 0 };
+	struct layer_patch *patches = NULL;
+	size_t npatches = 0;
+	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
+	char *from = NULL;	/* key of the cached build this one started from */
+	int lockfd = -1, buildlock = -1, rc = HB_FAIL, verified = 1, with_dtb;
+	double t0 = monotonic_s();
+
+	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
+	if ((rc = source_prepare(&spec, &src)) != 0)
+		goto out;
+	if ((rc = check_request(req, &src, &with_dtb)) != 0)
+		goto out;
+	res->series = xstrdup(src.series);
+	rc = HB_FAIL_INPUT;
+	if (gather_patches(req, src.series, &base, &strat, &patches, &npatches) < 0)
+		goto out;
+	rc = HB_FAIL;
+	if (!(toolchain = toolchain_version(b)))
+		goto out;
+	char fragment_sha[65];
+	if (sha256_file_hex(b->config_fragment, fragment_sha) < 0) {
+		hb_err("cannot read %s: %s", b->config_fragment, strerror(errno));
+		goto out;
+	}
+	compute_key(req, &src, toolchain, fragment_sha, patches, npatches, res->key);
+	result_paths(req, with_dtb, res);
+	srcdir = path_join(res->dir, "src");
+	log = path_join(res->dir, "build.log");
+	marker = path_join(res->dir, "patched");
+	lockpath = xasprintf("%s.lock", res->dir);
+	if (mkdir_p(res->dir, 0755) < 0) {
+		hb_err("cannot create %s: %s", res->dir, strerror(errno));
+		goto out;
+	}
+	if ((lockfd = lock_wait(lockpath, "another hilbench building this kernel")) < 0)
+		goto out;
+	if (read_manifest(res) == 0) {
+		res->cached = 1;
+		rc = 0;
+		goto out;
+	}
+
+	if ((rc = check_source_version(&src, &verified)) != 0)
+		goto out;
+	rc = HB_FAIL;
+	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
+		req->strategy, b->name, res->key, log);
+	/* An interrupted build resumes in its patched tree; anything less is redone. */
+	if (!path_exists(marker)) {
+		if ((rc = prepare_tree(req, &src, toolchain, fragment_sha, patches, npatches,
+				       srcdir, res->dir, &from)) != 0)
+			goto out;
+		rc = HB_FAIL;
+		if (write_file_atomic(marker, from, strlen(from)) < 0)
+			goto out;
+	} else {
+		from = read_file(marker, NULL);
+	}
+	/* One full compile at a time per cache: make already uses every core,
+	 * and two at once only thrash. An incremental build (a few objects and a
+	 * link) and an objects-only one (kbuild's prepare and one directory) do
+	 * not wait behind a half-hour cold build; patching above needs no CPU,
+	 * so a patch that does not apply never waits either. */
+	if ((!from || !*from) && !req->objects_dir) {
+		buildlock = lock_compile();
+		if (buildlock < 0)
+			goto out;
+		t0 = monotonic_s();	/* build_seconds: the build, not the wait for the lock */
+	}
+	unlink(log);
+	if ((rc = compile(req, srcdir, log, with_dtb)) != 0)
+		goto out;
+	rc = HB_FAIL;
+	if (keep_artifacts(req, srcdir, res) < 0)
+		goto out;
 	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches,
 			   &strat.upstream, from ? from : "", verified, res,
 			   monotonic_s() - t0) < 0) {

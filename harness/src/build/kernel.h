@@ -24,8 +24,8 @@
  * Contract: kernel_build() returns 0 with artifacts and a manifest that says
  * exactly what went in; the pristine tree is never modified (GNU patch
  * replaces a patched file with a new inode, breaking the hard link). On
- * failure it returns HB_EXIT_USAGE for input the user must fix (a patch that
- * does not apply, a config symbol that cannot be set) or HB_EXIT_INFRA for
+ * failure it returns HB_FAIL_INPUT for input the user must fix (a patch that
+ * does not apply, a config symbol that cannot be set) or HB_FAIL for
  * the rest, with the message already printed.
  */
 #ifndef HB_KERNEL_H

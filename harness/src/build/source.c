@@ -152,7 +152,7 @@ static int prepare_debian(const char *series, struct source *s)
 	char *q[] = { "dpkg-query", "-W", "-f", "${Version}", s->origin, NULL };
 	s->deb_version = proc_output(q);
 	char *base = NULL, *info = NULL, *what = NULL;
-	int rc = HB_EXIT_INFRA;
+	int rc = HB_FAIL;
 	if (!s->deb_version || !*s->deb_version || !path_exists(tarball)) {
 		hb_err("%s is not installed (%s missing); run `make deps`, or `apt-get install "
 		       "%s` if Debian has that series, or give a tree with --kernel-src DIR",
@@ -368,7 +368,7 @@ static int prepare_dir(const char *path, struct source *s)
 	char *cfg = path_join(path, ".config");
 	char *inc = path_join(path, "include/config");
 	char *text = read_file(mk, NULL);
-	int rc = HB_EXIT_USAGE;
+	int rc = HB_FAIL_INPUT;
 	if (!text || source_makefile_version(text, &s->kernel_version, &s->series) < 0) {
 		hb_err("--kernel-src %s is not a kernel tree (its Makefile has no VERSION, "
 		       "PATCHLEVEL, SUBLEVEL); give the top directory of a Linux checkout", path);
@@ -380,7 +380,7 @@ static int prepare_dir(const char *path, struct source *s)
 		       "`make mrproper` there, or give a clean checkout", path);
 		goto out;
 	}
-	rc = HB_EXIT_INFRA;
+	rc = HB_FAIL;
 	hb_info("identifying %s (kernel %s)", path, s->kernel_version);
 	char *git = git_identity(path);
 	if (git) {
@@ -429,18 +429,18 @@ static int prepare_tarball(const char *path, struct source *s)
 	char sha[65];
 	if (sha256_file_hex(path, sha) < 0) {
 		hb_err("cannot read --kernel-src %s: %s", path, strerror(errno));
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	s->identity = xasprintf("tarball-sha256 %s", sha);
 	char *name = xasprintf("tar-%.16s", sha);
 	char *top = NULL;
-	int rc = HB_EXIT_INFRA;
+	int rc = HB_FAIL;
 	if (cache_copy(name, s->identity, extract_tarball, path, &top) < 0)
 		goto out;
 	/* A release tarball holds one directory, linux-<version>/. */
 	struct strlist names = { 0 };
 	list_dir(top, &names);
-	rc = HB_EXIT_USAGE;
+	rc = HB_FAIL_INPUT;
 	if (names.n == 1) {
 		s->tree = path_join(top, names.v[0]);
 		if (read_version(s->tree, s) == 0)
@@ -464,7 +464,7 @@ int source_prepare(const struct source_spec *spec, struct source *s)
 	if (!spec->path) {
 		if (!spec->series) {
 			hb_err("no kernel series given and no --kernel-src; name one");
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 		}
 		rc = prepare_debian(spec->series, s);
 	} else {
@@ -474,7 +474,7 @@ int source_prepare(const struct source_spec *spec, struct source *s)
 			hb_err("--kernel-src %s: %s; give a kernel tree (directory) or a release "
 			       "tarball", spec->path, strerror(errno));
 			free(abs);
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 		}
 		s->origin = abs;
 		rc = S_ISDIR(st.st_mode) ? prepare_dir(abs, s) : prepare_tarball(abs, s);
@@ -483,7 +483,7 @@ int source_prepare(const struct source_spec *spec, struct source *s)
 		hb_err("%s is kernel %s (series %s), not series %s; drop --kernel-series or "
 		       "give a %s tree", s->origin, s->kernel_version, s->series, spec->series,
 		       spec->series);
-		rc = HB_EXIT_USAGE;
+		rc = HB_FAIL_INPUT;
 	}
 	if (rc)
 		source_free(s);

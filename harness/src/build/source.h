@@ -18,9 +18,9 @@
  * untracked files, so uncommitted edits make a new identity; for a plain
  * directory a hash over every file's path and content.
  *
- * Contract: source_prepare() returns 0 with *s filled, or HB_EXIT_USAGE
+ * Contract: source_prepare() returns 0 with *s filled, or HB_FAIL_INPUT
  * (no such path, not a kernel tree, a tree with in-tree build output, a
- * series other than the one asked for) / HB_EXIT_INFRA (package missing,
+ * series other than the one asked for) / HB_FAIL (package missing,
  * disk) with the message printed.
  */
 #ifndef HB_SOURCE_H

@@ -15,7 +15,7 @@ int userland_build(const struct board *b, struct userland_result *res)
 	char *agent = hb_agent_binary(b->debian_arch);
 	char *script = hb_script("mkinitramfs.sh");
 	char agent_sha[65], script_sha[65];
-	int rc = HB_EXIT_INFRA, lockfd = -1;
+	int rc = -1, lockfd = -1;
 	char *key_text = NULL, *dir = NULL, *cache = NULL;
 	if (sha256_file_hex(agent, agent_sha) < 0) {
 		hb_err("no DUT agent for %s at %s; %s", b->debian_arch, agent,

@@ -4,8 +4,8 @@
  * $HILBENCH_CACHE/userland/<key>/ where <key> hashes the architecture, the
  * package list, the agent binary and the script that packs it.
  *
- * Contract: 0 with res filled (initramfs path and its SHA-256), or
- * HB_EXIT_INFRA with the message printed.
+ * Contract: 0 with res filled (initramfs path and its SHA-256), or -1
+ * with the message printed (every failure here is infrastructure).
  */
 #ifndef HB_USERLAND_H
 #define HB_USERLAND_H

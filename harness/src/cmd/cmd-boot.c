@@ -52,7 +52,7 @@ int cmd_boot(int argc, char **argv)
 	struct build_result k;
 	struct userland_result u;
 	struct emulator_result e;
-	int rc = images_prepare(&b, b.series.v[0], strategy, &o, &k, &u, &e);
+	int rc = hb_exit_of(images_prepare(&b, b.series.v[0], strategy, &o, &k, &u, &e));
 	if (rc) {
 		board_free(&b);
 		return rc;

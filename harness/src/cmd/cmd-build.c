@@ -39,7 +39,7 @@ static int build_objects(const struct board *b, const char *strategy, const char
 				     .series = o->series || o->kernel_src ? o->series : b->series.v[0],
 				     .user_patches = o->user_patches, .from_scratch = o->from_scratch };
 	struct build_result k;
-	int rc = kernel_build(&req, &k);
+	int rc = hb_exit_of(kernel_build(&req, &k));
 	if (rc == 0) {
 		printf("kernel     %s (series %s)%s\n", k.kernel_release, k.series,
 		       k.cached ? " (cached)" : "");
@@ -96,11 +96,12 @@ int cmd_build(int argc, char **argv)
 		board_free(&b);
 		goto out;
 	}
-	rc = images_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k, &u, NULL);
+	rc = hb_exit_of(images_prepare(&b, o.series ? o.series : b.series.v[0], strategy, &o, &k,
+				       &u, NULL));
 	if (rc == 0) {
 		char *cmdline = images_cmdline(&b);
 		struct boot_images im;
-		rc = boot_images_build(&b, &k, &u, cmdline, &im);
+		rc = hb_exit_of(boot_images_build(&b, &k, &u, cmdline, &im));
 		free(cmdline);
 		printf("kernel     %s%s\n", k.kernel_release, k.cached ? " (cached)" : "");
 		printf("image      %s\ndtb        %s\ninitramfs  %s\nmanifest   %s\n", k.image, k.dtb,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/gate.h"
 #include "cmd/builtin.h"
 #include "config/catalog.h"
 #include "config/driver.h"
@@ -178,6 +179,8 @@ int cmd_check(int argc, char **argv)
 			struct plan p;
 			if ((rc = plan_load(path, &p, err, sizeof(err))) == 0) {
 				rc = check_plan_names(&p, err, sizeof(err));
+				if (!rc && p.gate.present)
+					rc = gate_check_metrics(&p.gate, err, sizeof(err));
 				plan_free(&p);
 			}
 		} else if (!strcmp(kind, "setting")) {

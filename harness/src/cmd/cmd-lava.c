@@ -100,7 +100,7 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		struct exec_opts bo = { 0 };
 		struct build_result k;
 		struct userland_result u;
-		int rc = images_prepare(b, series, o->strategy, &bo, &k, &u, NULL);
+		int rc = hb_exit_of(images_prepare(b, series, o->strategy, &bo, &k, &u, NULL));
 		if (rc)
 			return rc;
 		const char *paths[3] = { k.image, k.dtb, u.initramfs };
@@ -109,7 +109,7 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		struct boot_images im = { 0 };
 		if (!strcmp(b->lava.kernel_type, "uimage")) {
 			char *cmdline = images_cmdline(b);
-			rc = boot_images_build(b, &k, &u, cmdline, &im);
+			rc = hb_exit_of(boot_images_build(b, &k, &u, cmdline, &im));
 			free(cmdline);
 			if (rc) {
 				build_result_free(&k);

@@ -92,7 +92,7 @@ int cmd_report(int argc, char **argv)
 		sel.session = latest;
 	int written = out ? report_write_file(s, &sel, reference, f, out)
 			  : report_write(s, &sel, reference, f, stdout);
-	rc = written == 0 ? HB_EXIT_OK : written == REPORT_BAD_INPUT ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+	rc = hb_exit_of(written);
 	store_close(s);
 out:
 	strlist_free(&runs);

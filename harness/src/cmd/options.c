@@ -237,7 +237,7 @@ int run_options_execute(struct run_options *o, char session[40], struct planner 
 			planner_free(use);
 		}
 	} else {
-		rc = executor_run_plan(&o->plan, s, &o->exec, id);
+		rc = hb_exit_of(executor_run_plan(&o->plan, s, &o->exec, id));
 	}
 	if (session)
 		snprintf(session, 40, "%s", id);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/catalog.h"
 #include "config/setting.h"
 #include "config/strategy.h"
 #include "config/yamldoc.h"
@@ -22,17 +23,12 @@ static const char *const repeat_rules[] = {
 	[REPEAT_FIXED] = "fixed", [REPEAT_UNTIL_DECIDED] = "until-decided", NULL
 };
 
-static const char *const directions[] = {
-	[HIGHER_IS_BETTER] = "higher", [LOWER_IS_BETTER] = "lower", NULL
-};
-
 static const char *const protocols[] = {
 	[GATE_ANY_PROTOCOL] = "any", [GATE_UDP] = "udp", [GATE_TCP] = "tcp", NULL
 };
 
 _Static_assert(sizeof(enum timing_mode) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum repeat_rule) == sizeof(int), "YF_ENUM stores an int");
-_Static_assert(sizeof(enum metric_direction) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum gate_protocol) == sizeof(int), "YF_ENUM stores an int");
 
 #define M(f) offsetof(struct gate_metric, f)
@@ -47,7 +43,6 @@ static const struct yfield threshold_fields[] = {
 
 static const struct yfield gate_metric_fields[] = {
 	{ .key = "metric", .type = YF_STRING, .required = 1, .off = M(metric), .is_name = 1 },
-	{ .key = "better", .type = YF_ENUM, .required = 1, .off = M(better), .choices = directions },
 	{ .key = "protocol", .type = YF_ENUM, .off = M(protocol), .choices = protocols },
 	{ .key = "threshold_pct", .type = YF_MAP, .required = 1, .sub = threshold_fields },
 	{ 0 }
@@ -62,8 +57,11 @@ static const struct yfield gate_fields[] = {
 	  .min = 1, .max = 100 },
 	{ .key = "max_repetitions", .type = YF_INT, .required = 1, .off = P(gate.max_repetitions),
 	  .min = 2, .max = 100 },
-	{ .key = "metrics", .type = YF_TABLE, .required = 1, .off = P(gate.metrics),
+	{ .key = "metrics", .type = YF_TABLE, .off = P(gate.metrics),
 	  .sub = gate_metric_fields, .elem_size = sizeof(struct gate_metric) },
+	{ .key = "metrics_from", .type = YF_STRING, .off = P(gate.metrics_from), .is_name = 1 },
+	{ .key = "metrics_only", .type = YF_STRLIST, .off = P(gate.metrics_only), .min = 1,
+	  .is_name = 1 },
 	{ 0 }
 };
 _Static_assert(sizeof(enum boot_policy) == sizeof(int), "YF_ENUM stores an int");
@@ -107,8 +105,72 @@ static const struct yfield plan_fields[] = {
 	{ 0 }
 };
 
+static void free_gate_metrics(struct ytable *t)
+{
+	struct gate_metric *m = t->v;
+	for (size_t i = 0; i < t->n; i++) {
+		free(m[i].metric);
+		free(m[i].where);
+	}
+	free(m);
+	memset(t, 0, sizeof(*t));
+}
+
+static int load_plan(const char *path, struct plan *p, int nested, char *err, size_t errlen);
+
+/* metrics_from: PLAN: that plan's gate metrics (the ones metrics_only
+ * names, if given) become this plan's, each with its own file's place. */
+static int take_metrics(const struct ydoc *d, const struct ynode *at, struct gate_policy *g,
+			char *err, size_t errlen)
+{
+	const struct ynode *from = ynode_get(at, "metrics_from");
+	char *path = catalog_path("plan", g->metrics_from), why[1024];
+	struct plan other;
+	int rc = load_plan(path, &other, 1, why, sizeof(why));
+	free(path);
+	if (rc < 0)
+		return ydoc_err(d, from, err, errlen, "'metrics_from: %s' does not load: %s",
+				g->metrics_from, why);
+	if (!other.gate.present) {
+		rc = ydoc_err(d, from, err, errlen, "plan %s has no gate section to take metrics "
+			      "from; name a plan that has one (plans/gate.yaml)", other.path);
+		plan_free(&other);
+		return rc;
+	}
+	const struct ynode *only = ynode_get(at, "metrics_only");
+	for (size_t k = 0; k < g->metrics_only.n; k++) {
+		size_t found = 0;
+		const struct gate_metric *om = other.gate.metrics.v;
+		for (size_t i = 0; i < other.gate.metrics.n; i++)
+			found += !strcmp(om[i].metric, g->metrics_only.v[k]);
+		if (!found) {
+			rc = ydoc_err(d, only->kid[k], err, errlen, "plan %s does not gate '%s'; "
+				      "name one of its gate.metrics", other.path,
+				      g->metrics_only.v[k]);
+			plan_free(&other);
+			return rc;
+		}
+	}
+	struct gate_metric *om = other.gate.metrics.v, *mine = xcalloc(other.gate.metrics.n,
+									   sizeof(*mine));
+	size_t n = 0;
+	for (size_t i = 0; i < other.gate.metrics.n; i++) {
+		int taken = !g->metrics_only.n;
+		for (size_t k = 0; k < g->metrics_only.n; k++)
+			taken |= !strcmp(om[i].metric, g->metrics_only.v[k]);
+		if (taken) {
+			mine[n++] = om[i];
+			om[i].metric = om[i].where = NULL;	/* moved */
+		}
+	}
+	g->metrics.v = mine;
+	g->metrics.n = n;
+	plan_free(&other);
+	return 0;
+}
+
 static int check_gate(const struct ydoc *d, const struct ynode *at, struct gate_policy *g,
-		      int repetitions, char *err, size_t errlen)
+		      int repetitions, int nested, char *err, size_t errlen)
 {
 	const struct ynode *metrics = ynode_get(at, "metrics");
 	g->present = 1;
@@ -118,14 +180,53 @@ static int check_gate(const struct ydoc *d, const struct ynode *at, struct gate_
 		repetitions = g->reference_repetitions;
 	else
 		g->reference_repetitions = repetitions;
-	if (!g->metrics.n)
+	if (!metrics == !g->metrics_from)
+		return ydoc_err(d, metrics ? metrics : at, err, errlen, "the gate section needs "
+				"exactly one of 'metrics' (a list of metrics and thresholds) or "
+				"'metrics_from' (a plan whose list to take)");
+	if (g->metrics_only.n && !g->metrics_from)
+		return ydoc_err(d, ynode_get(at, "metrics_only"), err, errlen, "'metrics_only' "
+				"picks from the plan 'metrics_from' names; add that or drop it");
+	if (g->metrics_from && nested)
+		return ydoc_err(d, ynode_get(at, "metrics_from"), err, errlen, "a plan whose "
+				"metrics another plan takes lists them itself; give 'metrics'");
+	if (g->metrics_from) {
+		if (take_metrics(d, at, g, err, errlen) < 0)
+			return -1;
+	} else if (!g->metrics.n) {
 		return ydoc_err(d, metrics, err, errlen,
 				"'gate.metrics' is empty; list at least one metric to judge");
+	} else {
+		struct gate_metric *m = g->metrics.v;
+		for (size_t i = 0; i < g->metrics.n; i++) {
+			const struct ynode *name = ynode_get(metrics->kid[i], "metric");
+			m[i].where = xasprintf("%s:%d:%d: ", d->path, name->line, name->col);
+		}
+	}
 	if (g->max_repetitions < repetitions || g->max_repetitions < g->first_repetitions)
 		return ydoc_err(d, ynode_get(at, "max_repetitions"), err, errlen,
 				"'gate.max_repetitions' (%d) is below the reference's repetitions "
 				"(%d) or 'gate.first_repetitions' (%d); raise it", g->max_repetitions,
 				repetitions, g->first_repetitions);
+	return 0;
+}
+
+/* `better:` in a gate metric: the plans before the metric table said it
+ * there; the table says it now, and the error says so. */
+static int check_no_better(const struct ydoc *d, char *err, size_t errlen)
+{
+	const struct ynode *gate = d->root && d->root->kind == YN_MAP ? ynode_get(d->root, "gate")
+								     : NULL;
+	const struct ynode *metrics = gate && gate->kind == YN_MAP ? ynode_get(gate, "metrics")
+								   : NULL;
+	for (size_t i = 0; metrics && metrics->kind == YN_SEQ && i < metrics->nkid; i++) {
+		const struct ynode *m = metrics->kid[i];
+		const struct ynode *better = m->kind == YN_MAP ? ynode_get(m, "better") : NULL;
+		if (better)
+			return ydoc_err(d, better, err, errlen, "'gate.metrics[%zu].better': a "
+					"metric's better direction is the metric table's (`hilbench "
+					"list metrics`), not the plan's; delete the line", i + 1);
+	}
 	return 0;
 }
 
@@ -198,19 +299,21 @@ static int check_sweeps(const struct ydoc *d, const struct ynode *at, struct pla
 	return 0;
 }
 
-int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
+static int load_plan(const char *path, struct plan *p, int nested, char *err, size_t errlen)
 {
 	struct ydoc *d = ydoc_load(path, err, errlen);
 
 	memset(p, 0, sizeof *p);
 	if (!d)
 		return -1;
-	int rc = ydoc_apply(d, plan_fields, p, err, errlen);
+	int rc = check_no_better(d, err, errlen);
+	if (!rc)
+		rc = ydoc_apply(d, plan_fields, p, err, errlen);
 	if (!rc)
 		rc = ydoc_check_basename(d, p->name, err, errlen);
 	const struct ynode *gate = ynode_get(d->root, "gate");
 	if (!rc && gate)
-		rc = check_gate(d, gate, &p->gate, p->repetitions, err, errlen);
+		rc = check_gate(d, gate, &p->gate, p->repetitions, nested, err, errlen);
 	const struct ynode *sweeps = ynode_get(d->root, "sweeps");
 	if (!rc && sweeps)
 		rc = check_sweeps(d, sweeps, p, err, errlen);
@@ -230,6 +333,11 @@ int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
 	}
 	p->path = xstrdup(path);
 	return 0;
+}
+
+int plan_load(const char *path, struct plan *p, char *err, size_t errlen)
+{
+	return load_plan(path, p, 0, err, errlen);
 }
 
 /* Item index of the list under key in map m, or NULL. */
@@ -306,10 +414,9 @@ void plan_free(struct plan *p)
 	strlist_free(&p->boards);
 	strlist_free(&p->strategies);
 	strlist_free(&p->workloads);
-	struct gate_metric *m = p->gate.metrics.v;
-	for (size_t i = 0; i < p->gate.metrics.n; i++)
-		free(m[i].metric);
-	free(m);
+	free_gate_metrics(&p->gate.metrics);
+	free(p->gate.metrics_from);
+	strlist_free(&p->gate.metrics_only);
 	struct sweep *sw = p->sweeps.v;
 	for (size_t i = 0; i < p->sweeps.n; i++) {
 		free(sw[i].setting);

@@ -27,17 +27,19 @@ enum boot_policy { BOOTS_PER_CELL, BOOTS_PER_REPETITION };
 enum repeat_rule { REPEAT_FIXED, REPEAT_UNTIL_DECIDED };
 
 /*
- * How `hilbench gate` judges the metrics of a run (docs/gate.md): which
- * direction is better and the smallest change that matters in each timing
- * mode, set above that metric's measured noise.
+ * How `hilbench gate` judges the metrics of a run (docs/gate.md): the
+ * smallest change that matters in each timing mode, set above that
+ * metric's measured noise. Which direction is better is the metric's own
+ * (store/metrics.h's table, the one place that says it); the gate looks it
+ * up and checks every metric named here is in the table
+ * (analyze/gate.h, gate_check_metrics()).
  */
-enum metric_direction { HIGHER_IS_BETTER, LOWER_IS_BETTER };
 enum gate_protocol { GATE_ANY_PROTOCOL, GATE_UDP, GATE_TCP };
 struct gate_metric {
 	char *metric;
-	enum metric_direction better;
 	enum gate_protocol protocol;	/* workloads it applies to */
 	double threshold_pct[2];	/* indexed by enum timing_mode */
+	char *where;	/* "FILE:LINE:COL: " of its `metric:`, for errors found later */
 };
 struct gate_policy {
 	int present;		/* the plan has a gate section */
@@ -48,9 +50,13 @@ struct gate_policy {
 	 * makes each candidate's verdict cheaper. */
 	int reference_repetitions;
 	int max_repetitions;	/* per side, before "inconclusive" */
+	/* The plan's own `metrics`, or (`metrics_from: PLAN`) that plan's,
+	 * those `metrics_only` names if given: one list of thresholds that
+	 * several plans share. Entries keep their file's `where`. */
 	struct ytable metrics;	/* of struct gate_metric */
+	char *metrics_from;
+	struct strlist metrics_only;
 };
-
 /*
  * A sweep (docs/knobs.md): one runtime setting over a list of values, or a
  * range from..to by a step or a factor, crossed with strategies (the

@@ -31,6 +31,24 @@ int crosscheck_counts(const long long *counts, size_t n, struct crosscheck *out)
 	return 0;
 }
 
+const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *counts,
+				 const char *const *names, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %lld vs %s %lld (%.3f %%)", names[cc->worst_a], counts[cc->worst_a],
+		 names[cc->worst_b], counts[cc->worst_b], cc->max_pct);
+	return buf;
+}
+
+/* How the two clocks ran, the start of the reasons that blame the host's
+ * side: "the DUT's clock ran 11.5 s, 11.3 s of it idle, while 2.6 s passed
+ * on the host's". */
+static size_t clocks_text(const struct run_clocks *c, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "the DUT's clock ran %.1f s, %.1f s of it idle, while %.1f s "
+			 "passed on the host's", c->dut_s, c->dut_idle_s, c->host_s);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;	/* where the rest goes */
+}
+
 int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 {
 	if (!(c->dut_s >= 0 && c->dut_idle_s >= 0 && c->host_s > 0 && c->host_wait_s >= 0))
@@ -41,10 +59,9 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 	if (c->pacing == PACED_BY_DUT && contended &&
 	    r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S) {
 		r.host_behind = 1;
-		snprintf(r.reason, sizeof(r.reason),
-			 "the DUT's clock ran %.1f s, %.1f s of it idle, while %.1f s passed on "
-			 "the host's, whose CPUs were contended %.0f %% of it: the DUT waited for "
-			 "a host that fell behind", c->dut_s, c->dut_idle_s, c->host_s,
+		size_t n = clocks_text(c, r.reason, sizeof(r.reason));
+		snprintf(r.reason + n, sizeof(r.reason) - n, ", whose CPUs were contended "
+			 "%.0f %% of it: the DUT waited for a host that fell behind",
 			 r.host_wait_pct);
 	} else if (c->pacing == PACED_BY_HOST && contended) {
 		r.host_behind = 1;
@@ -57,10 +74,9 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 	if (!r.host_behind && c->pacing == PACED_BY_HOST &&
 	    r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S) {
 		r.waited_for_host = 1;
-		snprintf(r.reason, sizeof(r.reason),
-			 "the DUT's clock ran %.1f s, %.1f s of it idle, while %.1f s passed on "
-			 "the host's, which paced the run (TCP, or the host sending): the DUT "
-			 "waited for the host", c->dut_s, c->dut_idle_s, c->host_s);
+		size_t n = clocks_text(c, r.reason, sizeof(r.reason));
+		snprintf(r.reason + n, sizeof(r.reason) - n, ", which paced the run (TCP, "
+			 "or the host sending): the DUT waited for the host");
 	}
 	*out = r;
 	return 0;

@@ -443,21 +443,18 @@ static void driver_metrics(const struct driver *dr, const struct agent_report *a
 	}
 }
 
-/* dr NULL (no driver under test): no metric of the driver's functions or
- * statistics. */
-static int compute_metrics(const struct workload *w, const struct driver *dr,
-			   const struct agent_report *a, const char *iface, const char *rundir,
-			   const char *dut_json, const char *host_json, struct run_result *res)
+/* The rates and their spread from the two iperf3 JSON files; 0, or -1 with
+ * the run's reason. */
+static int iperf_metrics(const struct workload *w, const cJSON *dj, const cJSON *hj,
+			 struct run_result *res)
 {
-	cJSON *dj = load_json(dut_json), *hj = load_json(host_json);
-	int ok = 0;
 	const cJSON *derr = cJSON_GetObjectItemCaseSensitive(dj, "error");
 	const cJSON *herr = cJSON_GetObjectItemCaseSensitive(hj, "error");
 	if (!dj || !hj || cJSON_IsString(derr) || cJSON_IsString(herr)) {
 		snprintf(res->reason, sizeof(res->reason), "iperf3 result missing or failed: %s",
 			 cJSON_IsString(derr) ? derr->valuestring :
 			 cJSON_IsString(herr) ? herr->valuestring : "no JSON");
-		goto out;
+		return -1;
 	}
 	/* bidir: the DUT is the client; its forward stream is what it sends */
 	int dut_sends = w->dir != WL_DUT_RX;
@@ -468,14 +465,14 @@ static int compute_metrics(const struct workload *w, const struct driver *dr,
 	if (secs <= 0 || bps < 0) {
 		snprintf(res->reason, sizeof(res->reason), "iperf3 JSON of the DUT has no end.%s",
 			 dut_sum);
-		goto out;
+		return -1;
 	}
 	if (w->dir == WL_BIDIR) {
 		double rbps = jnum(jpath(dj, "end", "sum_received_bidir_reverse"), "bits_per_second");
 		if (rbps < 0) {
 			snprintf(res->reason, sizeof(res->reason),
 				 "iperf3 JSON of the DUT has no end.sum_received_bidir_reverse");
-			goto out;
+			return -1;
 		}
 		add_metric(res, "mbps_dut_tx", bps / 1e6,
 			   "iperf3 --bidir on the DUT: end.sum_sent, DUT clock");
@@ -515,6 +512,13 @@ static int compute_metrics(const struct workload *w, const struct driver *dr,
 		if (jit >= 0)
 			add_metric(res, "jitter_ms", jit, "iperf3 receiver");
 	}
+	return 0;
+}
+
+/* The DUT's interface counters over the agent's window. */
+static void counter_metrics(const struct workload *w, const struct agent_report *a,
+			    struct run_result *res)
+{
 	/* Both directions: the host-side counts are cross-checked against the
 	 * DUT's sending direction, whichever way the workload's data flows. */
 	static const char *const dut_ctr[][2] = { { "tx_packets", "dut_tx_packets" },
@@ -525,7 +529,7 @@ static int compute_metrics(const struct workload *w, const struct driver *dr,
 			add_metric(res, dut_ctr[i][1], (double)n,
 				   "DUT interface counters (sysfs), whole run");
 	}
-	long long pkts = counter_delta(a, dut_sends ? "tx_packets" : "rx_packets");
+	long long pkts = counter_delta(a, w->dir != WL_DUT_RX ? "tx_packets" : "rx_packets");
 	long long ns = counter_delta(a, "clock_ns");
 	if (pkts >= 0 && ns > 0) {
 		double ctr_pps = (double)pkts / ((double)ns / 1e9);
@@ -534,9 +538,21 @@ static int compute_metrics(const struct workload *w, const struct driver *dr,
 		add_metric(res, "pps_counter", ctr_pps,
 			   "DUT interface counters (sysfs) over the agent's sampling window, DUT clock");
 	}
-	long long txp = counter_delta(a, "tx_packets"), rxp = counter_delta(a, "rx_packets");
-	long long tx_timer_starts[2] = { 0, 0 };	/* hrtimer, timer_list */
-	long long expiries[2] = { 0, 0 }, tx_timer_expiries = 0, napi_polls = 0;
+}
+
+/* What the timer and NAPI hist triggers counted, summed for the metrics
+ * that divide them. */
+struct hist_tally {
+	long long tx_timer_starts[2];	/* hrtimer, timer_list */
+	long long expiries[2], tx_timer_expiries, napi_polls;
+};
+
+/* Each hist bucket as a metric, and the expiry rates; the sums into *t. */
+static void hist_metrics(const struct driver *dr, const struct agent_report *a,
+			 const char *iface, long long txp, struct hist_tally *t,
+			 struct run_result *res)
+{
+	long long ns = counter_delta(a, "clock_ns");
 	for (int i = 0; i < a->n_hist; i++) {
 		const char *ev = a->hist_event[i];
 		int tx_timer = dr && !strcmp(a->hist_caller[i], dr->tx_timer);
@@ -547,46 +563,61 @@ static int compute_metrics(const struct workload *w, const struct driver *dr,
 		add_metric(res, name, (double)a->hist_hits[i], source);
 		if (!strcmp(ev, "hrtimer_start") || !strcmp(ev, "timer_start")) {
 			if (tx_timer)
-				tx_timer_starts[ev[0] != 'h'] += a->hist_hits[i];
+				t->tx_timer_starts[ev[0] != 'h'] += a->hist_hits[i];
 		} else if (!strcmp(ev, "hrtimer_expire_entry") || !strcmp(ev, "timer_expire_entry")) {
-			expiries[ev[0] != 'h'] += a->hist_hits[i];
-			tx_timer_expiries += tx_timer ? a->hist_hits[i] : 0;
+			t->expiries[ev[0] != 'h'] += a->hist_hits[i];
+			t->tx_timer_expiries += tx_timer ? a->hist_hits[i] : 0;
 		} else if (!strcmp(ev, "napi_poll") && !strcmp(a->hist_caller[i], iface)) {
-			napi_polls += a->hist_hits[i];
+			t->napi_polls += a->hist_hits[i];
 		}
 	}
 	char src[96];
 	if (a->n_hist > 0 && ns > 0) {
 		double secs_dut = (double)ns / 1e9;
 		const char *exp_src = "tracefs hist on timer:*_expire_entry / DUT clock window";
-		add_metric(res, "hrtimer_expiries_per_s", (double)expiries[0] / secs_dut, exp_src);
-		add_metric(res, "timer_list_expiries_per_s", (double)expiries[1] / secs_dut, exp_src);
+		add_metric(res, "hrtimer_expiries_per_s", (double)t->expiries[0] / secs_dut, exp_src);
+		add_metric(res, "timer_list_expiries_per_s", (double)t->expiries[1] / secs_dut, exp_src);
 		if (dr) {
 			snprintf(src, sizeof(src), "tracefs hist: expiries of %.40s / DUT clock window",
 				 dr->tx_timer);
-			add_metric(res, "tx_timer_expiries_per_s", (double)tx_timer_expiries / secs_dut, src);
+			add_metric(res, "tx_timer_expiries_per_s", (double)t->tx_timer_expiries / secs_dut,
+				   src);
 		}
 	}
 	if (dr && a->n_hist > 0 && txp > 0) {
 		snprintf(src, sizeof(src), "tracefs hist: expiries of %.40s / DUT tx_packets",
 			 dr->tx_timer);
-		add_metric(res, "tx_timer_expiries_per_pkt", (double)tx_timer_expiries / (double)txp, src);
+		add_metric(res, "tx_timer_expiries_per_pkt", (double)t->tx_timer_expiries / (double)txp,
+			   src);
 	}
-	if (dr)
-		driver_metrics(dr, a, txp, rxp, res);
+}
+
+/* NAPI polls and TX timer starts per packet, from the hist sums. */
+static void per_packet_metrics(const struct workload *w, const struct driver *dr,
+			       const struct agent_report *a, long long txp, long long rxp,
+			       const struct hist_tally *t, struct run_result *res)
+{
 	/* the agent counts NAPI polls in profiled runs only (per-packet cost) */
 	if (w->profile != WL_PROFILE_NONE && a->n_hist > 0 && txp >= 0 && rxp >= 0 && txp + rxp > 0)
-		add_metric(res, "napi_polls_per_pkt", (double)napi_polls / (double)(txp + rxp),
+		add_metric(res, "napi_polls_per_pkt", (double)t->napi_polls / (double)(txp + rxp),
 			   "tracefs hist on napi:napi_poll for the interface / DUT tx+rx packets");
 	/* A strategy that never arms the timer has no hist bucket for it: that
 	 * is a measured 0, as long as the trace data arrived at all. */
 	if (dr && a->n_hist > 0 && txp > 0) {
+		char src[96];
 		snprintf(src, sizeof(src), "%.40s hrtimer_start / DUT tx_packets", dr->tx_timer);
-		add_metric(res, "hrtimer_starts_per_pkt", (double)tx_timer_starts[0] / (double)txp, src);
+		add_metric(res, "hrtimer_starts_per_pkt", (double)t->tx_timer_starts[0] / (double)txp,
+			   src);
 		snprintf(src, sizeof(src), "%.40s timer_start (timer_list) / DUT tx_packets",
 			 dr->tx_timer);
-		add_metric(res, "timer_list_starts_per_pkt", (double)tx_timer_starts[1] / (double)txp, src);
+		add_metric(res, "timer_list_starts_per_pkt",
+			   (double)t->tx_timer_starts[1] / (double)txp, src);
 	}
+}
+
+/* The DUT's CPU time (/proc/stat) and its coalescing settings. */
+static void cpu_metrics(const struct agent_report *a, struct run_result *res)
+{
 	long long v[CPU_FIELDS];
 	long long total = cpu_ticks(a, v);
 	long long busy = total - (v[CPU_IDLE] > 0 ? v[CPU_IDLE] : 0);
@@ -602,6 +633,27 @@ static int compute_metrics(const struct workload *w, const struct driver *dr,
 			add_metric(res, name, (double)a->coalesce[i],
 				   "ethtool ETHTOOL_GCOALESCE on the DUT before the run");
 		}
+}
+
+/* Every metric of a run, in the order they are stored; 1, or 0 with the
+ * run's reason. dr NULL (no driver under test): no metric of the driver's
+ * functions or statistics. */
+static int compute_metrics(const struct workload *w, const struct driver *dr,
+			   const struct agent_report *a, const char *iface, const char *rundir,
+			   const char *dut_json, const char *host_json, struct run_result *res)
+{
+	cJSON *dj = load_json(dut_json), *hj = load_json(host_json);
+	int ok = 0;
+	if (iperf_metrics(w, dj, hj, res) < 0)
+		goto out;
+	counter_metrics(w, a, res);
+	long long txp = counter_delta(a, "tx_packets"), rxp = counter_delta(a, "rx_packets");
+	struct hist_tally t = { 0 };
+	hist_metrics(dr, a, iface, txp, &t, res);
+	if (dr)
+		driver_metrics(dr, a, txp, rxp, res);
+	per_packet_metrics(w, dr, a, txp, rxp, &t, res);
+	cpu_metrics(a, res);
 	if (w->profile != WL_PROFILE_NONE && !profile_metrics(w, dr, a, rundir, res))
 		goto out;
 	if (a->insn_counted && !insn_metrics(w, dr, a, rundir, res))
@@ -746,14 +798,13 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 			  "QEMU dump";
 	add_metric(res, "count_disagreement_pct", cc.max_pct, how);
 	add_metric(res, "counts_inconsistent", cc.inconsistent, how);
-	fprintf(trace, "host crosscheck %s: %s=%lld vs %s=%lld, %.3f %% (tolerance %g %% and %d frames)\n",
-		cc.inconsistent ? "inconsistent" : "ok", what[cc.worst_a], counts[cc.worst_a],
-		what[cc.worst_b], counts[cc.worst_b], cc.max_pct, CROSSCHECK_TOL_PCT,
+	char pair[160];
+	crosscheck_pair_text(&cc, counts, what, pair, sizeof(pair));
+	fprintf(trace, "host crosscheck %s: %s, tolerance %g %% and %d frames\n",
+		cc.inconsistent ? "inconsistent" : "ok", pair, CROSSCHECK_TOL_PCT,
 		CROSSCHECK_TOL_FRAMES);
 	if (cc.inconsistent)
-		hb_info("  %s: the packet counts disagree: %s %lld, %s %lld (%.2f %%)", run_id,
-			what[cc.worst_a], counts[cc.worst_a], what[cc.worst_b], counts[cc.worst_b],
-			cc.max_pct);
+		hb_info("  %s: the packet counts disagree: %s", run_id, pair);
 }
 
 /*

@@ -21,6 +21,11 @@ int bisect_load(struct bisect *b)
 		       b->plan.path);
 		return HB_EXIT_USAGE;
 	}
+	char err[1024];
+	if (gate_check_metrics(&b->plan.gate, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return HB_EXIT_USAGE;
+	}
 	if (catalog_workload(b->plan.workloads.v[0], &b->wl) < 0)
 		return HB_EXIT_USAGE;
 	const struct gate_metric *gm = b->plan.gate.metrics.v;
@@ -55,7 +60,7 @@ static int measure(struct bisect *b, struct store *s, const char *rev, int reps,
 		reps > 1 ? "s" : "");
 	int planned = b->plan.repetitions;
 	b->plan.repetitions = reps;
-	int rc = executor_run_plan(&b->plan, s, &o, session);
+	int rc = hb_exit_of(executor_run_plan(&b->plan, s, &o, session));
 	b->plan.repetitions = planned;
 	strlist_free(&o.user_patches);
 	return rc;
@@ -103,7 +108,7 @@ static void decide(const struct bisect *b, struct gate_seq *seq, const struct bi
 	struct gate_policy both = b->plan.gate;
 	both.first_repetitions = b->plan.repetitions;
 	gate_look(&both, b->plan.repetitions, seq, good->v, good->n, cand->v, cand->n,
-		  b->gm->better, b->threshold_pct, d);
+		  gate_metric_better(b->gm), b->threshold_pct, d);
 }
 
 double bisect_mean(const struct bisect_values *x)

@@ -617,19 +617,19 @@ static void sweep_dead_tmpdirs(struct store *s)
 
 /* Every strategy (the plan's and its sweeps') exists for the series the
  * board will build, and that series is one the board lists: typos are
- * input errors (exit 2), found before the first build. */
+ * input errors (HB_FAIL_INPUT, printed), found before the first build. */
 static int check_cell_names(const struct board *b, const struct plan *p,
 			    const struct exec_opts *o)
 {
 	const char *series = o->series ? o->series : b->series.v[0];
 	if (images_check_series(b, series) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	char err[2048];
 	if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
-	return HB_EXIT_OK;
+	return 0;
 }
 
 /* The plan's cells: its strategies, then each sweep crossed with its own
@@ -669,15 +669,15 @@ static void cell_spec(const struct plan *p, size_t ci, const char **strategy,
 	}
 }
 
-/* A cell's points and the runs it owes; -1 (the message printed) for bad
- * input, -2 when the store cannot say. */
+/* A cell's points and the runs it owes; HB_FAIL_INPUT (the message
+ * printed) for bad input, -1 when the store cannot say. */
 static int cell_prepare(struct plan_state *ps, struct cell *c, const char *series,
 			const struct sweep *sw, const struct workload *wls, size_t nw,
 			struct todo *t, size_t *n)
 {
 	if (cell_points(c, series, sw) < 0)
-		return -1;
-	return cell_todo(ps, c, wls, nw, t, n) < 0 ? -2 : 0;
+		return HB_FAIL_INPUT;
+	return cell_todo(ps, c, wls, nw, t, n) < 0 ? -1 : 0;
 }
 
 /* --resume: the session to continue, which must have run this plan. */
@@ -718,9 +718,9 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 	/* Runs that finished when the store could not take them are stored
 	 * first: they are not measured again, and their session exists. */
 	if (o->resume && runfile_import_all(s) < 0)
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	if (o->resume && resume_session(s, p, o->resume, session) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	if (o->session)
 		snprintf(session, 40, "%s", o->session);
 	else if (!o->resume)
@@ -735,40 +735,40 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 	struct todo *todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
 				    sizeof(*todo));
 	size_t *ntodo = xcalloc(p->boards.n * ncells, sizeof(*ntodo));
-	int rc = HB_EXIT_OK;
+	int rc = 0;
 	size_t nb = 0, nw = 0;
-	for (; nb < p->boards.n && rc == HB_EXIT_OK; nb++)
+	for (; nb < p->boards.n && rc == 0; nb++)
 		if (catalog_board(p->boards.v[nb], &boards[nb]) < 0)
-			rc = HB_EXIT_USAGE;
-	for (; nw < p->workloads.n && rc == HB_EXIT_OK; nw++)
+			rc = HB_FAIL_INPUT;
+	for (; nw < p->workloads.n && rc == 0; nw++)
 		if (catalog_workload(p->workloads.v[nw], &wls[nw]) < 0)
-			rc = HB_EXIT_USAGE;
-	for (size_t bi = 0; bi < nb && rc == HB_EXIT_OK; bi++)
+			rc = HB_FAIL_INPUT;
+	for (size_t bi = 0; bi < nb && rc == 0; bi++)
 		rc = check_cell_names(&boards[bi], p, o);
-	if (rc != HB_EXIT_OK)
+	if (rc != 0)
 		goto out;
 	/* A store that cannot take runs is found before anything is measured. */
 	if (store_check_writable(s) < 0) {
-		rc = HB_EXIT_INFRA;
+		rc = HB_FAIL;
 		goto out;
 	}
 	sweep_dead_tmpdirs(s);
-	for (size_t bi = 0; bi < nb && rc == HB_EXIT_OK; bi++) {
+	for (size_t bi = 0; bi < nb && rc == 0; bi++) {
 		const char *series = o->series ? o->series : boards[bi].series.v[0];
-		for (size_t ci = 0; ci < ncells && rc == HB_EXIT_OK; ci++) {
+		for (size_t ci = 0; ci < ncells && rc == 0; ci++) {
 			const struct sweep *sw;
 			struct cell c = { .ps = &ps, .board = &boards[bi], .series = series };
 			cell_spec(p, ci, &c.strategy, &sw);
 			size_t *n = &ntodo[bi * ncells + ci];
 			int prc = cell_prepare(&ps, &c, series, sw, wls, nw, todo, n);
 			if (prc < 0)
-				rc = prc == -1 ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+				rc = prc;
 			ps.total += (int)*n;
 			ps.cells += *n > 0;
 			cell_free(&c);
 		}
 	}
-	if (rc != HB_EXIT_OK)
+	if (rc != 0)
 		goto out;
 	if (!o->progress) {
 		progress_expect(&ps.own, ps.total, ps.cells);
@@ -789,7 +789,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 				continue;	/* resumed: nothing left in this cell */
 			if (cell_prepare(&ps, &c, series, sw, wls, nw, todo, &n) < 0) {
 				cell_free(&c);
-				rc = HB_EXIT_INFRA;
+				rc = HB_FAIL;
 				goto out;
 			}
 			/* A driver with a bar of its own built the cell already: this
@@ -808,7 +808,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 			} else {
 				/* a build is deterministic: never retried */
 				record_unrun(&c, wls, todo, n, 1, RUN_ERROR,
-					     brc == HB_EXIT_USAGE ? "build failed: bad input (see the error above)"
+					     brc == HB_FAIL_INPUT ? "build failed: bad input (see the error above)"
 								  : "build failed (see the error above)");
 			}
 			cell_free(&c);
@@ -818,7 +818,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 		progress_end(&ps.own);
 		hb_info("session %s: %d of %d runs passed", session, ps.passed, ps.total);
 	}
-	rc = ps.passed == ps.total ? HB_EXIT_OK : HB_EXIT_INFRA;
+	rc = ps.passed == ps.total ? 0 : HB_FAIL;
 out:
 	for (size_t i = 0; i < nb; i++)
 		board_free(&boards[i]);

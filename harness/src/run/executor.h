@@ -5,10 +5,10 @@
  * repetitions x points x workloads, each point's runtime settings applied
  * before each of its runs.
  *
- * Contract: executor_run_plan() returns HB_EXIT_OK when every run passed,
- * HB_EXIT_INFRA when some could not be measured (each is stored with its
- * class and reason), HB_EXIT_USAGE for input errors found before anything
- * ran. A run that finished is in the store even if a later one breaks, the
+ * Contract: executor_run_plan() returns 0 when every run passed, -1
+ * (HB_FAIL) when some could not be measured (each is stored with its class
+ * and reason) or the store failed, HB_FAIL_INPUT for input errors found
+ * before anything ran (the message printed). A run that finished is in the store even if a later one breaks, the
  * board hangs or the user presses Ctrl-C.
  *
  * Faults (docs/faults.md): a run or boot that fails for infrastructure

@@ -86,7 +86,7 @@ static int run_more(const struct gate_loop *g, struct gate_side *sd, struct stor
 	o.first_repetition = first;
 	char session[40];
 	sd->attempts += reps;
-	int rc = executor_run_plan(&p, s, &o, session);
+	int rc = hb_exit_of(executor_run_plan(&p, s, &o, session));
 	strlist_free(&p.boards);
 	strlist_free(&p.strategies);
 	strlist_free(&p.workloads);
@@ -117,7 +117,7 @@ static void look(struct gate_loop *g)
 			static const double none[1];
 			gate_look(pol, g->plan->repetitions, &g->seq[w * pol->metrics.n + m],
 				  r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
-				  gm[m].better, thr, d);
+				  gate_metric_better(&gm[m]), thr, d);
 		}
 	}
 }
@@ -199,6 +199,11 @@ static size_t dut_failures(const struct gate_side *sd, int quiet)
 
 int gate_loop_load(struct gate_loop *g)
 {
+	char err[1024];
+	if (gate_check_metrics(&g->plan->gate, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return HB_EXIT_USAGE;
+	}
 	if (catalog_board(g->plan->boards.v[0], &g->board) < 0)
 		return HB_EXIT_USAGE;
 	g->wls = xcalloc(g->plan->workloads.n, sizeof(*g->wls));
@@ -213,8 +218,9 @@ static int build_side(const struct gate_loop *g, struct gate_side *sd)
 {
 	if (sd->stored)
 		return 0;
-	return exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0], sd->strategy,
-						 sd->opts, &sd->k, &sd->u, NULL);
+	return hb_exit_of(exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0],
+							    sd->strategy, sd->opts, &sd->k, &sd->u,
+							    NULL));
 }
 
 /* The stored runs of the reference a first look reuses, said once. */
@@ -306,7 +312,9 @@ int gate_loop_reference(struct gate_loop *g, struct store *s)
 
 int gate_loop_verdict(const struct gate_loop *g)
 {
-	int rc = hb_interrupted ? HB_EXIT_INFRA : gate_exit_code(g->v, g->n, g->missing);
+	static const int exit_of[] = { [GATE_PASS] = HB_EXIT_OK, [GATE_REGRESSED] = HB_EXIT_FAIL,
+				       [GATE_INCONCLUSIVE] = HB_EXIT_INFRA };
+	int rc = hb_interrupted ? HB_EXIT_INFRA : exit_of[gate_overall(g->v, g->n, g->missing)];
 	if (dut_failures(&g->cand, 0) && !hb_interrupted)
 		rc = HB_EXIT_FAIL;
 	return rc;

@@ -28,7 +28,7 @@ int images_prepare(const struct board *b, const char *series, const char *strate
 	 * board's first) does not apply, only an explicit --kernel-series;
 	 * the board's kernel.min_series is checked against the tree's. */
 	if (!o->kernel_src && images_check_series(b, series) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	struct build_request req = { .board = b, .strategy = strategy,
 				     .kernel_src = o->kernel_src,
 				     .series = o->kernel_src ? o->series : series };
@@ -37,10 +37,9 @@ int images_prepare(const struct board *b, const char *series, const char *strate
 	int rc = kernel_build(&req, k);
 	if (rc)
 		return rc;
-	rc = userland_build(b, u);
-	if (rc) {
+	if (userland_build(b, u) < 0) {
 		build_result_free(k);
-		return rc;
+		return -1;
 	}
 	if (e && (rc = images_emulator(b, e)) != 0) {
 		build_result_free(k);
@@ -57,14 +56,14 @@ int images_emulator(const struct board *b, struct emulator_result *e)
 	struct emulator emu;
 	char *path = catalog_path("emulator", b->qemu.emulator);
 	char err[1024];
-	int rc = HB_EXIT_USAGE;
+	int rc = HB_FAIL_INPUT;
 	if (emulator_load(path, &emu, err, sizeof(err)) < 0) {
 		hb_err("%s (deploy.qemu.emulator of %s)", err, b->path);
 	} else {
-		rc = emulator_build(&emu, e) == 0 ? 0 : HB_EXIT_INFRA;
+		rc = emulator_build(&emu, e) == 0 ? 0 : -1;
 		if (!rc && b->qemu.insn_profile && !(e->insn_plugin = insn_plugin_build(e))) {
 			emulator_result_free(e);
-			rc = HB_EXIT_INFRA;
+			rc = -1;
 		}
 		emulator_free(&emu);
 	}

@@ -5,11 +5,10 @@
  * agent reads. Every command that builds or boots (build, boot, lava, gate,
  * the plan executor) gets them here, so they all build the same things.
  *
- * Contract: images_prepare() and images_emulator() return 0, or an
- * HB_EXIT_* code with the message printed (HB_EXIT_USAGE for a series the
- * board does not list, a patch that does not apply or a bad emulator file;
- * HB_EXIT_INFRA for a build that failed); on failure nothing is left to
- * free. All builds are cached (build/kernel.h, userland.h, emulator.h).
+ * Contract: images_prepare() and images_emulator() return 0, or with the
+ * message printed HB_FAIL_INPUT (a series the board does not list, a patch
+ * that does not apply, a bad emulator file) or -1 (a build that failed);
+ * on failure nothing is left to free. All builds are cached (build/kernel.h, userland.h, emulator.h).
  */
 #ifndef HB_IMAGES_H
 #define HB_IMAGES_H

@@ -174,7 +174,7 @@ static int find_or_run(struct nightly *n, struct store *s, struct exec_opts *o)
 	}
 	hb_install_interrupt_handlers();	/* a run stopped by Ctrl-C is stored, not lost */
 	char id[40];
-	n->run_rc = executor_run_plan(n->plan, s, o, id);
+	n->run_rc = hb_exit_of(executor_run_plan(n->plan, s, o, id));
 	snprintf(n->session, sizeof(n->session), "%s", id);
 	if (n->run_rc == HB_EXIT_OK && !hb_interrupted)
 		nightly_record(s, key, n->plan->name, n->revision, n->session);

@@ -11,7 +11,8 @@
  * linux-source package versions), so editing the plan also reruns.
  *
  * Contract: nightly_run() returns 0 with the night's session and its runs
- * counted (n->run_rc the executor's code, HB_EXIT_OK for a session found),
+ * counted (n->run_rc the executor's result as an exit code, HB_EXIT_OK
+ * for a session found),
  * HB_EXIT_INFRA when another nightly holds the lock or the store fails,
  * HB_EXIT_USAGE when the revision cannot be prepared or a board of the
  * plan does not load (all said); it holds the lock until nightly_free(),
@@ -39,7 +40,7 @@ struct nightly {
 	char *revision;		/* what the kernel source is tonight */
 	char session[64];
 	int found;		/* the session was stored by an earlier night: not rerun */
-	int run_rc;		/* executor_run_plan()'s code */
+	int run_rc;		/* executor_run_plan()'s result as an exit code */
 	size_t classes[RUN_CLASSES];	/* the session's runs, by enum run_class */
 	int lock;
 	struct git_revision gr;

@@ -132,7 +132,7 @@ static int build_all(struct planner *pl, const struct board *b)
 		int rc = exec_stages_of(o)->prepare(b, series, p->strategies.v[i], o, &k, &u, &e);
 		progress_build_end(&pl->prog);
 		if (rc)
-			return rc;
+			return hb_exit_of(rc);
 		build_result_free(&k);
 		userland_result_free(&u);
 		emulator_result_free(&e);

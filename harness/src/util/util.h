@@ -23,6 +23,26 @@ enum hb_exit {
 	HB_EXIT_INFRA = 125,	/* inconclusive: build, boot or host failure */
 };
 
+/* What library code returns when a caller must tell kinds of failure apart
+ * (docs/design.md, "Errors"): negative, so that < 0 is always "failed" and
+ * -1 stays the plain failure. A function returns a kind other than -1 only
+ * when its header says which; cmd/ maps them to enum hb_exit (hb_exit_of()).
+ * The DUT's and a lab's kinds join when dut_boot() and the deploy backends
+ * take the convention up. */
+enum hb_fail {
+	HB_FAIL = -1,		/* infrastructure, or anything not below: inconclusive */
+	HB_FAIL_INPUT = -2,	/* what the user must fix: a file, a patch, an option */
+};
+/* The exit code of a library result (rule 4): 0 ok, HB_FAIL_INPUT the
+ * user's to fix (2), any other failure inconclusive (125); a verdict's
+ * HB_EXIT_FAIL never comes from here. The commands use it, and so do the
+ * run stage's drivers that still return exit codes (docs/design.md lists
+ * them) where they pass a stage's result up. */
+static inline int hb_exit_of(int rc)
+{
+	return rc >= 0 ? HB_EXIT_OK : rc == HB_FAIL_INPUT ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+}
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
