@@ -88,6 +88,32 @@ for b in "${boards[@]}"; do
 done
 echo "check-lava: $jobs jobs (${#boards[@]} board(s) x ${#strategies[@]} strategies x ${#workloads[@]} workloads) checked against LAVA's schema; $refused refused (runtime settings)"
 
+# --- 1b. a board on a lab's workers: its artifact host, no file:// ----------
+# The shipped lava-local board with the lab keys added (docs/lava.md, "The
+# artifact host"), through --data-dir: the job names each image by its
+# content-addressed URL under lava.artifact_url with its SHA-256, the
+# files are published in lava.artifact_dir, and LAVA's schema takes it.
+lab=$work/lab
+mkdir -p "$lab/boards"
+cp boards/qemu-orangepi-pc.config "$lab/boards/"
+sed 's/^name: qemu-orangepi-pc-lava$/name: lab-remote/' boards/qemu-orangepi-pc-lava.yaml >"$lab/boards/lab-remote.yaml"
+printf '  artifact_url: https://artifacts.lab.example/hilbench\n  artifact_dir: %s\n' "$lab/published" >>"$lab/boards/lab-remote.yaml"
+job=$work/lab-remote.yaml
+if "$hb" --data-dir "$lab" lava job --board lab-remote --strategy baseline --workload "${workloads[0]}" \
+	--out "$job" --kernel "$work/zImage" --dtb "$work/board.dtb" --ramdisk "$work/initramfs.cpio.gz"; then
+	msg=$(schema_error "$job")
+	[[ -z $msg ]] || fail "$job: $msg"
+	! grep -q 'file://' "$job" || fail "$job: a job for a lab's worker has a file:// URL"
+	empty=$(sha256sum <"$work/zImage" | cut -d' ' -f1)
+	grep -qx "      url: \"https://artifacts.lab.example/hilbench/sha256/$empty/zImage\"" "$job" &&
+		grep -c "      sha256sum: \"$empty\"" "$job" | grep -qx 3 ||
+		fail "$job: the images are not content-addressed under lava.artifact_url with their sha256sum"
+	[[ -f $lab/published/sha256/$empty/initramfs.cpio.gz ]] || fail "the ramdisk was not published in lava.artifact_dir"
+	echo "check-lava: a lab board's job fetches its files from lava.artifact_url, sha256sum under each image, no file://"
+else
+	fail "hilbench lava job for a board with lava.artifact_url"
+fi
+
 # --- 2. the schema check is live ---------------------------------------------
 job=$work/${boards[0]}-${strategies[0]}-${workloads[0]}.yaml
 "$PY" -c '

@@ -446,6 +446,39 @@ static void test_render_rejects(void **state)
 	assert_non_null(strstr(err, "has no lava: section"));
 }
 
+/* A job for a worker elsewhere (the lava backend, a lab's board) never
+ * carries a file:// URL: the renderer refuses one, and an HTTP image
+ * without its SHA-256 (test_lava_artifacts publishes real ones). */
+static void test_render_remote_worker(void **state)
+{
+	struct fixture *fx = *state;
+	char err[512];
+	const char *sum = "8d74beec1be996322ad76813bafb92d40839895d6dd7ee808b17ca201eac98be";
+
+	fx->spec.remote_worker = 1;
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "file:///c/k/zImage for a LAVA worker elsewhere"));
+	fx->spec.kernel = (struct lava_artifact){ "https://lab.example/sha256/a/zImage", sum };
+	fx->spec.dtb = (struct lava_artifact){ "https://lab.example/sha256/b/x.dtb", sum };
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "the ramdisk is without a SHA-256"));
+	fx->spec.ramdisk.sha256 = sum;
+	char *job = lava_job_render(&fx->spec, err, sizeof(err));
+	assert_non_null(job);
+	assert_null(strstr(job, "file://"));
+	struct ydoc *d = parse(job);
+	const char *keys[] = { "kernel", "dtb", "ramdisk" };
+	for (int i = 0; i < 3; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "actions/0/deploy/%s/sha256sum", keys[i]);
+		assert_string_equal(at(d->root, path), sum);
+		snprintf(path, sizeof(path), "actions/0/deploy/%s/url", keys[i]);
+		assert_int_equal(strncmp(at(d->root, path), "http", 4), 0);
+	}
+	ydoc_free(d);
+	free(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +491,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_render_hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_host_driven, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_rejects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render_remote_worker, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

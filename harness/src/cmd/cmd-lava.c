@@ -10,6 +10,7 @@
 #include "config/catalog.h"
 #include "config/strategy.h"
 #include "deploy/dut.h"
+#include "deploy/lava_artifacts.h"
 #include "deploy/lava_client.h"
 #include "deploy/lava_job.h"
 #include "deploy/lava_log.h"
@@ -24,8 +25,10 @@ static const char usage[] =
 	"kernel, dtb and initramfs, boots them and runs the agent once, which\n"
 	"reports each metric as a lava-test-case. The board needs a lava: section.\n"
 	"Kernel and initramfs are built if they are not cached, and referenced as\n"
-	"file:// URLs (for lava-run on this machine). --kernel, --dtb and --ramdisk\n"
-	"(all three: a URL, or a path) name them instead, and nothing is built.\n"
+	"file:// URLs (for lava-run on this machine), or, when the board names the\n"
+	"lab's artifact host (lava.artifact_url), published there and referenced\n"
+	"over HTTP with their SHA-256. --kernel, --dtb and --ramdisk (all three: a\n"
+	"URL, or a path) name them instead, and nothing is built.\n"
 	"\n"
 	"usage: hilbench lava submit JOB.yaml [--server URL] [--device HOSTNAME]\n"
 	"Submits a job to a LAVA server's REST API and follows it to the end:\n"
@@ -43,23 +46,38 @@ struct lava_opts {
 	const char *files[3];	/* kernel, dtb, ramdisk as given */
 };
 
-/* A URL as given, or an existing file as a file:// URL. */
-static char *artifact_url(const char *arg)
+/* A file of this machine as the job's URL: published on the lab's
+ * artifact host when the board names one (art->lab_server), with its
+ * SHA-256; else a file:// URL for lava-run here, with its SHA-256 when
+ * want_sum. An exit code. */
+static int file_artifact(struct lava_artifacts *art, const char *path, int want_sum,
+			 char **url, char sum[65], const char **sum_out)
 {
 	char err[512];
 
-	if (strstr(arg, "://"))
-		return xstrdup(arg);
-	char *abs = realpath(arg, NULL);
-	if (!abs) {
-		hb_err("%s: %s", arg, strerror(errno));
-		return NULL;
+	if (art->lab_server) {
+		if (lava_artifacts_publish(art, path, url, sum) < 0)
+			return HB_EXIT_INFRA;
+		*sum_out = sum;
+		return 0;
 	}
-	char *url = lava_file_url(abs, err, sizeof(err));
-	if (!url)
+	char *abs = realpath(path, NULL);
+	if (!abs) {
+		hb_err("%s: %s", path, strerror(errno));
+		return HB_EXIT_USAGE;
+	}
+	int rc = 0;
+	if (!(*url = lava_file_url(abs, err, sizeof(err)))) {
 		hb_err("%s", err);
+		rc = HB_EXIT_USAGE;
+	} else if (want_sum && sha256_file_hex(abs, sum) < 0) {
+		hb_err("cannot read %s: %s", abs, strerror(errno));
+		rc = HB_EXIT_INFRA;
+	} else if (want_sum) {
+		*sum_out = sum;
+	}
 	free(abs);
-	return url;
+	return rc;
 }
 
 /* Kernel, dtb and ramdisk URLs (with SHA-256 sums when built here), and
@@ -92,10 +110,21 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		       "(docs/knobs.md); use the qemu backend for it", o->strategy);
 		return HB_EXIT_USAGE;
 	}
+	/* A board on a lab's workers (lava.artifact_url): every file goes
+	 * to its artifact host, and the job has no file:// URL. */
+	struct lava_artifacts art = { 0 };
+	spec->remote_worker = b->lava.artifact_url != NULL;
+	if (spec->remote_worker && lava_artifacts_open(&art, b, NULL, NULL) < 0)
+		return HB_EXIT_INFRA;
 	if (o->files[0]) {
-		for (int i = 0; i < 3; i++)
-			if (!(urls[i] = artifact_url(o->files[i])))
-				return HB_EXIT_USAGE;
+		for (int i = 0; i < 3; i++) {
+			int rc = strstr(o->files[i], "://")
+					 ? (urls[i] = xstrdup(o->files[i]), 0)
+					 : file_artifact(&art, o->files[i], 0, &urls[i], sums[i],
+							 &a[i]->sha256);
+			if (rc)
+				return rc;
+		}
 	} else {
 		struct exec_opts bo = { 0 };
 		struct build_result k;
@@ -118,17 +147,8 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 			}
 			paths[0] = im.kernel;
 		}
-		for (int i = 0; i < 3 && rc == 0; i++) {
-			if (!(urls[i] = lava_file_url(paths[i], err, sizeof(err)))) {
-				hb_err("%s", err);
-				rc = HB_EXIT_USAGE;
-			} else if (sha256_file_hex(paths[i], sums[i]) < 0) {
-				hb_err("cannot read %s: %s", paths[i], strerror(errno));
-				rc = HB_EXIT_INFRA;
-			} else {
-				a[i]->sha256 = sums[i];
-			}
-		}
+		for (int i = 0; i < 3 && rc == 0; i++)
+			rc = file_artifact(&art, paths[i], 1, &urls[i], sums[i], &a[i]->sha256);
 		snprintf(key, 65, "%s", k.key);
 		spec->kernel_key = key;
 		boot_images_free(&im);

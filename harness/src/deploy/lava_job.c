@@ -217,6 +217,24 @@ static int check_spec(const struct lava_job_spec *s, char *err, size_t errlen)
 		     "agent accepts)", s->run_id, RUN_ID_MAX - 1);
 		return -1;
 	}
+	const struct lava_artifact *files[] = { &s->kernel, &s->dtb, &s->ramdisk };
+	const char *names[] = { "kernel", "dtb", "ramdisk" };
+	for (int i = 0; i < 3; i++) {
+		const char *url = files[i]->url;
+		int http = url && (!strncmp(url, "http://", 7) || !strncmp(url, "https://", 8));
+		if (!url || (!http && strncmp(url, "file:///", 8))) {
+			fail(err, errlen, "the %s's URL '%s' is neither http(s):// nor file:///",
+			     names[i], url ? url : "(none)");
+			return -1;
+		}
+		if (s->remote_worker && (!http || !files[i]->sha256)) {
+			fail(err, errlen, "the %s is %s for a LAVA worker elsewhere, which fetches "
+			     "only http(s):// URLs with their SHA-256; publish it on an artifact "
+			     "host (lava.artifact_url, docs/lava.md)", names[i],
+			     http ? "without a SHA-256" : url);
+			return -1;
+		}
+	}
 	if (s->control_port < 0 || s->control_port > 65535 ||
 	    s->control_port == IPERF_PORT) {
 		fail(err, errlen, "control port %d is not a TCP port other than iperf3's %d",

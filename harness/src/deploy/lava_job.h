@@ -11,7 +11,7 @@
  * Contract: lava_job_render() returns the job as a new string, or NULL with
  * a one-line reason in err when the cell cannot be written as a job (no
  * lava: section, a value U-Boot's setenv or LAVA's device templates cannot
- * carry). Every value that comes from a file or the command line is written
+ * carry, a file:// artifact for a remote worker). Every value that comes from a file or the command line is written
  * with the quote.h helpers, never pasted. The result validates with LAVA's
  * own schema (lava_common.schemas.validate, strict): tests/lava/validate.sh.
  */
@@ -52,6 +52,10 @@ struct lava_job_spec {
 	 * that arrive there, so hilbench on the host side drives the run as it
 	 * does on the qemu backend (the lava-local backend). */
 	int control_port;
+	/* The worker is not this machine (the lava backend, a lab's job): it
+	 * can fetch only over the network, so every artifact must be an
+	 * http(s):// URL with its SHA-256, and a file:// URL is refused. */
+	int remote_worker;
 };
 
 char *lava_job_render(const struct lava_job_spec *s, char *err, size_t errlen);
