@@ -8,6 +8,7 @@
 #include "build/image.h"
 #include "cmd/builtin.h"
 #include "config/catalog.h"
+#include "config/setting.h"
 #include "config/strategy.h"
 #include "deploy/dut.h"
 #include "deploy/lava_artifacts.h"
@@ -80,35 +81,94 @@ static int file_artifact(struct lava_artifacts *art, const char *path, int want_
 	return rc;
 }
 
+/* What a lab job's agent is told besides the run, owned here for the
+ * spec that points into it. */
+struct job_extras {
+	struct strlist entries;		/* the strategy's "name=value" */
+	struct setting_def *defs;
+	struct lava_job_setting *settings;
+	size_t n;
+	char *functions;
+};
+
+static void job_extras_free(struct job_extras *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		setting_free(&x->defs[i]);
+	free(x->defs);
+	free(x->settings);
+	strlist_free(&x->entries);
+	free(x->functions);
+}
+
+/* The strategy's runtime settings as the job's agent applies them (the
+ * same settings/ files the runner sends on every other backend). */
+static int job_settings(const struct strlist *entries, struct job_extras *x,
+			struct lava_job_spec *spec)
+{
+	char err[512], name[128];
+	const char *value;
+
+	for (size_t i = 0; i < entries->n; i++)
+		strlist_push(&x->entries, entries->v[i]);
+	x->defs = xcalloc(x->entries.n + 1, sizeof(*x->defs));
+	x->settings = xcalloc(x->entries.n + 1, sizeof(*x->settings));
+	for (; x->n < x->entries.n; x->n++) {
+		struct setting_def *d = &x->defs[x->n];
+		if (setting_split(x->entries.v[x->n], name, sizeof(name), &value) < 0 ||
+		    setting_find(name, d, err, sizeof(err)) < 0 ||
+		    setting_check_value(d, value, err, sizeof(err)) < 0) {
+			hb_err("strategy %s, setting '%s': %s", spec->strategy, x->entries.v[x->n],
+			       err);
+			return HB_EXIT_USAGE;
+		}
+		x->settings[x->n] = (struct lava_job_setting){
+			.name = d->name, .method = setting_method_name(d->method), .key = d->key,
+			.value = value,
+			.compare = d->read_back == SR_INTEGER ? LAVA_READ_BACK_NUMBER
+				   : d->read_back == SR_NAME  ? LAVA_READ_BACK_TEXT
+							      : LAVA_READ_BACK_AGENT,
+		};
+	}
+	spec->settings = x->settings;
+	spec->n_settings = x->n;
+	return 0;
+}
+
 /* Kernel, dtb and ramdisk URLs (with SHA-256 sums when built here), and
  * the strategy's driver under test in *dr (its TX timer goes into the job's
  * report), or an exit code. */
 static int artifacts(const struct lava_opts *o, const struct board *b, const char *series,
 		     struct lava_job_spec *spec, char *urls[3], char sums[3][65], char key[65],
-		     struct driver *dr)
+		     struct driver *dr, struct job_extras *settings)
 {
 	struct lava_artifact *a[3] = { &spec->kernel, &spec->dtb, &spec->ramdisk };
 	char err[512];
 
 	/* A job for a strategy that does not exist is a mistake even with
-	 * prebuilt files. The job's test shell runs `hb-agent run`, which
-	 * applies no runtime settings: a job for a strategy that has some would
-	 * measure another thing than its name says. */
+	 * prebuilt files. Its runtime settings go into the job, applied by the
+	 * agent before the run; an ftrace workload's functions come from the
+	 * strategy's driver, as on every backend. */
 	struct strategy st;
 	if (strategy_load(series, o->strategy, &st, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
 		return HB_EXIT_USAGE;
 	}
-	int has_settings = st.settings.n > 0;
 	int no_driver = st.driver && catalog_driver(st.driver, dr) < 0;
+	int rc = no_driver ? HB_EXIT_USAGE : job_settings(&st.settings, settings, spec);
 	strategy_free(&st);
-	if (no_driver)
-		return HB_EXIT_USAGE;
+	if (rc)
+		return rc;
 	spec->tx_timer = dr->tx_timer;
-	if (has_settings) {
-		hb_err("strategy %s sets runtime settings, which LAVA jobs do not apply yet "
-		       "(docs/knobs.md); use the qemu backend for it", o->strategy);
-		return HB_EXIT_USAGE;
+	if (spec->workload->profile == WL_PROFILE_FTRACE) {
+		if (!dr->profile.n) {
+			hb_err("workload %s profiles the driver under test's functions, and strategy "
+			       "%s names no driver (driver: in its series file)",
+			       spec->workload->name, o->strategy);
+			return HB_EXIT_USAGE;
+		}
+		settings->functions = argv_join(&dr->profile, ",");
+		spec->functions = settings->functions;
 	}
 	/* A board on a lab's workers (lava.artifact_url): every file goes
 	 * to its artifact host, and the job has no file:// URL. */
@@ -118,10 +178,10 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		return HB_EXIT_INFRA;
 	if (o->files[0]) {
 		for (int i = 0; i < 3; i++) {
-			int rc = strstr(o->files[i], "://")
-					 ? (urls[i] = xstrdup(o->files[i]), 0)
-					 : file_artifact(&art, o->files[i], 0, &urls[i], sums[i],
-							 &a[i]->sha256);
+			rc = strstr(o->files[i], "://")
+				     ? (urls[i] = xstrdup(o->files[i]), 0)
+				     : file_artifact(&art, o->files[i], 0, &urls[i], sums[i],
+						     &a[i]->sha256);
 			if (rc)
 				return rc;
 		}
@@ -129,7 +189,7 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 		struct exec_opts bo = { 0 };
 		struct build_result k;
 		struct userland_result u;
-		int rc = images_prepare(b, series, o->strategy, &bo, &k, &u, NULL);
+		rc = images_prepare(b, series, o->strategy, &bo, &k, &u, NULL);
 		if (rc)
 			return rc;
 		const char *paths[3] = { k.image, k.dtb, u.initramfs };
@@ -192,6 +252,7 @@ static int render(const struct lava_opts *o)
 	char *awk_path = hb_agent_file("lava-report.awk");
 	char *awk = NULL, *cmdline = NULL, *job = NULL;
 	struct driver dr = { 0 };
+	struct job_extras extras = { 0 };
 	int rc = HB_EXIT_USAGE;
 
 	if (catalog_board(o->board, &b) < 0) {
@@ -217,7 +278,7 @@ static int render(const struct lava_opts *o)
 		.board = &b, .series = series, .strategy = o->strategy, .workload = &w,
 		.job_name = o->job_name, .report_awk = awk,
 	};
-	rc = artifacts(o, &b, series, &spec, urls, sums, key, &dr);
+	rc = artifacts(o, &b, series, &spec, urls, sums, key, &dr, &extras);
 	if (rc)
 		goto out;
 	spec.kernel_args = cmdline = images_cmdline(&b);
@@ -244,6 +305,7 @@ out_board:
 	free(awk);
 	free(awk_path);
 	driver_free(&dr);
+	job_extras_free(&extras);
 	return rc;
 }
 

@@ -32,6 +32,17 @@ struct lava_artifact {
 	const char *sha256;	/* NULL: LAVA does not check the download */
 };
 
+/* A runtime setting the lab job's agent applies before the run
+ * (docs/knobs.md; `hbcmd set` of docs/agent-protocol.md). */
+struct lava_job_setting {
+	const char *name;	/* settings/<name>.yaml: the test case is hb-setting-<name> */
+	const char *method, *key, *value;
+	/* How the read-back must match value, as the host compares it
+	 * (setting_same_value): as numbers, as text (qdisc names), or only
+	 * the agent's status=ok (masks, which the kernel writes with commas). */
+	enum { LAVA_READ_BACK_NUMBER, LAVA_READ_BACK_TEXT, LAVA_READ_BACK_AGENT } compare;
+};
+
 struct lava_job_spec {
 	const struct board *board;
 	const char *series;		/* kernel series, e.g. "6.1" */
@@ -52,6 +63,16 @@ struct lava_job_spec {
 	 * that arrive there, so hilbench on the host side drives the run as it
 	 * does on the qemu backend (the lava-local backend). */
 	int control_port;
+	/* A lab job's (control_port 0) runtime settings: the agent applies
+	 * each and reads it back before the run, each reported as a test case,
+	 * and a setting that fails ends the test before the run (as a failed
+	 * setting stops the run on every backend). With a control port,
+	 * hilbench sends them itself and these must be empty. */
+	const struct lava_job_setting *settings;
+	size_t n_settings;
+	/* The ftrace profiler's functions, comma-separated (the driver's
+	 * profile:), for a workload with profile: ftrace; NULL otherwise. */
+	const char *functions;
 	/* The worker is not this machine (the lava backend, a lab's job): it
 	 * can fetch only over the network, so every artifact must be an
 	 * http(s):// URL with its SHA-256, and a file:// URL is refused. */
