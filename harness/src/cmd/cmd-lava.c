@@ -23,8 +23,9 @@ static const char usage[] =
 	"                         [--kernel-series S] [--job-name NAME]\n"
 	"                         [--kernel K --dtb D --ramdisk R]\n"
 	"Prints the LAVA job for one cell (docs/lava.md): it deploys the cell's\n"
-	"kernel, dtb and initramfs, boots them and runs the agent once, which\n"
-	"reports each metric as a lava-test-case. The board needs a lava: section.\n"
+	"kernel, dtb and initramfs, boots them, has the agent apply the strategy's\n"
+	"runtime settings and run the workload once, and reports each setting and\n"
+	"metric as a lava-test-case. The board needs a lava: section.\n"
 	"Kernel and initramfs are built if they are not cached, and referenced as\n"
 	"file:// URLs (for lava-run on this machine), or, when the board names the\n"
 	"lab's artifact host (lava.artifact_url), published there and referenced\n"
@@ -115,9 +116,12 @@ static int job_settings(const struct strlist *entries, struct job_extras *x,
 	x->settings = xcalloc(x->entries.n + 1, sizeof(*x->settings));
 	for (; x->n < x->entries.n; x->n++) {
 		struct setting_def *d = &x->defs[x->n];
-		if (setting_split(x->entries.v[x->n], name, sizeof(name), &value) < 0 ||
-		    setting_find(name, d, err, sizeof(err)) < 0 ||
-		    setting_check_value(d, value, err, sizeof(err)) < 0) {
+		snprintf(err, sizeof(err), "not name=value");
+		int found = setting_split(x->entries.v[x->n], name, sizeof(name), &value) == 0 &&
+			    setting_find(name, d, err, sizeof(err)) == 0;
+		if (!found || setting_check_value(d, value, err, sizeof(err)) < 0) {
+			if (found)
+				setting_free(d);
 			hb_err("strategy %s, setting '%s': %s", spec->strategy, x->entries.v[x->n],
 			       err);
 			return HB_EXIT_USAGE;
