@@ -222,8 +222,9 @@ check-lava: $(B)/hilbench ## rendered LAVA jobs against LAVA's schema, REST clie
 	bash tests/lava/validate.sh $(B)/hilbench
 	bash tests/lava/rest-errors.sh $(B)/hilbench
 
-check-lava-local: all ## runs through LAVA's lava-run (the lava-local backend)
+check-lava-local: all ## runs through LAVA's lava-run (the lava-local backend; a lab's job from its artifact host)
 	bash tests/lava/local.sh
+	bash tests/lava/lab-job.sh
 
 check-lava-server: all ## a real LAVA server on loopback (not in make check: 3-5 min cold)
 	bash tests/lava/server.sh

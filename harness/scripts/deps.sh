@@ -24,6 +24,7 @@ HOST_PKGS=(
 	chromium	# the HTML report is checked in a real browser
 	lava-common python3-jinja2 busybox	# tests/lava: LAVA's schema, device templates, the DUT's shell
 	lava-dispatcher tftpd-hpa	# lava-local backend: lava-run, TFTP (U-Boot for the SD card: below)
+	lighttpd	# the lava backends' artifact host: the jobs' files over HTTP (docs/lava.md)
 	python3-jsonschema	# tests/kcidb: the KCIDB v5 export against its schema
 	qemu-system-arm
 	dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev	# emulators/: QEMU from Debian's source
@@ -63,6 +64,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 		"${download_only[@]}" "${missing[@]}"
 fi
 if ((${#download_only[@]})); then echo "deps: downloaded, nothing installed"; exit 0; fi
+# hilbench runs lighttpd itself, one per LAVA job, on loopback or in its own
+# namespace; Debian's package also enables a service on port 80 of every
+# address, which a machine booted with systemd starts. Installed just now
+# for hilbench: that service is not wanted.
+if [[ " ${missing[*]} " == *" lighttpd "* ]] && [ -d /run/systemd/system ]; then
+	echo "deps: disabling the lighttpd service Debian's package started (hilbench starts its own)"
+	systemctl disable --now lighttpd || echo "deps: systemctl disable lighttpd failed; stop it by hand"
+fi
 if [ ! -f $UBOOT ]; then
 	view=$(mktemp -d)
 	trap 'rm -rf "$view"' EXIT

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # tests/lava/local.sh: one UDP cell of the emulated board through the
 # lava-local backend (docs/lava.md): LAVA's own dispatcher (lava-run)
-# deploys over TFTP and boots through U-Boot, inside hilbench's network
-# namespace, and hilbench drives the host side. Real LAVA, real QEMU, real
+# downloads the kernel, dtb and initramfs over HTTP from the lighttpd
+# hilbench starts (content-addressed, SHA-256 checked), deploys them over
+# TFTP and boots through U-Boot, inside hilbench's network namespace, and
+# hilbench drives the host side. Real LAVA, real lighttpd, real QEMU, real
 # kernel; nothing is faked. Asserts behaviour, never speed.
 #
-# Needs root and `make deps` (lava-dispatcher, tftpd-hpa, u-boot-sunxi).
+# Needs root and `make deps` (lava-dispatcher, tftpd-hpa, lighttpd,
+# u-boot-sunxi).
 # The kernel and initramfs come from hilbench's cache (built if missing).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,10 +19,11 @@ trap 'rm -rf "$HILBENCH_STORE"' EXIT
 source tests/integration/lib.sh
 
 # Processes this test started (their environment carries our store): QEMU
-# under lava-run, lava-run itself, in.tftpd. Other helpers' runs do not count.
+# under lava-run, lava-run itself, in.tftpd, lighttpd. Other helpers' runs do
+# not count.
 ours() {
 	local pid
-	for pid in $(pgrep -f 'qemu-system-arm|lava-run|in.tftpd'); do
+	for pid in $(pgrep -f 'qemu-system-arm|lava-run|in.tftpd|lighttpd'); do
 		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
 			grep -qx "HILBENCH_STORE=$HILBENCH_STORE" && echo "$pid"
 	done
@@ -61,6 +65,38 @@ check "LAVA's results: job pass, hb-agent-run pass, pps measured, hrtimer starts
 	[ "$verdicts" = $'pass\npass\nTrue\nTrue' ]
 check "the console (LAVA's target lines) has the agent's READY and END" \
 	grep -q "^HB END id=$run status=ok" "$dir/console.log"
+# The artifacts went over HTTP: the job names each image by a
+# content-addressed URL on the lighttpd hilbench started in its namespace
+# (198.18.0.1), with its SHA-256; LAVA downloaded each from there and its
+# check of the sum passed; the published file is read-only and has that sum.
+check "the job has no file:// URL" bash -c '! grep -q "file://" "$1"' _ "$dir/lava-job.yaml"
+arts=$(/usr/bin/python3 -c '
+import hashlib, os, re, sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))
+results = [r["msg"] for r in yaml.safe_load(open(sys.argv[2]))]
+log = open(sys.argv[3]).read()
+cache = sys.argv[4]
+deploy = job["actions"][0]["deploy"]
+ok = 0
+for key in ("kernel", "dtb", "ramdisk"):
+    url, sha = deploy[key]["url"], deploy[key]["sha256sum"]
+    m = re.fullmatch(r"http://198\.18\.0\.1:[0-9]+/sha256/([0-9a-f]{64})/[A-Za-z0-9._+-]+", url)
+    path = os.path.join(cache, "artifacts", url.split("/", 3)[3])
+    data = open(path, "rb").read()
+    checked = any(r.get("case") == "http-download" and r.get("result") == "pass"
+                  and str(r.get("extra", {})).find(sha) >= 0 for r in results)
+    if (m and m.group(1) == sha and hashlib.sha256(data).hexdigest() == sha
+            and os.stat(path).st_mode & 0o777 == 0o444
+            and ("downloading " + url) in log and checked):
+        ok += 1
+    else:
+        print(key, url, bool(m), checked, ("downloading " + url) in log, file=sys.stderr)
+print(ok)' "$dir/lava-job.yaml" "$dir/lava-results.yaml" "$dir/lava.log" \
+	"${HILBENCH_CACHE:-$HOME/.cache/hilbench}")
+check "LAVA downloaded kernel, dtb and ramdisk over HTTP from hilbench's lighttpd, sha256 checked ($arts of 3)" \
+	[ "$arts" = 3 ]
+check "the lighttpd bound the namespace's benchmark address only" \
+	grep -qx 'server.bind = "198.18.0.1"' "$dir/lighttpd.conf"
 # A runtime setting goes to the agent in the job before the run, on the
 # same control connection, and is read back as on the qemu backend.
 "$HB" run --board qemu-orangepi-pc-lava --strategy knob-tx-usecs-5000 --workload udp64-dut-tx \

@@ -4,7 +4,9 @@
 #
 #  1. `hilbench lava job` for every board with a lava: section and every
 #     strategy x workload of plans/default.yaml validates with LAVA's own
-#     schema (lava_common.schemas.validate, strict);
+#     schema (lava_common.schemas.validate, strict), a strategy's runtime
+#     settings and a profiled workload's functions in the job; a board with
+#     a lab's artifact host (lava.artifact_url) has no file:// URL;
 #  2. a job without its timeouts is rejected: the check above is live;
 #  3. the report steps of a rendered job, run by BusyBox on recorded agent
 #     output (tests/data/lava/), report the metrics hilbench's runner
@@ -61,19 +63,9 @@ for f in boards/*.yaml; do
 	grep -q '^lava:' "$f" && boards+=("$(basename "$f" .yaml)")
 done
 ((${#boards[@]})) || fail "no board file has a lava: section"
-jobs=0 refused=0
+jobs=0 with_settings=0
 for b in "${boards[@]}"; do
 	for s in "${strategies[@]}"; do
-		# runtime settings are not applied by a LAVA job's test shell:
-		# hilbench must refuse such a strategy, not render the baseline
-		if grep -q '^setting:' "driver-patches/6.1/$s/series"; then
-			out=$(render "$b" "$s" "${workloads[0]}" "$work/refused.yaml" 2>&1) &&
-				fail "hilbench lava job rendered $s, which sets runtime settings"
-			grep -q "sets runtime settings" <<<"$out" ||
-				fail "hilbench lava job --strategy $s: no reason given: $out"
-			refused=$((refused + 1))
-			continue
-		fi
 		for w in "${workloads[@]}"; do
 			job=$work/$b-$s-$w.yaml
 			if ! render "$b" "$s" "$w" "$job"; then
@@ -83,10 +75,53 @@ for b in "${boards[@]}"; do
 			msg=$(schema_error "$job")
 			[[ -z $msg ]] || fail "$job: $msg"
 			jobs=$((jobs + 1))
+			# a strategy's runtime settings: the job's agent applies
+			# each (hbcmd set) and the job checks it before the run
+			n=$(grep -c '^setting:' "driver-patches/6.1/$s/series" || true)
+			if ((n)); then
+				[[ $(grep -o "hbcmd set id=[^']*" "$job" | wc -l) == "$n" &&
+					$(grep -c "lava-test-case 'hb-setting-" "$job") == "$n" ]] ||
+					fail "$job: strategy $s has $n setting(s), the job does not apply them"
+				with_settings=$((with_settings + 1))
+			fi
 		done
 	done
 done
-echo "check-lava: $jobs jobs (${#boards[@]} board(s) x ${#strategies[@]} strategies x ${#workloads[@]} workloads) checked against LAVA's schema; $refused refused (runtime settings)"
+echo "check-lava: $jobs jobs (${#boards[@]} board(s) x ${#strategies[@]} strategies x ${#workloads[@]} workloads) checked against LAVA's schema; $with_settings apply runtime settings"
+# A profiled workload: the agent's one-shot run profiles with the functions
+# of the strategy's driver (drivers/stmmac.yaml), as the runner asks.
+job=$work/ftrace.yaml
+render "${boards[0]}" baseline udp64-dut-tx-ftrace "$job" || fail "hilbench lava job for udp64-dut-tx-ftrace"
+grep -q "hb-agent run .* profile=ftrace 'functions=[^']*stmmac_xmit[^']*'" "$job" ||
+	fail "$job: the agent's run does not profile the driver's functions"
+msg=$(schema_error "$job")
+[[ -z $msg ]] || fail "$job: $msg"
+
+# --- 1b. a board on a lab's workers: its artifact host, no file:// ----------
+# The shipped lava-local board with the lab keys added (docs/lava.md, "The
+# artifact host"), through --data-dir: the job names each image by its
+# content-addressed URL under lava.artifact_url with its SHA-256, the
+# files are published in lava.artifact_dir, and LAVA's schema takes it.
+lab=$work/lab
+mkdir -p "$lab/boards"
+cp boards/qemu-orangepi-pc.config "$lab/boards/"
+sed 's/^name: qemu-orangepi-pc-lava$/name: lab-remote/' boards/qemu-orangepi-pc-lava.yaml >"$lab/boards/lab-remote.yaml"
+printf '  artifact_url: https://artifacts.lab.example/hilbench\n  artifact_dir: %s\n' "$lab/published" >>"$lab/boards/lab-remote.yaml"
+job=$work/lab-remote.yaml
+if "$hb" --data-dir "$lab" lava job --board lab-remote --strategy baseline --workload "${workloads[0]}" \
+	--out "$job" --kernel "$work/zImage" --dtb "$work/board.dtb" --ramdisk "$work/initramfs.cpio.gz"; then
+	msg=$(schema_error "$job")
+	[[ -z $msg ]] || fail "$job: $msg"
+	! grep -q 'file://' "$job" || fail "$job: a job for a lab's worker has a file:// URL"
+	empty=$(sha256sum <"$work/zImage" | cut -d' ' -f1)
+	grep -qx "      url: \"https://artifacts.lab.example/hilbench/sha256/$empty/zImage\"" "$job" &&
+		grep -c "      sha256sum: \"$empty\"" "$job" | grep -qx 3 ||
+		fail "$job: the images are not content-addressed under lava.artifact_url with their sha256sum"
+	[[ -f $lab/published/sha256/$empty/initramfs.cpio.gz ]] || fail "the ramdisk was not published in lava.artifact_dir"
+	echo "check-lava: a lab board's job fetches its files from lava.artifact_url, sha256sum under each image, no file://"
+else
+	fail "hilbench lava job for a board with lava.artifact_url"
+fi
 
 # --- 2. the schema check is live ---------------------------------------------
 job=$work/${boards[0]}-${strategies[0]}-${workloads[0]}.yaml

@@ -671,6 +671,24 @@ static const struct variant variants[] = {
 	  "  deploy_to: tftp\n  kernel_type: zimage\n  boot_method: u-boot\n"
 	  "  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: d\n", 19, 12,
 	  "lacks 'device' (a dictionary in lava/devices/) or an absolute 'sd_bootloader'" },
+	{ "lava artifact host of a lab", 'b', "iperf3]\n",
+	  "iperf3]\nlava:\n  device_type: x\n  deploy_to: tftp\n  kernel_type: zimage\n"
+	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n"
+	  "  artifact_url: https://artifacts.lab.example/hb/\n"
+	  "  artifact_dir: /srv/hilbench/artifacts\n", 0, 0, NULL },
+	{ "lava artifact_url not http", 'b', "iperf3]\n",
+	  "iperf3]\nlava:\n  device_type: x\n  deploy_to: tftp\n  kernel_type: zimage\n"
+	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n"
+	  "  artifact_url: file:///srv/a\n", 35, 17,
+	  "lava.artifact_url 'file:///srv/a' is not an http:// or https:// URL" },
+	{ "lava artifact_url with a query", 'b', "iperf3]\n",
+	  "iperf3]\nlava:\n  device_type: x\n  deploy_to: tftp\n  kernel_type: zimage\n"
+	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n"
+	  "  artifact_url: http://lab/a?b=1\n", 35, 17, "has '?' (byte 13)" },
+	{ "lava artifact_dir relative", 'b', "iperf3]\n",
+	  "iperf3]\nlava:\n  device_type: x\n  deploy_to: tftp\n  kernel_type: zimage\n"
+	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n"
+	  "  artifact_dir: srv/a\n", 35, 17, "lava.artifact_dir 'srv/a' is not an absolute path" },
 	{ "/31 point-to-point pair", 'b', "198.18.0.1/24\n  dut_addr: 198.18.0.2/24",
 	  "198.18.0.0/31\n  dut_addr: 198.18.0.1/31", 0, 0, NULL },
 	{ "tcp length below 16", 'w', "protocol: udp\ndirection: dut-rx\nlength: 1400",

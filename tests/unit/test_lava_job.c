@@ -328,7 +328,7 @@ static void test_render(void **state)
 	for (size_t i = 0; i < steps->nkid; i++) {
 		const char *s = steps->kid[i]->str;
 		agent += !strcmp(s, "/sbin/hb-agent run proto=udp dir=tx len=64 rate=0 time=10 "
-				 "omit=1 streams=1 port=5201 'id=udp64-dut-tx' | tee /tmp/hb.out");
+				 "omit=1 streams=1 port=5201 profile=none 'id=udp64-dut-tx' | tee /tmp/hb.out");
 		awk += !strcmp(s, "awk -v proto=udp -v dir=tx -v 'tx_timer=stmmac_tx_timer' "
 			       "'{ print \"m\", 1, \"u\" } "
 			       "# the host'\\''s\n' /tmp/hb.json /tmp/hb.out > /tmp/hb.metrics");
@@ -446,6 +446,107 @@ static void test_render_rejects(void **state)
 	assert_non_null(strstr(err, "has no lava: section"));
 }
 
+/* A job for a worker elsewhere (the lava backend, a lab's board) never
+ * carries a file:// URL: the renderer refuses one, and an HTTP image
+ * without its SHA-256 (test_lava_artifacts publishes real ones). */
+static void test_render_remote_worker(void **state)
+{
+	struct fixture *fx = *state;
+	char err[512];
+	const char *sum = "8d74beec1be996322ad76813bafb92d40839895d6dd7ee808b17ca201eac98be";
+
+	fx->spec.remote_worker = 1;
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "file:///c/k/zImage for a LAVA worker elsewhere"));
+	fx->spec.kernel = (struct lava_artifact){ "https://lab.example/sha256/a/zImage", sum };
+	fx->spec.dtb = (struct lava_artifact){ "https://lab.example/sha256/b/x.dtb", sum };
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "the ramdisk is without a SHA-256"));
+	fx->spec.ramdisk.sha256 = sum;
+	char *job = lava_job_render(&fx->spec, err, sizeof(err));
+	assert_non_null(job);
+	assert_null(strstr(job, "file://"));
+	struct ydoc *d = parse(job);
+	const char *keys[] = { "kernel", "dtb", "ramdisk" };
+	for (int i = 0; i < 3; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "actions/0/deploy/%s/sha256sum", keys[i]);
+		assert_string_equal(at(d->root, path), sum);
+		snprintf(path, sizeof(path), "actions/0/deploy/%s/url", keys[i]);
+		assert_int_equal(strncmp(at(d->root, path), "http", 4), 0);
+	}
+	ydoc_free(d);
+	free(job);
+}
+
+/* A lab job applies the strategy's runtime settings through the agent
+ * before the run and checks each read-back; an ftrace workload profiles
+ * the driver's functions. */
+static void test_render_settings(void **state)
+{
+	struct fixture *fx = *state;
+	char err[512];
+	const struct lava_job_setting set[] = {
+		{ "tx-usecs", "ethtool-coalesce", "tx-usecs", "5000", LAVA_READ_BACK_NUMBER },
+		{ "rps-cpus", "sysfs-net", "queues/rx-0/rps_cpus", "f", LAVA_READ_BACK_AGENT },
+	};
+	fx->spec.settings = set;
+	fx->spec.n_settings = 2;
+	fx->spec.functions = "stmmac_xmit,stmmac_tx_timer";
+	fx->w.profile = WL_PROFILE_FTRACE;
+	char *job = lava_job_render(&fx->spec, err, sizeof(err));
+	if (!job)
+		print_error("%s\n", err);
+	assert_non_null(job);
+	struct ydoc *d = parse(job);
+	const struct ynode *steps = steps_of(d);
+	int pipe = 0, num = 0, agent = 0, run = 0;
+	size_t at_pipe = 0, at_run = 0;
+	for (size_t i = 0; i < steps->nkid; i++) {
+		const char *s = steps->kid[i]->str;
+		if (!strcmp(s, "printf '%s\\n' 'hbcmd set id=udp64-dut-tx-s1 method=ethtool-coalesce "
+			       "key=tx-usecs value=5000' 'hbcmd set id=udp64-dut-tx-s2 method=sysfs-net "
+			       "key=queues/rx-0/rps_cpus value=f' | /sbin/hb-agent | tee /tmp/hb.set")) {
+			pipe++;
+			at_pipe = i;
+		}
+		num += strstr(s, "[ \"$v\" -eq '5000' ]") != NULL &&
+		       strstr(s, "lava-test-case 'hb-setting-tx-usecs' --result fail; exit 1") != NULL;
+		agent += strstr(s, "grep -qxF 'HB END id=udp64-dut-tx-s2 status=ok' /tmp/hb.set; then "
+				   "lava-test-case 'hb-setting-rps-cpus' --result pass") != NULL;
+		if (strstr(s, "/sbin/hb-agent run ") &&
+		    strstr(s, " profile=ftrace 'functions=stmmac_xmit,stmmac_tx_timer' ")) {
+			run++;
+			at_run = i;
+		}
+	}
+	assert_int_equal(pipe, 1);
+	assert_int_equal(num, 1);
+	assert_int_equal(agent, 1);
+	assert_int_equal(run, 1);
+	assert_true(at_pipe < at_run);	/* applied before the run */
+	ydoc_free(d);
+	free(job);
+
+	/* Values go into the agent's tokens: no spaces, quotes or newlines. */
+	const struct lava_job_setting bad = { "tx-usecs", "ethtool-coalesce", "tx-usecs",
+					      "5000 x", LAVA_READ_BACK_NUMBER };
+	fx->spec.settings = &bad;
+	fx->spec.n_settings = 1;
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "'5000 x' is not 1 to"));
+	/* hilbench sends the settings itself to a job that takes commands */
+	fx->spec.settings = set;
+	fx->spec.control_port = 5300;
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "gets its settings from hilbench"));
+	fx->spec.control_port = 0;
+	fx->spec.n_settings = 0;
+	fx->spec.functions = "a b";
+	assert_null(lava_job_render(&fx->spec, err, sizeof(err)));
+	assert_non_null(strstr(err, "profile functions"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +559,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_render_hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_host_driven, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_rejects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render_remote_worker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render_settings, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

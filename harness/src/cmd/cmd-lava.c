@@ -8,8 +8,10 @@
 #include "build/image.h"
 #include "cmd/builtin.h"
 #include "config/catalog.h"
+#include "config/setting.h"
 #include "config/strategy.h"
 #include "deploy/dut.h"
+#include "deploy/lava_artifacts.h"
 #include "deploy/lava_client.h"
 #include "deploy/lava_job.h"
 #include "deploy/lava_log.h"
@@ -21,11 +23,14 @@ static const char usage[] =
 	"                         [--kernel-series S] [--job-name NAME]\n"
 	"                         [--kernel K --dtb D --ramdisk R]\n"
 	"Prints the LAVA job for one cell (docs/lava.md): it deploys the cell's\n"
-	"kernel, dtb and initramfs, boots them and runs the agent once, which\n"
-	"reports each metric as a lava-test-case. The board needs a lava: section.\n"
+	"kernel, dtb and initramfs, boots them, has the agent apply the strategy's\n"
+	"runtime settings and run the workload once, and reports each setting and\n"
+	"metric as a lava-test-case. The board needs a lava: section.\n"
 	"Kernel and initramfs are built if they are not cached, and referenced as\n"
-	"file:// URLs (for lava-run on this machine). --kernel, --dtb and --ramdisk\n"
-	"(all three: a URL, or a path) name them instead, and nothing is built.\n"
+	"file:// URLs (for lava-run on this machine), or, when the board names the\n"
+	"lab's artifact host (lava.artifact_url), published there and referenced\n"
+	"over HTTP with their SHA-256. --kernel, --dtb and --ramdisk (all three: a\n"
+	"URL, or a path) name them instead, and nothing is built.\n"
 	"\n"
 	"usage: hilbench lava submit JOB.yaml [--server URL] [--device HOSTNAME]\n"
 	"Submits a job to a LAVA server's REST API and follows it to the end:\n"
@@ -43,23 +48,95 @@ struct lava_opts {
 	const char *files[3];	/* kernel, dtb, ramdisk as given */
 };
 
-/* A URL as given, or an existing file as a file:// URL. */
-static char *artifact_url(const char *arg)
+/* A file of this machine as the job's URL: published on the lab's
+ * artifact host when the board names one (art->lab_server), with its
+ * SHA-256; else a file:// URL for lava-run here, with its SHA-256 when
+ * want_sum. An exit code. */
+static int file_artifact(struct lava_artifacts *art, const char *path, int want_sum,
+			 char **url, char sum[65], const char **sum_out)
 {
 	char err[512];
 
-	if (strstr(arg, "://"))
-		return xstrdup(arg);
-	char *abs = realpath(arg, NULL);
-	if (!abs) {
-		hb_err("%s: %s", arg, strerror(errno));
-		return NULL;
+	if (art->lab_server) {
+		if (lava_artifacts_publish(art, path, url, sum) < 0)
+			return HB_EXIT_INFRA;
+		*sum_out = sum;
+		return 0;
 	}
-	char *url = lava_file_url(abs, err, sizeof(err));
-	if (!url)
+	char *abs = realpath(path, NULL);
+	if (!abs) {
+		hb_err("%s: %s", path, strerror(errno));
+		return HB_EXIT_USAGE;
+	}
+	int rc = 0;
+	if (!(*url = lava_file_url(abs, err, sizeof(err)))) {
 		hb_err("%s", err);
+		rc = HB_EXIT_USAGE;
+	} else if (want_sum && sha256_file_hex(abs, sum) < 0) {
+		hb_err("cannot read %s: %s", abs, strerror(errno));
+		rc = HB_EXIT_INFRA;
+	} else if (want_sum) {
+		*sum_out = sum;
+	}
 	free(abs);
-	return url;
+	return rc;
+}
+
+/* What a lab job's agent is told besides the run, owned here for the
+ * spec that points into it. */
+struct job_extras {
+	struct strlist entries;		/* the strategy's "name=value" */
+	struct setting_def *defs;
+	struct lava_job_setting *settings;
+	size_t n;
+	char *functions;
+};
+
+static void job_extras_free(struct job_extras *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		setting_free(&x->defs[i]);
+	free(x->defs);
+	free(x->settings);
+	strlist_free(&x->entries);
+	free(x->functions);
+}
+
+/* The strategy's runtime settings as the job's agent applies them (the
+ * same settings/ files the runner sends on every other backend). */
+static int job_settings(const struct strlist *entries, struct job_extras *x,
+			struct lava_job_spec *spec)
+{
+	char err[512], name[128];
+	const char *value;
+
+	for (size_t i = 0; i < entries->n; i++)
+		strlist_push(&x->entries, entries->v[i]);
+	x->defs = xcalloc(x->entries.n + 1, sizeof(*x->defs));
+	x->settings = xcalloc(x->entries.n + 1, sizeof(*x->settings));
+	for (; x->n < x->entries.n; x->n++) {
+		struct setting_def *d = &x->defs[x->n];
+		snprintf(err, sizeof(err), "not name=value");
+		int found = setting_split(x->entries.v[x->n], name, sizeof(name), &value) == 0 &&
+			    setting_find(name, d, err, sizeof(err)) == 0;
+		if (!found || setting_check_value(d, value, err, sizeof(err)) < 0) {
+			if (found)
+				setting_free(d);
+			hb_err("strategy %s, setting '%s': %s", spec->strategy, x->entries.v[x->n],
+			       err);
+			return HB_EXIT_USAGE;
+		}
+		x->settings[x->n] = (struct lava_job_setting){
+			.name = d->name, .method = setting_method_name(d->method), .key = d->key,
+			.value = value,
+			.compare = d->read_back == SR_INTEGER ? LAVA_READ_BACK_NUMBER
+				   : d->read_back == SR_NAME  ? LAVA_READ_BACK_TEXT
+							      : LAVA_READ_BACK_AGENT,
+		};
+	}
+	spec->settings = x->settings;
+	spec->n_settings = x->n;
+	return 0;
 }
 
 /* Kernel, dtb and ramdisk URLs (with SHA-256 sums when built here), and
@@ -67,40 +144,56 @@ static char *artifact_url(const char *arg)
  * report), or an exit code. */
 static int artifacts(const struct lava_opts *o, const struct board *b, const char *series,
 		     struct lava_job_spec *spec, char *urls[3], char sums[3][65], char key[65],
-		     struct driver *dr)
+		     struct driver *dr, struct job_extras *settings)
 {
 	struct lava_artifact *a[3] = { &spec->kernel, &spec->dtb, &spec->ramdisk };
 	char err[512];
 
 	/* A job for a strategy that does not exist is a mistake even with
-	 * prebuilt files. The job's test shell runs `hb-agent run`, which
-	 * applies no runtime settings: a job for a strategy that has some would
-	 * measure another thing than its name says. */
+	 * prebuilt files. Its runtime settings go into the job, applied by the
+	 * agent before the run; an ftrace workload's functions come from the
+	 * strategy's driver, as on every backend. */
 	struct strategy st;
 	if (strategy_load(series, o->strategy, &st, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
 		return HB_EXIT_USAGE;
 	}
-	int has_settings = st.settings.n > 0;
 	int no_driver = st.driver && catalog_driver(st.driver, dr) < 0;
+	int rc = no_driver ? HB_EXIT_USAGE : job_settings(&st.settings, settings, spec);
 	strategy_free(&st);
-	if (no_driver)
-		return HB_EXIT_USAGE;
+	if (rc)
+		return rc;
 	spec->tx_timer = dr->tx_timer;
-	if (has_settings) {
-		hb_err("strategy %s sets runtime settings, which LAVA jobs do not apply yet "
-		       "(docs/knobs.md); use the qemu backend for it", o->strategy);
-		return HB_EXIT_USAGE;
+	if (spec->workload->profile == WL_PROFILE_FTRACE) {
+		if (!dr->profile.n) {
+			hb_err("workload %s profiles the driver under test's functions, and strategy "
+			       "%s names no driver (driver: in its series file)",
+			       spec->workload->name, o->strategy);
+			return HB_EXIT_USAGE;
+		}
+		settings->functions = argv_join(&dr->profile, ",");
+		spec->functions = settings->functions;
 	}
+	/* A board on a lab's workers (lava.artifact_url): every file goes
+	 * to its artifact host, and the job has no file:// URL. */
+	struct lava_artifacts art = { 0 };
+	spec->remote_worker = b->lava.artifact_url != NULL;
+	if (spec->remote_worker && lava_artifacts_open(&art, b, NULL, NULL) < 0)
+		return HB_EXIT_INFRA;
 	if (o->files[0]) {
-		for (int i = 0; i < 3; i++)
-			if (!(urls[i] = artifact_url(o->files[i])))
-				return HB_EXIT_USAGE;
+		for (int i = 0; i < 3; i++) {
+			rc = strstr(o->files[i], "://")
+				     ? (urls[i] = xstrdup(o->files[i]), 0)
+				     : file_artifact(&art, o->files[i], 0, &urls[i], sums[i],
+						     &a[i]->sha256);
+			if (rc)
+				return rc;
+		}
 	} else {
 		struct exec_opts bo = { 0 };
 		struct build_result k;
 		struct userland_result u;
-		int rc = hb_exit_of(images_prepare(b, series, o->strategy, &bo, &k, &u, NULL));
+		rc = hb_exit_of(images_prepare(b, series, o->strategy, &bo, &k, &u, NULL));
 		if (rc)
 			return rc;
 		const char *paths[3] = { k.image, k.dtb, u.initramfs };
@@ -118,17 +211,8 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 			}
 			paths[0] = im.kernel;
 		}
-		for (int i = 0; i < 3 && rc == 0; i++) {
-			if (!(urls[i] = lava_file_url(paths[i], err, sizeof(err)))) {
-				hb_err("%s", err);
-				rc = HB_EXIT_USAGE;
-			} else if (sha256_file_hex(paths[i], sums[i]) < 0) {
-				hb_err("cannot read %s: %s", paths[i], strerror(errno));
-				rc = HB_EXIT_INFRA;
-			} else {
-				a[i]->sha256 = sums[i];
-			}
-		}
+		for (int i = 0; i < 3 && rc == 0; i++)
+			rc = file_artifact(&art, paths[i], 1, &urls[i], sums[i], &a[i]->sha256);
 		snprintf(key, 65, "%s", k.key);
 		spec->kernel_key = key;
 		boot_images_free(&im);
@@ -172,6 +256,7 @@ static int render(const struct lava_opts *o)
 	char *awk_path = hb_agent_file("lava-report.awk");
 	char *awk = NULL, *cmdline = NULL, *job = NULL;
 	struct driver dr = { 0 };
+	struct job_extras extras = { 0 };
 	int rc = HB_EXIT_USAGE;
 
 	if (catalog_board(o->board, &b) < 0) {
@@ -197,7 +282,7 @@ static int render(const struct lava_opts *o)
 		.board = &b, .series = series, .strategy = o->strategy, .workload = &w,
 		.job_name = o->job_name, .report_awk = awk,
 	};
-	rc = artifacts(o, &b, series, &spec, urls, sums, key, &dr);
+	rc = artifacts(o, &b, series, &spec, urls, sums, key, &dr, &extras);
 	if (rc)
 		goto out;
 	spec.kernel_args = cmdline = images_cmdline(&b);
@@ -224,6 +309,7 @@ out_board:
 	free(awk);
 	free(awk_path);
 	driver_free(&dr);
+	job_extras_free(&extras);
 	return rc;
 }
 

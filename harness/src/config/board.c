@@ -99,6 +99,8 @@ static const struct yfield lava_fields[] = {
 	{ .key = "device", .type = YF_STRING, .off = B(lava.device) },
 	{ .key = "sd_bootloader", .type = YF_STRING, .off = B(lava.sd_bootloader) },
 	{ .key = "server", .type = YF_STRING, .off = B(lava.server) },
+	{ .key = "artifact_url", .type = YF_STRING, .off = B(lava.artifact_url) },
+	{ .key = "artifact_dir", .type = YF_STRING, .off = B(lava.artifact_dir) },
 	{ 0 }
 };
 
@@ -337,6 +339,16 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 				"deploy.backend is lava but the lava: section names no "
 				"'device' (the device's hostname on the LAVA server); see "
 				"docs/lava.md");
+	const struct ynode *lava = ynode_get(d->root, "lava");
+	char why[400];
+	if (b->lava.artifact_url && board_artifact_url_ok(b->lava.artifact_url, why, sizeof(why)))
+		return ydoc_err(d, ynode_get(lava, "artifact_url"), err, errlen,
+				"lava.artifact_url %s", why);
+	if (b->lava.artifact_dir && b->lava.artifact_dir[0] != '/')
+		return ydoc_err(d, ynode_get(lava, "artifact_dir"), err, errlen,
+				"lava.artifact_dir '%s' is not an absolute path; name the "
+				"directory lava.artifact_url serves, like /srv/hilbench/artifacts",
+				b->lava.artifact_dir);
 	if (check_addrs(d, b, err, errlen) || check_series(d, b, err, errlen) ||
 	    check_boot(d, b, err, errlen))
 		return -1;
@@ -414,6 +426,7 @@ void board_free(struct board *b)
 		&b->qemu.emulator, &b->stands_in_for, &b->qemu.machine, &b->qemu.cpu, &b->lava.device_type, &b->lava.deploy_to,
 		&b->lava.kernel_type, &b->lava.boot_method, &b->lava.boot_commands,
 		&b->lava.device, &b->lava.sd_bootloader, &b->lava.server,
+		&b->lava.artifact_url, &b->lava.artifact_dir,
 		&b->external_dtb, &b->min_series, &b->load_addr_text, &b->entry_addr_text,
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(strs); i++)
@@ -438,6 +451,30 @@ int board_virtual_seconds(const struct board *b, int seconds)
 void board_ip(const char *cidr, char *out, size_t outlen)
 {
 	snprintf(out, outlen, "%.*s", (int)strcspn(cidr, "/"), cidr);
+}
+
+int board_artifact_url_ok(const char *url, char *err, size_t errlen)
+{
+	static const char url_chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:/._~+-@";
+	size_t scheme = !strncmp(url, "http://", 7) ? 7 : !strncmp(url, "https://", 8) ? 8 : 0;
+	size_t ok = strspn(url, url_chars);
+
+	if (!scheme)
+		snprintf(err, errlen, "'%.200s' is not an http:// or https:// URL; a LAVA worker "
+			 "elsewhere fetches the job's files over HTTP", url);
+	else if (!url[scheme] || url[scheme] == '/' || url[scheme] == ':')
+		snprintf(err, errlen, "'%.200s' names no host", url);
+	else if (url[ok])
+		snprintf(err, errlen, "'%.200s' has '%c' (byte %zu), which LAVA would not fetch as "
+			 "written; use letters, digits and :/._~+-@ (no query, fragment, escapes "
+			 "or spaces)", url, url[ok], ok + 1);
+	else if (strlen(url) >= ARTIFACT_URL_MAX)
+		snprintf(err, errlen, "'%.40s...' is %zu bytes; an artifact URL has fewer than %d",
+			 url, strlen(url), ARTIFACT_URL_MAX);
+	else
+		return 0;
+	return -1;
 }
 
 int series_compare(const char *a, const char *b, int *cmp)

@@ -53,6 +53,12 @@ struct board_lava {
 	/* lava-local on QEMU only: the U-Boot image written at 8 KiB of the
 	 * emulated SD card (absolute path); NULL otherwise. */
 	char *sd_bootloader;
+	/* The artifact host (deploy/lava_artifacts.h): the URL of a web server
+	 * the lab runs over artifact_dir; NULL: hilbench starts one on this
+	 * machine for each job. artifact_dir: where the files are published
+	 * (absolute); NULL: $HILBENCH_CACHE/artifacts. */
+	char *artifact_url;
+	char *artifact_dir;
 };
 
 /* The form the board's boot loader takes the kernel in (build/image.h). */
@@ -118,6 +124,12 @@ int board_load(const char *path, struct board *b, char *err, size_t errlen);
 int board_virtual_seconds(const struct board *b, int seconds);
 /* The address of host_addr or dut_addr without its /prefix. */
 void board_ip(const char *cidr, char *out, size_t outlen);
+/* Is url a base URL for lava.artifact_url: http:// or https://, a host,
+ * and only letters, digits and :/._~+-@ (LAVA fetches it as written: no
+ * query, fragment, escapes or spaces), shorter than ARTIFACT_URL_MAX? 0, or -1
+ * with the reason in err. */
+#define ARTIFACT_URL_MAX 500
+int board_artifact_url_ok(const char *url, char *err, size_t errlen);
 /* Compares kernel series "MAJOR.MINOR" (6.1 < 6.12) into *cmp (<0, 0, >0);
  * -1 when either is not of that form. */
 int series_compare(const char *a, const char *b, int *cmp);

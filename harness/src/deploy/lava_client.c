@@ -149,6 +149,33 @@ static int loopback_host(const char *host, size_t n)
 	return 0;
 }
 
+/* The host of an http(s) URL (an IPv6 address with its brackets) in
+ * *host, its length returned; 0 when there is none. */
+static size_t url_host(const char *url, int https, const char **host)
+{
+	const char *authority = url + (https ? 8 : 7);
+	size_t alen = strcspn(authority, "/?#");
+	*host = authority;
+	for (const char *p = authority; p < authority + alen; p++)
+		if (*p == '@')
+			*host = p + 1;
+	if ((*host)[0] == '[') {
+		const char *end = memchr(*host, ']', (size_t)(authority + alen - *host));
+		return end ? (size_t)(end - *host) + 1 : 0;
+	}
+	return strcspn(*host, ":/?#");
+}
+
+int lava_url_is_loopback(const char *url)
+{
+	int https = !strncasecmp(url, "https://", 8);
+	const char *host;
+	if (!https && strncasecmp(url, "http://", 7))
+		return 0;
+	size_t hlen = url_host(url, https, &host);
+	return hlen && loopback_host(host, hlen);
+}
+
 /* 0 if url may carry the token (see lava_client_new), else -1 with err. */
 static int url_allowed(const char *url, char *err, size_t errlen)
 {
@@ -157,19 +184,8 @@ static int url_allowed(const char *url, char *err, size_t errlen)
 		set_err(err, errlen, "LAVA server '%s': not an http:// or https:// URL", url);
 		return -1;
 	}
-	const char *authority = url + (https ? 8 : 7);
-	size_t alen = strcspn(authority, "/?#");
-	const char *host = authority;
-	for (const char *p = authority; p < authority + alen; p++)
-		if (*p == '@')
-			host = p + 1;
-	size_t hlen;
-	if (host[0] == '[') {
-		const char *end = memchr(host, ']', (size_t)(authority + alen - host));
-		hlen = end ? (size_t)(end - host) + 1 : 0;
-	} else {
-		hlen = strcspn(host, ":/?#");
-	}
+	const char *host;
+	size_t hlen = url_host(url, https, &host);
 	if (!hlen) {
 		set_err(err, errlen, "LAVA server '%s': no host", url);
 		return -1;

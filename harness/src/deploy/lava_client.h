@@ -54,6 +54,9 @@ void lava_token_free(char *token);
 struct lava_client *lava_client_new(const char *url, const char *token,
 				    const struct lava_client_opts *o, char *err, size_t errlen);
 void lava_client_free(struct lava_client *c);
+/* Is url's host this machine (localhost, 127.0.0.0/8, [::1])? Then its
+ * workers may be here too, and reach an artifact host on loopback. */
+int lava_url_is_loopback(const char *url);
 
 /* Is the device there and usable? LAVA_EREJECTED with the reason when its
  * health is Bad, Maintenance or Retired, or it does not exist. */

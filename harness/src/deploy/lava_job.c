@@ -32,6 +32,10 @@ static const char kernel_arg_chars[] =
 /* What the agent accepts in a run id (it names files on the DUT). */
 static const char run_id_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+/* What a setting's name, method, key and value and a profile's function
+ * list may hold: the agent's tokens (agent_proto.h, hbcmd set). */
+static const char setting_chars[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,._-/";
 /* Bytes a file URL can carry as they are: LAVA opens urlparse(url).path. */
 static const char url_path_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,=@~";
@@ -138,6 +142,45 @@ static const char *word(struct strlist *words, const char *fmt, ...)
 	return words->v[words->n - 1];
 }
 
+/* A lab job's runtime settings: the agent, serving commands from a pipe,
+ * sets up the link (HELLO, READY) and applies each setting (`hbcmd set`);
+ * they stay applied when it exits at the pipe's end. Each answer is a
+ * test case, and the first that failed ends the test before the run. */
+static void setting_steps(FILE *f, const struct lava_job_spec *s, struct strlist *words,
+			  const char *ifc)
+{
+	const char *id = s->run_id ? s->run_id : s->workload->name;
+	char *cmds;
+	size_t len;
+	FILE *c = mem_open(&cmds, &len);
+
+	for (size_t i = 0; i < s->n_settings; i++) {
+		const struct lava_job_setting *set = &s->settings[i];
+		fprintf(c, " %s", word(words, "hbcmd set id=%.40s-s%zu method=%s key=%s value=%s",
+				      id, i + 1, set->method, set->key, set->value));
+	}
+	fclose(c);
+	step(f, "ip addr flush dev %s", ifc);
+	step(f, "printf '%%s\\n'%s | /sbin/hb-agent | tee /tmp/hb.set", cmds);
+	free(cmds);
+	for (size_t i = 0; i < s->n_settings; i++) {
+		const struct lava_job_setting *set = &s->settings[i];
+		const char *tc = word(words, "hb-setting-%s", set->name);
+		const char *end = word(words, "HB END id=%.40s-s%zu status=ok", id, i + 1);
+		const char *line = word(words, "^HB SETTING id=%.40s-s%zu ", id, i + 1);
+		if (set->compare != LAVA_READ_BACK_AGENT)
+			step(f, "v=$(grep %s /tmp/hb.set | sed -n 's/.* value=//p'); "
+				"if grep -qxF %s /tmp/hb.set && [ \"$v\" %s %s ] 2>/dev/null; then "
+				"lava-test-case %s --result pass; else lava-test-case %s --result fail; "
+				"exit 1; fi", line, end,
+			     set->compare == LAVA_READ_BACK_NUMBER ? "-eq" : "=",
+			     word(words, "%s", set->value), tc, tc);
+		else
+			step(f, "if grep -qxF %s /tmp/hb.set; then lava-test-case %s --result pass; "
+				"else lava-test-case %s --result fail; exit 1; fi", end, tc, tc);
+	}
+}
+
 /* The test definition's steps: set up what /init would have, run the agent
  * once with its output on the console (where hilbench reads the HB lines)
  * and in a file, then report the run and its metrics to LAVA. */
@@ -163,6 +206,8 @@ static void test_steps(FILE *f, const struct lava_job_spec *s)
 		step(f, "ip addr flush dev %s", ifc);
 		step(f, "nc -l -p %d | /sbin/hb-agent | tee /tmp/hb.out", s->control_port);
 	} else {
+		if (s->n_settings)
+			setting_steps(f, s, &words, ifc);
 		/* Kernel messages must not split the HB lines (the agent does
 		 * the same when it runs as init). */
 		step(f, "echo 1 > /proc/sys/kernel/printk");
@@ -172,9 +217,12 @@ static void test_steps(FILE *f, const struct lava_job_spec *s)
 		step(f, "i=0; until [ \"$(cat /sys/class/net/%s/carrier 2>/dev/null)\" = 1 ] || "
 			"[ $i -ge 30 ]; do sleep 1; i=$((i + 1)); done", ifc);
 		step(f, "/sbin/hb-agent run proto=%s dir=%s len=%d rate=%llu time=%d omit=%d "
-			"streams=%d port=%d %s | tee /tmp/hb.out", proto, dir, w->length,
-		     (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
-		     IPERF_PORT, word(&words, "id=%s", id));
+			"streams=%d port=%d profile=%s%s%s %s | tee /tmp/hb.out", proto, dir,
+		     w->length, (unsigned long long)w->rate_bps, w->duration_s, w->omit_s,
+		     w->streams, IPERF_PORT, wl_profile_name(w->profile),
+		     s->functions ? " " : "",
+		     s->functions ? word(&words, "functions=%s", s->functions) : "",
+		     word(&words, "id=%s", id));
 	}
 	step(f, "if grep -qxF %s /tmp/hb.out; then r=pass; else r=fail; fi; "
 		"lava-test-case hb-agent-run --result $r",
@@ -215,6 +263,46 @@ static int check_spec(const struct lava_job_spec *s, char *err, size_t errlen)
 			  s->run_id[strspn(s->run_id, run_id_chars)])) {
 		fail(err, errlen, "run id '%s' is not 1 to %d letters, digits and ._- (what the "
 		     "agent accepts)", s->run_id, RUN_ID_MAX - 1);
+		return -1;
+	}
+	const struct lava_artifact *files[] = { &s->kernel, &s->dtb, &s->ramdisk };
+	const char *names[] = { "kernel", "dtb", "ramdisk" };
+	for (int i = 0; i < 3; i++) {
+		const char *url = files[i]->url;
+		int http = url && (!strncmp(url, "http://", 7) || !strncmp(url, "https://", 8));
+		if (!url || (!http && strncmp(url, "file:///", 8))) {
+			fail(err, errlen, "the %s's URL '%s' is neither http(s):// nor file:///",
+			     names[i], url ? url : "(none)");
+			return -1;
+		}
+		if (s->remote_worker && (!http || !files[i]->sha256)) {
+			fail(err, errlen, "the %s is %s for a LAVA worker elsewhere, which fetches "
+			     "only http(s):// URLs with their SHA-256; publish it on an artifact "
+			     "host (lava.artifact_url, docs/lava.md)", names[i],
+			     http ? "without a SHA-256" : url);
+			return -1;
+		}
+	}
+	if (s->control_port && s->n_settings) {
+		fail(err, errlen, "a job whose agent takes hilbench's commands gets its settings "
+		     "from hilbench, not from the job");
+		return -1;
+	}
+	for (size_t i = 0; i < s->n_settings; i++) {
+		const struct lava_job_setting *set = &s->settings[i];
+		const char *v[] = { set->name, set->method, set->key, set->value };
+		for (int k = 0; k < 4; k++)
+			if (!v[k] || !v[k][0] || strlen(v[k]) >= SET_TOKEN_MAX ||
+			    v[k][strspn(v[k], setting_chars)]) {
+				fail(err, errlen, "setting %zu: '%s' is not 1 to %d of the characters "
+				     "the agent takes (%s)", i + 1, v[k] ? v[k] : "(none)",
+				     SET_TOKEN_MAX - 1, setting_chars);
+				return -1;
+			}
+	}
+	if (s->functions && (!s->functions[0] || s->functions[strspn(s->functions, setting_chars)])) {
+		fail(err, errlen, "profile functions '%s' are not names separated by commas",
+		     s->functions);
 		return -1;
 	}
 	if (s->control_port < 0 || s->control_port > 65535 ||

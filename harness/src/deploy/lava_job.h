@@ -11,7 +11,7 @@
  * Contract: lava_job_render() returns the job as a new string, or NULL with
  * a one-line reason in err when the cell cannot be written as a job (no
  * lava: section, a value U-Boot's setenv or LAVA's device templates cannot
- * carry). Every value that comes from a file or the command line is written
+ * carry, a file:// artifact for a remote worker). Every value that comes from a file or the command line is written
  * with the quote.h helpers, never pasted. The result validates with LAVA's
  * own schema (lava_common.schemas.validate, strict): tests/lava/validate.sh.
  */
@@ -30,6 +30,17 @@
 struct lava_artifact {
 	const char *url;	/* file:///abs/path (lava-run) or http(s):// */
 	const char *sha256;	/* NULL: LAVA does not check the download */
+};
+
+/* A runtime setting the lab job's agent applies before the run
+ * (docs/knobs.md; `hbcmd set` of docs/agent-protocol.md). */
+struct lava_job_setting {
+	const char *name;	/* settings/<name>.yaml: the test case is hb-setting-<name> */
+	const char *method, *key, *value;
+	/* How the read-back must match value, as the host compares it
+	 * (setting_same_value): as numbers, as text (qdisc names), or only
+	 * the agent's status=ok (masks, which the kernel writes with commas). */
+	enum { LAVA_READ_BACK_NUMBER, LAVA_READ_BACK_TEXT, LAVA_READ_BACK_AGENT } compare;
 };
 
 struct lava_job_spec {
@@ -52,6 +63,20 @@ struct lava_job_spec {
 	 * that arrive there, so hilbench on the host side drives the run as it
 	 * does on the qemu backend (the lava-local backend). */
 	int control_port;
+	/* A lab job's (control_port 0) runtime settings: the agent applies
+	 * each and reads it back before the run, each reported as a test case,
+	 * and a setting that fails ends the test before the run (as a failed
+	 * setting stops the run on every backend). With a control port,
+	 * hilbench sends them itself and these must be empty. */
+	const struct lava_job_setting *settings;
+	size_t n_settings;
+	/* The ftrace profiler's functions, comma-separated (the driver's
+	 * profile:), for a workload with profile: ftrace; NULL otherwise. */
+	const char *functions;
+	/* The worker is not this machine (the lava backend, a lab's job): it
+	 * can fetch only over the network, so every artifact must be an
+	 * http(s):// URL with its SHA-256, and a file:// URL is refused. */
+	int remote_worker;
 };
 
 char *lava_job_render(const struct lava_job_spec *s, char *err, size_t errlen);

@@ -3,7 +3,9 @@
  * (lava-run) on this machine, inside hilbench's network namespace.
  *
  * One boot is one LAVA job and serves one run (one_run_per_boot). LAVA
- * deploys to TFTP (an in.tftpd in the namespace), powers the device on by
+ * downloads the kernel, dtb and initramfs over HTTP from a lighttpd in the
+ * namespace (lava_artifacts.h: content-addressed, SHA-256 checked), deploys
+ * them to TFTP (an in.tftpd in the namespace), powers the device on by
  * connecting to it (the device dictionary's connection is QEMU with U-Boot
  * on an emulated SD card), interrupts U-Boot, boots, and runs the job's
  * test: the agent, serving commands that arrive on a TCP port. hilbench
@@ -15,7 +17,7 @@
  *
  * Files in the boot directory: lava-job.yaml, lava-device.yaml,
  * lava-dispatcher.yaml, lava.log (lava-run's whole log), lava-results.yaml
- * (its results lines), tftpd.log.
+ * (its results lines), tftpd.log, lighttpd.conf, lighttpd.log.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -33,6 +35,7 @@
 #include <unistd.h>
 
 #include "deploy/dut.h"
+#include "deploy/lava_artifacts.h"
 #include "deploy/lava_job.h"
 #include "deploy/lava_session.h"
 #include "deploy/netns.h"
@@ -57,6 +60,7 @@ struct lava_local {
 	pthread_t relay;
 	int relay_started;
 	struct lava_session s;
+	struct lava_artifacts art;	/* the job's files over HTTP */
 	char dut_ip[64];
 	char sd_image[4096];
 	char version[192];
@@ -156,14 +160,15 @@ static int write_inputs(struct dut *d, const struct dut_image *img, struct lava_
 	const struct board *b = d->board;
 	char err[512], host_ip[64], mask[32];
 	char *urls[3] = { NULL, NULL, NULL }, *awk = NULL, *job = NULL, *types = NULL;
+	char sums[3][65];
 	const char *files[3] = { img->kernel, img->dtb, img->initrd };
 	int rc = -1;
 
+	/* lava-run downloads them over HTTP and checks each SHA-256, as a
+	 * lab's worker would (lava_artifacts.h). */
 	for (int i = 0; i < 3; i++)
-		if (!(urls[i] = lava_file_url(files[i], err, sizeof(err)))) {
-			hb_err("%s", err);
+		if (lava_artifacts_publish(&l->art, files[i], &urls[i], sums[i]) < 0)
 			goto out;
-		}
 	char *awk_path = hb_agent_file("lava-report.awk");
 	awk = read_file(awk_path, NULL);
 	if (!awk)
@@ -173,10 +178,10 @@ static int write_inputs(struct dut *d, const struct dut_image *img, struct lava_
 		goto out;
 	struct lava_job_spec spec = {
 		.board = b, .series = img->series, .strategy = img->strategy, .workload = img->workload,
-		.kernel = { urls[0], NULL }, .dtb = { urls[1], NULL }, .ramdisk = { urls[2], NULL },
-		.kernel_args = img->cmdline, .report_awk = awk,
+		.kernel = { urls[0], sums[0] }, .dtb = { urls[1], sums[1] },
+		.ramdisk = { urls[2], sums[2] }, .kernel_args = img->cmdline, .report_awk = awk,
 		.tx_timer = img->driver ? img->driver->tx_timer : NULL, .run_id = img->run_id,
-		.control_port = CONTROL_PORT,
+		.control_port = CONTROL_PORT, .remote_worker = l->art.lab_server,
 	};
 	if (!(job = lava_job_render(&spec, err, sizeof(err)))) {
 		hb_err("%s", err);
@@ -271,16 +276,19 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 	int rc = -1;
 
 	snprintf(l->sd_image, sizeof(l->sd_image), "%s/sd.img", d->workdir);
-	if (make_sd_image(b->lava.sd_bootloader, l->sd_image) < 0 ||
-	    write_inputs(d, img, l, job_path, dev_path, disp_path) < 0)
+	if (make_sd_image(b->lava.sd_bootloader, l->sd_image) < 0)
 		goto out;
 	if (lava_session_open(&l->s, d->workdir, l->dut_ip, CONTROL_PORT) < 0)
 		goto out;
 	if (netns_enter(&l->ns, LAVA_TAP, b->host_addr) < 0)
 		goto out;
-	/* TFTP in the namespace, on the host side's address only. */
+	/* The artifact host (unless the board names the lab's) and TFTP in
+	 * the namespace, on the host side's address only. */
 	char host_ip[64];
 	board_ip(b->host_addr, host_ip, sizeof(host_ip));
+	if (lava_artifacts_open(&l->art, b, host_ip, d->workdir) < 0 ||
+	    write_inputs(d, img, l, job_path, dev_path, disp_path) < 0)
+		goto out;
 	host = xasprintf("%s:69", host_ip);
 	mkdir_p(tftp_dir, 0755);
 	char *tftpd[] = { "/usr/sbin/in.tftpd", "--foreground", "--listen", "--address", host,
@@ -303,8 +311,11 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 	char *lava[] = { "lava-run", "--job-id", id, "--output-dir", outdir, "--device", dev_path,
 			 "--dispatcher", disp_path, job_path, NULL };
 	/* Debian's python first: LAVA's modules are only there. Unbuffered,
-	 * so console lines reach hilbench as the DUT prints them. */
-	char *env[] = { "PATH=/usr/bin:/usr/sbin:/bin:/sbin", "PYTHONUNBUFFERED=1", NULL };
+	 * so console lines reach hilbench as the DUT prints them.
+	 * The artifact host is in the namespace: a proxy from the caller's
+	 * environment would be unreachable from here. */
+	char *env[] = { "PATH=/usr/bin:/usr/sbin:/bin:/sbin", "PYTHONUNBUFFERED=1", "no_proxy=*",
+			"NO_PROXY=*", NULL };
 	struct proc_opts lo = PROC_OPTS_DEFAULT;
 	/* lava-run logs to stderr when it is not on a terminal. */
 	lo.stdout_fd = out[1];
@@ -431,6 +442,7 @@ static void lava_local_stop(struct dut *d)
 		kill(l->tftpd_pid, SIGTERM);
 		waitpid(l->tftpd_pid, NULL, 0);
 	}
+	lava_artifacts_close(&l->art);
 	if (l->ns.orig_fd >= 0)
 		kill_namespace_leftovers();
 	/* Nothing writes lava-run's stdout any more: the relay ends. */

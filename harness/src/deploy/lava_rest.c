@@ -11,11 +11,12 @@
  * interrupted or the boot fails. The server is $HILBENCH_LAVA_URL or the
  * board's lava.server; the token $HILBENCH_LAVA_TOKEN_FILE or
  * $HILBENCH_LAVA_TOKEN (never printed). The kernel, dtb and initramfs are
- * referenced as file:// URLs, which the worker reads: a worker on this
- * machine (docs/lava.md says what a remote lab needs).
+ * http(s):// URLs with their SHA-256 (lava_artifacts.h): the lab's artifact
+ * host (lava.artifact_url), or for a server on this machine a lighttpd on
+ * loopback that lives as long as the job.
  *
  * Files in the boot directory: lava-job.yaml, lava-job-id, lava.log,
- * lava-results.yaml.
+ * lava-results.yaml, lighttpd.conf and lighttpd.log (a server started here).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "deploy/dut.h"
+#include "deploy/lava_artifacts.h"
 #include "deploy/lava_client.h"
 #include "deploy/lava_job.h"
 #include "deploy/lava_session.h"
@@ -40,6 +42,7 @@
 struct lava_rest {
 	struct lava_client *client;
 	struct lava_session s;
+	struct lava_artifacts art;	/* the job's files over HTTP */
 	long job_id;
 	int cmd_out;		/* what the runner writes to the console */
 	pthread_t poller;
@@ -130,6 +133,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	const struct board *b = d->board;
 	char err[1024], dut_ip[64], ifname[32];
 	char *urls[3] = { NULL, NULL, NULL }, *awk = NULL, *job = NULL, *token = NULL;
+	char sums[3][65];
 	const char *files[3] = { img->kernel, img->dtb, img->initrd };
 	int rc = -1;
 
@@ -153,11 +157,24 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		lab_unavailable(d, err);	/* every boot would meet the same URL */
 		goto out;
 	}
+	/* The worker fetches the files over HTTP: from the lab's artifact
+	 * host, or, for a server on this machine (whose workers may be here
+	 * too), from one on loopback. */
+	int local = lava_url_is_loopback(r->url);
+	if (!b->lava.artifact_url && !local) {
+		/* Every boot would meet the same: stop the plan, as for a server
+		 * that refuses the job. */
+		snprintf(err, sizeof(err), "%s: LAVA server %s is not on this machine, so its "
+			 "workers need the job's files over HTTP: set lava.artifact_url (docs/lava.md, "
+			 "\"The artifact host\")", b->path, r->url);
+		lab_unavailable(d, err);
+		goto out;
+	}
+	if (lava_artifacts_open(&r->art, b, local ? "127.0.0.1" : NULL, d->workdir) < 0)
+		goto out;
 	for (int i = 0; i < 3; i++)
-		if (!(urls[i] = lava_file_url(files[i], err, sizeof(err)))) {
-			hb_err("%s", err);
+		if (lava_artifacts_publish(&r->art, files[i], &urls[i], sums[i]) < 0)
 			goto out;
-		}
 	char *awk_path = hb_agent_file("lava-report.awk");
 	awk = read_file(awk_path, NULL);
 	if (!awk)
@@ -167,10 +184,11 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		goto out;
 	struct lava_job_spec spec = {
 		.board = b, .series = img->series, .strategy = img->strategy,
-		.workload = img->workload, .kernel = { urls[0], NULL }, .dtb = { urls[1], NULL },
-		.ramdisk = { urls[2], NULL }, .kernel_args = img->cmdline, .report_awk = awk,
+		.workload = img->workload, .kernel = { urls[0], sums[0] },
+		.dtb = { urls[1], sums[1] }, .ramdisk = { urls[2], sums[2] },
+		.kernel_args = img->cmdline, .report_awk = awk,
 		.tx_timer = img->driver ? img->driver->tx_timer : NULL,
-		.run_id = img->run_id, .control_port = CONTROL_PORT,
+		.run_id = img->run_id, .control_port = CONTROL_PORT, .remote_worker = 1,
 	};
 	if (!(job = lava_job_render(&spec, err, sizeof(err)))) {
 		hb_err("%s", err);
@@ -322,6 +340,7 @@ static void lava_rest_stop(struct dut *d)
 	}
 	if (r->cmd_out >= 0)
 		close(r->cmd_out);
+	lava_artifacts_close(&r->art);
 	lava_session_close(&r->s);
 	lava_client_free(r->client);
 	free(r);
