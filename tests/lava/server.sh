@@ -24,13 +24,27 @@ DEVICE=hilbench-qemu-orangepi-pc-01
 WORKER=hilbench-test-worker
 t0=$SECONDS
 
+# PostgreSQL started here outlives the script: it must not keep the
+# script's open files, or a lock its caller holds (`flock
+# /tmp/hb-heavy.lock make check-lava-server`) stays held as long as the
+# database runs (it did, for 11 minutes, on 2026-12-01).
+pg_start() {
+	(
+		for f in /proc/self/fd/*; do
+			n=${f##*/}
+			((n > 2)) && eval "exec $n>&-" 2>/dev/null
+		done
+		pg_ctlcluster "${PG[@]}" start
+	)
+}
+
 if [[ ${HB_IN_NETNS:-} != 1 ]]; then
 	[[ $(id -u) == 0 ]] || { echo "server.sh: needs root" >&2; exit 2; }
 	pg_was_online=0
 	pg_lsclusters -h | awk '$1 == 15 && $2 == "main" && $4 == "online"' | grep . >/dev/null && pg_was_online=1
 	if ! dpkg-query -W -f '${Status}' lava-server 2>/dev/null | grep 'install ok installed' >/dev/null; then
 		echo "server.sh: installing lava-server (its postinst needs PostgreSQL up)"
-		pg_ctlcluster "${PG[@]}" start 2>/dev/null
+		pg_start 2>/dev/null
 		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			--no-install-recommends lava-server >/dev/null || { echo "server.sh: cannot install lava-server" >&2; exit 2; }
 		pg_was_online=1
@@ -40,7 +54,7 @@ if [[ ${HB_IN_NETNS:-} != 1 ]]; then
 	pg_ctlcluster "${PG[@]}" stop 2>/dev/null
 	HB_IN_NETNS=1 unshare --net --fork "$0" "$@"
 	rc=$?
-	((pg_was_online)) && pg_ctlcluster "${PG[@]}" start
+	((pg_was_online)) && pg_start
 	exit $rc
 fi
 
@@ -89,7 +103,7 @@ ip tuntap add dev hb0 mode tap
 ip addr add 198.18.0.1/24 dev hb0
 ip link set hb0 up
 echo 1 >/proc/sys/net/ipv6/conf/hb0/disable_ipv6
-pg_ctlcluster "${PG[@]}" start || die "PostgreSQL did not start"
+pg_start || die "PostgreSQL did not start"
 
 # LAVA's settings for these processes: events pushed at once (seconds
 # instead of a minute per job).
