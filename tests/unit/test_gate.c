@@ -417,6 +417,16 @@ static void junit_is_escaped(void **state)
 	assert_non_null(strstr(buf, "<skipped message=\"inconclusive: "));
 	assert_null(strstr(buf, "<w&"));
 	free(buf);
+	/* the movers end the message of each of the workload's cases */
+	snprintf(d[1].where, sizeof(d[1].where), "+240 instructions/packet in <x>; +1.00 y/packet");
+	d[1].outcome = GATE_REGRESSED;
+	out = open_memstream(&buf, &len);
+	gate_write_junit(out, "gate", d, 2);
+	fclose(out);
+	assert_non_null(strstr(buf, "<failure message=\"REGRESSED: "));
+	assert_non_null(strstr(buf, "; where: +240 instructions/packet in &lt;x&gt;; "
+				    "+1.00 y/packet\"/>"));
+	free(buf);
 }
 
 /* A candidate whose kernel panicked has no pass runs: the gate's line and

@@ -192,7 +192,9 @@ int movers_between(struct store *st, const struct selection *ref, size_t nref,
 		rc = load_side(st, cand, ncand, workload, "candidate", &c);
 	else
 		memset(&c, 0, sizeof(c));
-	if (rc == 0) {
+	/* a side without the counts has nothing to compare with: not a
+	 * function "new" on the other */
+	if (rc == 0 && r.n && c.n) {
 		struct mover m[MOVERS_SHOWN];
 		size_t n = movers_find(&r, "reference", &c, "candidate", workload, m,
 				       MOVERS_SHOWN);

@@ -21,8 +21,8 @@
  * from the store, its selections pooled into one side (a bisect revision's
  * sessions, a history segment's runs over several nightly kernels: per
  * function, every value of every run), and formats the MOVERS_SHOWN
- * largest of movers_find(). Returns 0 with buf "" when neither side has the
- * emulator's counts, or -1 when the store cannot be read (said).
+ * largest of movers_find(). Returns 0 with buf "" when a side has none of
+ * the emulator's counts, or -1 when the store cannot be read (said).
  */
 #ifndef HB_MOVERS_H
 #define HB_MOVERS_H
