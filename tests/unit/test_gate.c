@@ -147,12 +147,23 @@ static void metrics_apply_to_their_protocol(void **state)
 {
 	(void)state;
 	struct gate_metric any = { .protocol = GATE_ANY_PROTOCOL },
-			   udp = { .protocol = GATE_UDP }, tcp = { .protocol = GATE_TCP };
-	assert_true(gate_metric_applies(&any, WL_TCP));
-	assert_true(gate_metric_applies(&udp, WL_UDP));
-	assert_false(gate_metric_applies(&udp, WL_TCP));
-	assert_true(gate_metric_applies(&tcp, WL_TCP));
-	assert_false(gate_metric_applies(&tcp, WL_UDP));
+			   udp = { .protocol = GATE_UDP }, tcp = { .protocol = GATE_TCP },
+			   udp_tx = { .protocol = GATE_UDP, .traffic = GATE_DUT_TX },
+			   rx = { .traffic = GATE_DUT_RX };
+	struct workload udp_out = { .proto = WL_UDP, .dir = WL_DUT_TX },
+			udp_in = { .proto = WL_UDP, .dir = WL_DUT_RX },
+			tcp_out = { .proto = WL_TCP, .dir = WL_DUT_TX },
+			tcp_both = { .proto = WL_TCP, .dir = WL_BIDIR };
+	assert_true(gate_metric_applies(&any, &tcp_out));
+	assert_true(gate_metric_applies(&udp, &udp_out));
+	assert_false(gate_metric_applies(&udp, &tcp_out));
+	assert_true(gate_metric_applies(&tcp, &tcp_out));
+	assert_false(gate_metric_applies(&tcp, &udp_out));
+	/* and their direction: a rate the host paces is not the DUT's */
+	assert_true(gate_metric_applies(&udp_tx, &udp_out));
+	assert_false(gate_metric_applies(&udp_tx, &udp_in));
+	assert_true(gate_metric_applies(&rx, &udp_in));
+	assert_false(gate_metric_applies(&rx, &tcp_both));
 }
 
 /* xorshift64* and Box-Muller: generated noise, reproducible from the seed */
@@ -206,7 +217,7 @@ static size_t simulated_gate(const struct plan *p, const struct workload *w, enu
 			/* the one value stands for the rates; a lower-is-better
 			 * metric of the plan (insn_rx_poll_per_pkt) is measured by
 			 * DUT-RX runs only, which the real gate skips elsewhere */
-			if (!gate_metric_applies(&gm[m], w->proto) || gm[m].better != HIGHER_IS_BETTER)
+			if (!gate_metric_applies(&gm[m], w) || gm[m].better != HIGHER_IS_BETTER)
 				continue;
 			gate_look(g, p->repetitions, &seq[m], r, nr, c, nc, gm[m].better,
 				  gm[m].threshold_pct[t], &d[n]);

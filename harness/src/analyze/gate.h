@@ -48,8 +48,8 @@ struct gate_decision {
 	char where[256];
 };
 
-/* Does a gate metric entry apply to a workload of this protocol? */
-bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto);
+/* Does a gate metric entry apply to this workload (its protocol and direction)? */
+bool gate_metric_applies(const struct gate_metric *m, const struct workload *w);
 /*
  * The most looks (significance tests) the gate makes at one metric: the
  * first once the reference has ref_repetitions runs and the candidate

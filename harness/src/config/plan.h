@@ -33,10 +33,13 @@ enum repeat_rule { REPEAT_FIXED, REPEAT_UNTIL_DECIDED };
  */
 enum metric_direction { HIGHER_IS_BETTER, LOWER_IS_BETTER };
 enum gate_protocol { GATE_ANY_PROTOCOL, GATE_UDP, GATE_TCP };
+/* the traffic's direction seen from the DUT, as enum wl_dir, plus "any" */
+enum gate_traffic { GATE_ANY_TRAFFIC, GATE_DUT_TX, GATE_DUT_RX, GATE_BIDIR };
 struct gate_metric {
 	char *metric;
 	enum metric_direction better;
 	enum gate_protocol protocol;	/* workloads it applies to */
+	enum gate_traffic traffic;	/* and their direction (key "direction") */
 	double threshold_pct[2];	/* indexed by enum timing_mode */
 };
 struct gate_policy {
