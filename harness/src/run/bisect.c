@@ -26,7 +26,7 @@ int bisect_load(struct bisect *b)
 		return HB_EXIT_USAGE;
 	const struct gate_metric *gm = b->plan.gate.metrics.v;
 	for (size_t i = 0; i < b->plan.gate.metrics.n && !b->gm; i++)
-		if (!strcmp(gm[i].metric, b->metric) && gate_metric_applies(&gm[i], b->wl.proto))
+		if (!strcmp(gm[i].metric, b->metric) && gate_metric_applies(&gm[i], &b->wl))
 			b->gm = &gm[i];
 	if (!b->gm) {
 		hb_err("--metric %s: plan %s gates no such metric for %s", b->metric, b->plan.path,
@@ -37,6 +37,9 @@ int bisect_load(struct bisect *b)
 	/* the reference strategy only: the driver change is the revision */
 	while (b->plan.strategies.n > 1)
 		free(b->plan.strategies.v[--b->plan.strategies.n]);
+	/* and the first workload only: the one the metric is judged on */
+	while (b->plan.workloads.n > 1)
+		free(b->plan.workloads.v[--b->plan.workloads.n]);
 	return 0;
 }
 

@@ -101,7 +101,7 @@ static void look(struct gate_loop *g)
 	g->n = 0;
 	for (size_t w = 0; w < g->plan->workloads.n; w++) {
 		for (size_t m = 0; m < pol->metrics.n; m++) {
-			if (!gate_metric_applies(&gm[m], g->wls[w].proto))
+			if (!gate_metric_applies(&gm[m], &g->wls[w]))
 				continue;
 			const char *name = gm[m].metric;
 			const struct series *r = dataset_find(&g->ref.ds, g->wls[w].name, NULL, NULL, name);
@@ -244,6 +244,14 @@ static int where_moved(struct gate_loop *g, struct store *s)
 	return rc;
 }
 
+static int regressed(const struct gate_loop *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].outcome == GATE_REGRESSED)
+			return 1;
+	return 0;
+}
+
 int gate_loop_judge(struct gate_loop *g, struct store *s)
 {
 	int rc = build_side(g, &g->ref);
@@ -258,7 +266,8 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 		look(g);
 		if (first)
 			say_reused(g);
-		if (dut_failures(&g->cand, 1) || !extend(g, s))
+		if (dut_failures(&g->cand, 1) || (g->stop_at_regression && regressed(g)) ||
+		    !extend(g, s))
 			break;
 	}
 	for (size_t i = 0; i < g->n; i++)
