@@ -57,13 +57,21 @@ HEAD_BEFORE=$(g rev-parse HEAD)
 
 out=$($HB bisect --good "$BASE" --bad "$C3" --kernel-git "$REPO" 2>&1); rc=$?
 if [ $rc = 0 ]; then
-	echo "$out" | grep -E "^(good|culprit|  pps)|bisect:" | sed 's/^/# /'
+	echo "$out" | grep -E "^(good|culprit|  pps|  where)|bisect:|good [0-9a-f]{12}: " | sed 's/^/# /'
 else
 	echo "$out" | sed 's/^/# /'
 fi
 check "bisect exits 0 with a culprit" [ $rc = 0 ]
 check "the culprit is the per-packet-work commit" grep -q "^culprit $C2 stmmac: per-packet work" <<<"$out"
 check "the numbers on both sides are printed" grep -qE "^  pps: [0-9.]+ before \(${C1:0:12}\) -> [0-9.]+ after \(-" <<<"$out"
+# the emulator's counts (emulator-insn) say where, under the ends' line and
+# under the culprit's numbers: the commit's loop is in stmmac_xmit
+# (the ends' line is printed before git runs but reaches the pipe at exit,
+# after git's "bisect found first bad commit", which ends without a newline)
+check "the ends' verdict names stmmac_xmit first" eval \
+	'grep -A1 -E "good [0-9a-f]{12}: pps " <<<"$out" | grep -qE "^  where: \+[0-9]+ instructions/packet in stmmac_xmit"'
+check "the culprit's verdict names stmmac_xmit first" eval \
+	'grep -A1 "^  pps: " <<<"$out" | grep -qE "^  where: \+[0-9]+ instructions/packet in stmmac_xmit"'
 check "the repository's HEAD is unchanged" [ "$(g rev-parse HEAD)" = "$HEAD_BEFORE" ]
 check "no bisection is left in progress" bash -c "! git -C '$REPO' bisect log >/dev/null 2>&1"
 check "no worktree is left" [ "$(g worktree list | wc -l)" = 1 ]

@@ -62,14 +62,16 @@ import sqlite3, statistics, sys, yaml
 gate = yaml.safe_load(open("plans/gate.yaml"))["gate"]["metrics"]
 quiet, starved = (sqlite3.connect(p) for p in sys.argv[1:3])
 
-def proto(workload):
-    return yaml.safe_load(open(f"workloads/{workload}.yaml"))["protocol"]
+def workload_file(workload):
+    return yaml.safe_load(open(f"workloads/{workload}.yaml"))
 
 def judged(workload):
-    """(metric, threshold %) the gate judges this workload on, in virtual time"""
-    p = proto(workload)
+    """(metric, threshold %) the gate judges this workload on, in virtual
+    time: its protocol and direction (analyze/gate.c gate_metric_applies)"""
+    w = workload_file(workload)
     return [(m["metric"], m["threshold_pct"]["virtual"]) for m in gate
-            if m.get("protocol", "any") in ("any", p)]
+            if m.get("protocol", "any") in ("any", w["protocol"])
+            and m.get("direction", "any") in ("any", w["direction"])]
 
 def value(db, run, metric):
     row = db.execute("SELECT value FROM metrics WHERE run_id=? AND name=?", (run, metric)).fetchone()

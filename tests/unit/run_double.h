@@ -56,6 +56,11 @@ struct double_state {
 	int (*prepare_revision)(const char *revision);
 	/* mbps of a passing run of a booted strategy (and of dbl.revision); NULL: 100 */
 	double (*mbps)(const char *strategy, size_t run);
+	/* the emulator's count a passing run stores as
+	 * insn_self_per_pkt.stmmac_xmit (analyze/movers.h); NULL: none */
+	double (*xmit_insn)(const char *strategy, size_t run);
+	/* what a passing DUT-RX run stores as insn_rx_poll_per_pkt; NULL: none */
+	double (*rx_insn)(const char *strategy, size_t run);
 	const char *dir;	/* where prepare() writes manifests */
 	/* seen */
 	size_t started, stopped, ran, prepared;
@@ -195,6 +200,22 @@ static inline enum run_class double_run(struct dut *d, const struct workload *w,
 						   .unit = m ? "packets/s" : "Mbit/s" };
 	}
 	res->n_metrics = 2;
+	if (dbl.xmit_insn) {
+		snprintf(res->names[2], sizeof(res->names[2]), "insn_self_per_pkt.stmmac_xmit");
+		snprintf(res->sources[2], sizeof(res->sources[2]), "the double");
+		res->metrics[2] = (struct metric){ .name = res->names[2], .source = res->sources[2],
+						   .value = dbl.xmit_insn(dbl.strategy, i),
+						   .unit = "instructions/packet" };
+		res->n_metrics = 3;
+	}
+	if (dbl.rx_insn && w->dir == WL_DUT_RX) {
+		size_t k = res->n_metrics++;
+		snprintf(res->names[k], sizeof(res->names[k]), "insn_rx_poll_per_pkt");
+		snprintf(res->sources[k], sizeof(res->sources[k]), "the double");
+		res->metrics[k] = (struct metric){ .name = res->names[k], .source = res->sources[k],
+						   .value = dbl.rx_insn(dbl.strategy, i),
+						   .unit = "instructions/packet" };
+	}
 	return res->cls;
 }
 

@@ -59,6 +59,15 @@ static double mbps(const char *strategy, size_t run)
 	return rate * (1 + 0.001 * ((double)(run % 3) - 1));
 }
 
+/* The emulator's count: a slower revision runs 240 instructions more a
+ * packet in stmmac_xmit. */
+static double xmit_insn(const char *strategy, size_t run)
+{
+	(void)strategy;
+	(void)run;
+	return listed("HB_TEST_SLOW", dbl.revision) ? 941 : 701;
+}
+
 static int unbuildable(const char *revision)
 {
 	return listed("HB_TEST_UNBUILDABLE", revision) ? HB_FAIL : 0;
@@ -68,6 +77,7 @@ static void script_doubles(const char *manifests)
 {
 	double_reset(manifests);
 	dbl.mbps = mbps;
+	dbl.xmit_insn = xmit_insn;
 	dbl.prepare_revision = unbuildable;
 	deploy_substitute(&double_ops);
 }
@@ -165,6 +175,7 @@ static void equal_ends_are_nothing_to_bisect(void **state)
 	bisect_init(&b, 1, 6);
 	assert_int_equal(bisect_ends(&b, st), 0);
 	assert_int_equal(b.ends.outcome, GATE_PASS);
+	assert_string_equal(b.ends.where, "");	/* no function moved */
 	assert_int_equal(b.good_sessions.n, 1);
 	assert_int_equal(b.good_values.n, (size_t)b.plan.repetitions);
 	bisect_free(&b);
@@ -193,6 +204,7 @@ static void regressed_from(int first_slow, struct bisect *b)
 	bisect_init(b, 0, COMMITS - 1);
 	assert_int_equal(bisect_ends(b, st), 0);
 	assert_int_equal(b->ends.outcome, GATE_REGRESSED);
+	assert_string_equal(b->ends.where, "+240 instructions/packet in stmmac_xmit");
 }
 
 /* BAD slower than GOOD; then each step's verdict on a revision git would
@@ -251,12 +263,14 @@ static void the_first_bad_commit_is_found(void **state)
 	(void)state;
 	struct bisect b;
 	regressed_from(5, &b);
-	assert_int_equal(bisect_narrow(&b), 0);
+	assert_int_equal(bisect_narrow(&b, st), 0);
 	assert_string_equal(b.culprit, commit[5]);
 	assert_string_equal(b.subject, "c5");
 	assert_string_equal(b.parent, commit[4]);
 	assert_true(b.after < b.before);
 	assert_float_equal(100 * (b.after - b.before) / b.before, -10, 0.5);
+	/* between the runs of c4 and c5, where the work was added */
+	assert_string_equal(b.where, "+240 instructions/packet in stmmac_xmit");
 	char *list[] = { "git", "-C", repo, "worktree", "list", "--porcelain", NULL };
 	char *worktrees = proc_output(list);
 	assert_non_null(worktrees);
@@ -273,7 +287,7 @@ static void a_skip_next_to_the_culprit_names_none(void **state)
 	(void)state;
 	struct bisect b;
 	regressed_from(4, &b);
-	assert_int_equal(bisect_narrow(&b), HB_EXIT_INFRA);
+	assert_int_equal(bisect_narrow(&b, st), HB_EXIT_INFRA);
 	assert_null(b.culprit);
 	bisect_free(&b);
 	unscript();

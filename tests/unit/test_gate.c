@@ -148,12 +148,23 @@ static void metrics_apply_to_their_protocol(void **state)
 {
 	(void)state;
 	struct gate_metric any = { .protocol = GATE_ANY_PROTOCOL },
-			   udp = { .protocol = GATE_UDP }, tcp = { .protocol = GATE_TCP };
-	assert_true(gate_metric_applies(&any, WL_TCP));
-	assert_true(gate_metric_applies(&udp, WL_UDP));
-	assert_false(gate_metric_applies(&udp, WL_TCP));
-	assert_true(gate_metric_applies(&tcp, WL_TCP));
-	assert_false(gate_metric_applies(&tcp, WL_UDP));
+			   udp = { .protocol = GATE_UDP }, tcp = { .protocol = GATE_TCP },
+			   udp_tx = { .protocol = GATE_UDP, .traffic = GATE_DUT_TX },
+			   rx = { .traffic = GATE_DUT_RX };
+	struct workload udp_out = { .proto = WL_UDP, .dir = WL_DUT_TX },
+			udp_in = { .proto = WL_UDP, .dir = WL_DUT_RX },
+			tcp_out = { .proto = WL_TCP, .dir = WL_DUT_TX },
+			tcp_both = { .proto = WL_TCP, .dir = WL_BIDIR };
+	assert_true(gate_metric_applies(&any, &tcp_out));
+	assert_true(gate_metric_applies(&udp, &udp_out));
+	assert_false(gate_metric_applies(&udp, &tcp_out));
+	assert_true(gate_metric_applies(&tcp, &tcp_out));
+	assert_false(gate_metric_applies(&tcp, &udp_out));
+	/* and their direction: a rate the host paces is not the DUT's */
+	assert_true(gate_metric_applies(&udp_tx, &udp_out));
+	assert_false(gate_metric_applies(&udp_tx, &udp_in));
+	assert_true(gate_metric_applies(&rx, &udp_in));
+	assert_false(gate_metric_applies(&rx, &tcp_both));
 }
 
 /* A plan of one gate metric, written to a temp file and loaded. */
@@ -273,7 +284,7 @@ static size_t simulated_gate(const struct plan *p, const struct workload *w, enu
 			/* the one value stands for the rates; a lower-is-better
 			 * metric of the plan (insn_rx_poll_per_pkt) is measured by
 			 * DUT-RX runs only, which the real gate skips elsewhere */
-			if (!gate_metric_applies(&gm[m], w->proto) || gate_metric_better(&gm[m]) != BETTER_HIGHER)
+			if (!gate_metric_applies(&gm[m], w) || gate_metric_better(&gm[m]) != BETTER_HIGHER)
 				continue;
 			gate_look(g, p->repetitions, &seq[m], r, nr, c, nc, gate_metric_better(&gm[m]),
 				  gm[m].threshold_pct[t], &d[n]);
@@ -483,6 +494,16 @@ static void junit_is_escaped(void **state)
 				    "skipped=\"1\""));
 	assert_non_null(strstr(buf, "<skipped message=\"inconclusive: "));
 	assert_null(strstr(buf, "<w&"));
+	free(buf);
+	/* the movers end the message of each of the workload's cases */
+	snprintf(d[1].where, sizeof(d[1].where), "+240 instructions/packet in <x>; +1.00 y/packet");
+	d[1].outcome = GATE_REGRESSED;
+	out = open_memstream(&buf, &len);
+	gate_write_junit(out, "gate", d, 2);
+	fclose(out);
+	assert_non_null(strstr(buf, "<failure message=\"REGRESSED: "));
+	assert_non_null(strstr(buf, "; where: +240 instructions/packet in &lt;x&gt;; "
+				    "+1.00 y/packet\"/>"));
 	free(buf);
 }
 

@@ -60,11 +60,13 @@ static double slower(const char *strategy, size_t run)
 	return steady(strategy, run, 90);
 }
 
-/* Both sides spread 20 % around the same rate: no verdict within the cap. */
+/* Both sides spread 20 % around the same rate: no verdict within the cap.
+ * A boot runs each of the plan's workloads once, so run / workloads is the
+ * boot: every workload's values alternate from boot to boot. */
 static double noisy(const char *strategy, size_t run)
 {
 	(void)strategy;
-	return 100 * (1 + 0.2 * (run % 2 ? 1 : -1));
+	return 100 * (1 + 0.2 * (run / plan.workloads.n % 2 ? 1 : -1));
 }
 
 static int gate(const char *candidate, double (*mbps)(const char *, size_t),
@@ -123,11 +125,50 @@ static void a_noisy_candidate_is_inconclusive_at_the_cap(void **state)
 	gate_loop_free(&l);
 }
 
+/* Instructions per received packet spread 20 % on both sides (noisy()'s
+ * values): that metric could not be decided within the cap. */
+static double noisy_rx(const char *strategy, size_t run)
+{
+	return 40 * noisy(strategy, run);
+}
+
+/* A gate stops at the first regression: the send rates' regression is the
+ * verdict, so the receive path's open metric gets no more runs. Compare
+ * (stop_at_regression 0) runs it to the cap. */
+static void a_regression_ends_the_gate(void **state)
+{
+	(void)state;
+	struct gate_loop l;
+	dbl.rx_insn = noisy_rx;
+	dbl.mbps = slower;
+	l = (struct gate_loop){ .plan = &plan, .threshold_pct = NAN, .stop_at_regression = 1 };
+	l.ref = (struct gate_side){ .strategy = "baseline", .opts = &opts };
+	l.cand = (struct gate_side){ .strategy = "revert", .opts = &opts };
+	assert_int_equal(gate_loop_load(&l), 0);
+	assert_int_equal(gate_loop_judge(&l, st), 0);
+	assert_int_equal(gate_loop_verdict(&l), HB_EXIT_FAIL);
+	int rx = 0;
+	for (size_t i = 0; i < l.n; i++) {
+		if (!strcmp(l.v[i].metric, "insn_rx_poll_per_pkt")) {
+			rx = 1;
+			assert_int_equal(l.v[i].outcome, GATE_INCONCLUSIVE);
+		} else {
+			assert_int_equal(l.v[i].outcome, GATE_REGRESSED);
+		}
+	}
+	assert_true(rx);
+	assert_int_equal(boots_of("revert"), plan.gate.first_repetitions);
+	gate_loop_free(&l);
+	dbl.rx_insn = NULL;
+}
+
 static void a_candidate_whose_dut_fails_is_a_regression(void **state)
 {
 	(void)state;
-	dbl.nruns = 4;	/* the reference's 3 pass, then the candidate's first */
-	dbl.runs[3] = RUN_FAIL;
+	/* the reference's 3 boots pass (each workload of the plan once), then
+	 * the candidate's first run fails */
+	dbl.nruns = 3 * plan.workloads.n + 1;
+	dbl.runs[dbl.nruns - 1] = RUN_FAIL;
 	struct gate_loop l;
 	assert_int_equal(gate("revert", same, &l), HB_EXIT_FAIL);
 	assert_int_equal(boots_of("revert"), 1);
@@ -168,6 +209,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_equal_candidate_passes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_noisy_candidate_is_inconclusive_at_the_cap, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_regression_ends_the_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_candidate_whose_dut_fails_is_a_regression, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(stored_reference_runs_are_reused, setup, teardown),

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "analyze/movers.h"
+#include "store/store.h"
 
 static void add(struct dataset *d, const char *strategy, const char *metric, double a, double b)
 {
@@ -104,11 +105,58 @@ static void test_movers_none(void **state)
 	dataset_free(&cand);
 }
 
+/* A run with the emulator's count of stmmac_xmit, stored as the executor does. */
+static void put(struct store *st, const char *session, const char *build, double xmit)
+{
+	struct metric m[] = {
+		{ "pps", 4000, "packets/s", "test" },
+		{ "insn_self_per_pkt.stmmac_xmit", xmit, "instructions/packet", "emulator-insn: test" },
+	};
+	struct run_record r = {
+		.session = session, .plan = "p", .board = "b", .strategy = "baseline",
+		.workload = "udp64", .repetition = 1, .cls = RUN_PASS, .timing = "virtual",
+		.started = "2026-11-30T00:00:00Z", .ended = "2026-11-30T00:00:01Z",
+		.build_key = build, .metrics = m, .n_metrics = HB_ARRAY_SIZE(m),
+	};
+	store_new_id(r.id);
+	assert_int_equal(store_add_run(st, &r), 0);
+}
+
+/* movers_between() over a real store: a side's sessions (of two kernel
+ * builds) pooled into one mean; a side naming no runs is not every run. */
+static void test_movers_between_pools_a_side(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/hb-test-movers-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct store *st = store_open(dir);
+	assert_non_null(st);
+	put(st, "good-1", "k1", 700);
+	put(st, "good-2", "k2", 702);
+	put(st, "bad-1", "k3", 941);
+	put(st, "bad-2", "k3", 943);
+	struct selection good[] = { { .session = "good-1" }, { .session = "good-2" } };
+	struct selection bad[] = { { .session = "bad-1" }, { .session = "bad-2" } };
+	char where[256];
+	assert_int_equal(movers_between(st, good, 2, bad, 2, "udp64", where, sizeof(where)), 0);
+	assert_string_equal(where, "+241 instructions/packet in stmmac_xmit");
+	/* another workload, or a side of no runs: nothing to name */
+	assert_int_equal(movers_between(st, good, 2, bad, 2, "tcp", where, sizeof(where)), 0);
+	assert_string_equal(where, "");
+	struct strlist none = { 0 };
+	struct selection no_runs = { .runs = &none };
+	assert_int_equal(movers_between(st, &no_runs, 1, bad, 2, "udp64", where, sizeof(where)), 0);
+	assert_string_equal(where, "");
+	store_close(st);
+	assert_int_equal(rm_rf(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_movers_order),
 		cmocka_unit_test(test_movers_none),
+		cmocka_unit_test(test_movers_between_pools_a_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -97,7 +97,8 @@ static void a_recorded_night_is_found_while_its_runs_exist(void **state)
 	assert_string_equal(session, "night-1");
 }
 
-/* One night of plans/gate.yaml against Debian's source; its code. */
+/* One night of plans/gate.yaml against Debian's source; its code. A boot
+ * per repetition, each of the plan's workloads once in it. */
 static int night(struct nightly *n)
 {
 	*n = (struct nightly){ .plan = &gate, .stages = &double_stages };
@@ -111,7 +112,7 @@ static void a_night_runs_once_per_revision(void **state)
 	assert_int_equal(night(&n), 0);
 	assert_int_equal(n.found, 0);
 	assert_int_equal(n.run_rc, HB_EXIT_OK);
-	assert_int_equal(n.classes[RUN_PASS], (size_t)gate.repetitions);
+	assert_int_equal(n.classes[RUN_PASS], (size_t)gate.repetitions * gate.workloads.n);
 	assert_int_equal(dbl.started, (size_t)gate.repetitions);
 	assert_non_null(strstr(n.revision, "linux-source-6.1="));
 	char session[64];
@@ -121,7 +122,7 @@ static void a_night_runs_once_per_revision(void **state)
 	assert_int_equal(night(&n), 0);
 	assert_int_equal(n.found, 1);
 	assert_string_equal(n.session, session);
-	assert_int_equal(n.classes[RUN_PASS], (size_t)gate.repetitions);
+	assert_int_equal(n.classes[RUN_PASS], (size_t)gate.repetitions * gate.workloads.n);
 	assert_int_equal(dbl.started, (size_t)gate.repetitions);	/* nothing ran */
 	nightly_free(&n);
 }

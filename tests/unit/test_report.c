@@ -744,6 +744,22 @@ static void the_page_lays_out_in_chromium(void **state)
 	free(html);
 }
 
+/* The commit block names the functions that moved, one a line, under the
+ * strategy's numbers; none without the emulator's counts. */
+static void commit_block_names_the_movers(void **state)
+{
+	(void)state;
+	char *text = render_session("s3", REPORT_COMMIT);
+	assert_non_null(strstr(text, "  patched: where the instructions moved (emulator-insn):\n"
+				     "    +240 instructions/packet in stmmac_xmit\n"));
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+		assert_true(strcspn(l, "\n") <= 72 || strstr(l, "<script>"));
+	free(text);
+	text = render_session("s1", REPORT_COMMIT);
+	assert_null(strstr(text, "where the instructions moved"));
+	free(text);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -823,6 +839,7 @@ int main(void)
 		cmocka_unit_test(where_the_cycles_go),
 		cmocka_unit_test(the_page_lays_out_in_chromium),
 		cmocka_unit_test(how_many_runs_it_took),
+		cmocka_unit_test(commit_block_names_the_movers),
 		cmocka_unit_test(a_missing_reference_is_never_replaced),
 		cmocka_unit_test(kernels_and_boards_are_never_pooled),
 		cmocka_unit_test(the_minimum_n_rule_is_stated),

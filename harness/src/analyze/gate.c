@@ -7,9 +7,12 @@
 #include "util/quote.h"
 #include "util/util.h"
 
-bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto)
+bool gate_metric_applies(const struct gate_metric *m, const struct workload *w)
 {
-	return m->protocol == GATE_ANY_PROTOCOL || (m->protocol == GATE_UDP) == (proto == WL_UDP);
+	static const enum gate_traffic of[] = { [WL_DUT_TX] = GATE_DUT_TX,
+						[WL_DUT_RX] = GATE_DUT_RX, [WL_BIDIR] = GATE_BIDIR };
+	return (m->protocol == GATE_ANY_PROTOCOL || (m->protocol == GATE_UDP) == (w->proto == WL_UDP)) &&
+	       (m->traffic == GATE_ANY_TRAFFIC || m->traffic == of[w->dir]);
 }
 
 int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen)

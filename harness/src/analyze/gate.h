@@ -57,8 +57,8 @@ int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen);
 /* The metric table's direction of a gated metric; BETTER_NONE for one
  * gate_check_metrics() refuses. */
 enum metric_better gate_metric_better(const struct gate_metric *m);
-/* Does a gate metric entry apply to a workload of this protocol? */
-bool gate_metric_applies(const struct gate_metric *m, enum wl_proto proto);
+/* Does a gate metric entry apply to this workload (its protocol and direction)? */
+bool gate_metric_applies(const struct gate_metric *m, const struct workload *w);
 /*
  * The most looks (significance tests) the gate makes at one metric: the
  * first once the reference has ref_repetitions runs and the candidate

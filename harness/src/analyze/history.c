@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/dataset.h"
+#include "analyze/movers.h"
 #include "analyze/plot_svg.h"
 #include "analyze/report.h"
 #include "analyze/trend_svg.h"
@@ -144,9 +145,66 @@ int history_detect(struct history *h, const struct cp_params *p)
 		for (size_t k = 0; k < s->n; k++)
 			x[k] = s->p[k].value;
 		cp_result_free(&s->cp);
+		free(s->where);
+		s->where = NULL;
 		rc = changepoint_detect(x, s->n, p, &s->cp);
 	}
 	free(x);
+	return rc;
+}
+
+/* The points [from, to) of s as selections of their runs, into sel (at
+ * most two: a list of run ids, or one per session point); returns how
+ * many. ids holds the run ids. */
+static size_t points_selection(const struct history *h, const struct hist_series *s,
+			       size_t from, size_t to, struct strlist *ids,
+			       struct selection **sel)
+{
+	struct selection base = { .board = s->board, .strategy = s->strategy,
+				  .workload = s->workload, .timing = s->timing };
+	size_t n = 0;
+	*sel = xcalloc(to - from + 1, sizeof(**sel));
+	if (h->points == HIST_PER_RUN) {
+		for (size_t k = from; k < to; k++)
+			strlist_push(ids, s->p[k].run);
+		base.runs = ids;
+		(*sel)[n++] = base;
+	} else {
+		for (size_t k = from; k < to; k++) {
+			(*sel)[n] = base;
+			(*sel)[n++].session = s->p[k].session;
+		}
+	}
+	return n;
+}
+
+int history_movers(struct history *h, struct store *st)
+{
+	int rc = 0;
+	for (size_t i = 0; i < h->n && rc == 0; i++) {
+		struct hist_series *s = &h->s[i];
+		free(s->where);
+		s->where = s->cp.n ? xcalloc(s->cp.n, sizeof(*s->where)) : NULL;
+		for (size_t c = 0; c < s->cp.n && rc == 0; c++) {
+			size_t at = s->cp.v[c].index;
+			size_t start = c ? s->cp.v[c - 1].index : 0;
+			size_t end = c + 1 < s->cp.n ? s->cp.v[c + 1].index : s->n;
+			if (at - start > HIST_MOVERS_POINTS)
+				start = at - HIST_MOVERS_POINTS;
+			if (end - at > HIST_MOVERS_POINTS)
+				end = at + HIST_MOVERS_POINTS;
+			struct strlist before_ids = { 0 }, after_ids = { 0 };
+			struct selection *before, *after;
+			size_t nb = points_selection(h, s, start, at, &before_ids, &before);
+			size_t na = points_selection(h, s, at, end, &after_ids, &after);
+			rc = movers_between(st, before, nb, after, na, s->workload, s->where[c],
+					    sizeof(s->where[c]));
+			free(before);
+			free(after);
+			strlist_free(&before_ids);
+			strlist_free(&after_ids);
+		}
+	}
 	return rc;
 }
 
@@ -164,6 +222,7 @@ void history_free(struct history *h)
 		free(s->unit);
 		free(s->timing);
 		cp_result_free(&s->cp);
+		free(s->where);
 	}
 	free(h->s);
 	memset(h, 0, sizeof(*h));
@@ -207,8 +266,15 @@ static void series_title(const struct history *h, const struct hist_series *s, F
 		s->direction > 0 ? "higher" : s->direction < 0 ? "lower" : "neither");
 }
 
-static void text_change(const struct hist_series *s, const struct cp_change *c, FILE *out)
+/* The movers of change c of s, "" when history_movers() found none or did not run. */
+static const char *where_of(const struct hist_series *s, size_t c)
 {
+	return s->where ? s->where[c] : "";
+}
+
+static void text_change(const struct hist_series *s, size_t i, FILE *out)
+{
+	const struct cp_change *c = &s->cp.v[i];
 	const struct hist_point *p = &s->p[c->index];
 	fprintf(out, "  change at #%zu (%s): %.6g -> %.6g %s (%+.6g, %+.2f %%), p %.3g\n",
 		c->index, change_kind_name(history_change_kind(s, c)), c->before, c->after,
@@ -216,6 +282,8 @@ static void text_change(const struct hist_series *s, const struct cp_change *c, 
 	fprintf(out, "    first run after: %s (session %s, %s), kernel %s, release %s, build %s\n",
 		p->run, p->session, p->started, p->kernel_version, p->kernel_release,
 		short_key(p->build_key));
+	if (where_of(s, i)[0])
+		fprintf(out, "    where: %s\n", where_of(s, i));
 }
 
 void history_write_text(const struct history *h, FILE *out)
@@ -237,7 +305,7 @@ void history_write_text(const struct history *h, FILE *out)
 		if (!h->detected)
 			continue;
 		for (size_t c = 0; c < s->cp.n; c++)
-			text_change(s, &s->cp.v[c], out);
+			text_change(s, c, out);
 		if (!s->cp.n)
 			fprintf(out, "  no change (%s)\n",
 				isnan(s->cp.last_p) ? "too few points for two segments"
@@ -258,7 +326,7 @@ void history_write_changes(const struct history *h, FILE *out)
 			continue;
 		series_title(h, s, out);
 		for (size_t c = 0; c < s->cp.n; c++)
-			text_change(s, &s->cp.v[c], out);
+			text_change(s, c, out);
 		n++;
 	}
 	fprintf(out, "%zu of %zu series changed (e-divisive means, min segment %zu, alpha %g, "
@@ -334,6 +402,8 @@ int history_write_json(const struct history *h, FILE *out)
 				json_number(j, "q", ch->q);
 				cJSON *first = cJSON_AddObjectToObject(j, "first_after");
 				json_provenance(first, &s->p[ch->index]);
+				if (s->where)
+					cJSON_AddStringToObject(j, "where", s->where[c]);
 				cJSON_AddItemToArray(chs, j);
 			}
 		}
@@ -375,7 +445,8 @@ void history_write_html(const struct history *h, FILE *out)
 			continue;
 		}
 		fputs("<table><tr><th>#</th><th>change</th><th>before</th><th>after</th>"
-		      "<th>delta</th><th>p</th><th>first run after</th><th>kernel</th></tr>\n", out);
+		      "<th>delta</th><th>p</th><th>first run after</th><th>kernel</th>"
+		      "<th>where the instructions moved</th></tr>\n", out);
 		for (size_t c = 0; c < s->cp.n; c++) {
 			const struct cp_change *ch = &s->cp.v[c];
 			const struct hist_point *p = &s->p[ch->index];
@@ -390,6 +461,8 @@ void history_write_html(const struct history *h, FILE *out)
 			html_escape(out, p->kernel_version);
 			fputs(" ", out);
 			html_escape(out, p->kernel_release);
+			fputs("</td><td>", out);
+			html_escape(out, where_of(s, c));
 			fputs("</td></tr>\n", out);
 		}
 		fputs("</table>\n</section>\n", out);

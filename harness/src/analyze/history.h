@@ -9,6 +9,12 @@
  * with the provenance of its first run; see docs/history.md for when each
  * is the right null hypothesis.
  *
+ * At a change point, history_movers() names the functions whose
+ * instructions per packet moved most (analyze/movers.h) from the runs
+ * before it to the runs after it: each side the HIST_MOVERS_POINTS points
+ * of its segment nearest the change (the series' board, strategy and
+ * timing; a session point brings every run of its session).
+ *
  * Contract: history_load() returns 0 or -1 (message printed); writers
  * escape every string for their format. A change's direction comes from the
  * metric's row in store/metrics.h, for the metrics reports compare; any
@@ -36,7 +42,12 @@ struct hist_series {
 	struct hist_point *p;
 	size_t n;
 	struct cp_result cp;	/* filled by history_detect() */
+	/* history_movers(): per change of cp, the movers; "" for none;
+	 * NULL until it ran */
+	char (*where)[256];
 };
+
+#define HIST_MOVERS_POINTS 32
 
 struct history {
 	struct hist_series *s;
@@ -51,6 +62,9 @@ int history_load(struct store *st, const struct selection *sel, const char *metr
 		 enum hist_points points, struct history *h);
 /* -1 when the parameters are invalid. */
 int history_detect(struct history *h, const struct cp_params *p);
+/* After history_detect(): every change's movers, read from st; 0, or -1
+ * when the store cannot be read (said). */
+int history_movers(struct history *h, struct store *st);
 void history_free(struct history *h);
 
 enum change_kind { CHANGE_REGRESSION, CHANGE_IMPROVEMENT, CHANGE_SHIFT };

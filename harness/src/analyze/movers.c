@@ -119,3 +119,88 @@ void movers_format(const struct mover *m, size_t n, char *buf, size_t len)
 		used += (size_t)w;
 	}
 }
+
+int movers_load(struct store *st, const struct selection *sel, struct dataset *d)
+{
+	struct strlist none = { 0 }, prefixes = { 0 };
+	movers_prefixes(&prefixes);
+	struct selection only = *sel;
+	only.metrics = &none;
+	only.metric_prefixes = &prefixes;
+	only.all_classes = 0;
+	int rc = dataset_load(st, &only, d);
+	strlist_free(&prefixes);
+	return rc;
+}
+
+/* The values of d's series of workload appended to side's series of the
+ * same metric, all under one label. */
+static void pool(struct dataset *side, const char *label, const struct dataset *d,
+		 const char *workload)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct series *s = &d->s[i];
+		if (strcmp(s->workload, workload))
+			continue;
+		struct series *p = NULL;
+		for (size_t k = 0; k < side->n && !p; k++)
+			if (!strcmp(side->s[k].metric, s->metric))
+				p = &side->s[k];
+		if (!p) {
+			side->s = xrealloc(side->s, (side->n + 1) * sizeof(*side->s));
+			p = &side->s[side->n++];
+			*p = (struct series){
+				.workload = xstrdup(workload), .board = xstrdup(s->board),
+				.strategy = xstrdup(label), .metric = xstrdup(s->metric),
+				.unit = xstrdup(s->unit), .first_run = xstrdup(s->first_run),
+			};
+		}
+		p->v = xrealloc(p->v, (p->n + s->n + 1) * sizeof(double));
+		memcpy(p->v + p->n, s->v, s->n * sizeof(double));
+		p->n += s->n;
+	}
+}
+
+static int load_side(struct store *st, const struct selection *sel, size_t n,
+		     const char *workload, const char *label, struct dataset *side)
+{
+	memset(side, 0, sizeof(*side));
+	for (size_t i = 0; i < n; i++) {
+		struct selection one = sel[i];
+		if (one.runs && !one.runs->n)
+			continue;	/* no runs, not every run */
+		one.workload = workload;
+		struct dataset d;
+		int rc = movers_load(st, &one, &d);
+		if (rc == 0)
+			pool(side, label, &d, workload);
+		dataset_free(&d);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int movers_between(struct store *st, const struct selection *ref, size_t nref,
+		   const struct selection *cand, size_t ncand, const char *workload, char *buf,
+		   size_t len)
+{
+	struct dataset r, c;
+	buf[0] = '\0';
+	int rc = load_side(st, ref, nref, workload, "reference", &r);
+	if (rc == 0)
+		rc = load_side(st, cand, ncand, workload, "candidate", &c);
+	else
+		memset(&c, 0, sizeof(c));
+	/* a side without the counts has nothing to compare with: not a
+	 * function "new" on the other */
+	if (rc == 0 && r.n && c.n) {
+		struct mover m[MOVERS_SHOWN];
+		size_t n = movers_find(&r, "reference", &c, "candidate", workload, m,
+				       MOVERS_SHOWN);
+		movers_format(m, n, buf, len);
+	}
+	dataset_free(&r);
+	dataset_free(&c);
+	return rc;
+}

@@ -15,6 +15,14 @@
  * first, largest change first, those of at least MOVERS_MIN_INSN; then calls
  * that changed by at least MOVERS_MIN_CALLS per packet. It fills at most
  * max and returns how many. movers_format() joins n of them with "; ".
+ *
+ * movers_between() is what every verdict prints (the gate's, bisect's,
+ * history's at a change point, the commit summary's): it loads each side
+ * from the store, its selections pooled into one side (a bisect revision's
+ * sessions, a history segment's runs over several nightly kernels: per
+ * function, every value of every run), and formats the MOVERS_SHOWN
+ * largest of movers_find(). Returns 0 with buf "" when a side has none of
+ * the emulator's counts, or -1 when the store cannot be read (said).
  */
 #ifndef HB_MOVERS_H
 #define HB_MOVERS_H
@@ -27,6 +35,7 @@
 #define MOVERS_CALLS "calls_per_pkt."
 #define MOVERS_MIN_INSN 1.0
 #define MOVERS_MIN_CALLS 0.01
+#define MOVERS_SHOWN 4
 
 struct mover {
 	char function[64];
@@ -41,5 +50,11 @@ size_t movers_find(const struct dataset *ref, const char *ref_strategy,
 		   struct mover *out, size_t max);
 /* "" for none. */
 void movers_format(const struct mover *m, size_t n, char *buf, size_t len);
+/* The selection's runs, only the movers' metrics, into d (dataset_load()). */
+int movers_load(struct store *st, const struct selection *sel, struct dataset *d);
+/* Each side's selections, restricted to workload; n of them a side. */
+int movers_between(struct store *st, const struct selection *ref, size_t nref,
+		   const struct selection *cand, size_t ncand, const char *workload, char *buf,
+		   size_t len);
 
 #endif

@@ -1,6 +1,7 @@
 #include "analyze/report.h"
 #include "analyze/cycles.h"
 #include "analyze/decisions.h"
+#include "analyze/movers.h"
 #include "analyze/report_summary.h"
 #include "analyze/sweep.h"
 
@@ -543,6 +544,35 @@ static void commit_metric(FILE *out, const struct dataset *d, const char *worklo
 	}
 }
 
+/* Per strategy of a (workload, board) row, the functions whose instructions
+ * per packet moved most against the reference (analyze/movers.h), one a
+ * line; nothing for runs without the emulator's counts. */
+static int commit_movers(FILE *out, const struct report_input *in, const char *workload,
+			 const char *board)
+{
+	const struct dataset *d = in->d;
+	struct selection sel = *in->sel;
+	sel.workload = workload;
+	sel.board = board;
+	struct dataset counts;
+	int rc = movers_load(in->st, &sel, &counts);
+	for (size_t i = 1; rc == 0 && i < d->strategies.n; i++) {
+		struct mover m[MOVERS_SHOWN];
+		size_t n = movers_find(&counts, d->strategies.v[0], &counts, d->strategies.v[i],
+				       workload, m, MOVERS_SHOWN);
+		if (n)
+			fprintf(out, "  %s: where the instructions moved (emulator-insn):\n",
+				d->strategies.v[i]);
+		for (size_t k = 0; k < n; k++) {
+			char line[128];
+			movers_format(&m[k], 1, line, sizeof(line));
+			fprintf(out, "    %s\n", line);
+		}
+	}
+	dataset_free(&counts);
+	return rc;
+}
+
 int report_emit_commit(const struct report_input *in, FILE *out)
 {
 	const struct dataset *d = in->d;
@@ -577,6 +607,10 @@ int report_emit_commit(const struct report_input *in, FILE *out)
 				if (metric_in_reports(&metric_defs[m]) && &metric_defs[m] != row->metric)
 					commit_metric(out, d, row->workload, row->board,
 						      &metric_defs[m], 0);
+			if (commit_movers(out, in, row->workload, row->board) < 0) {
+				summary_free(&t);
+				return -1;
+			}
 		}
 		for (size_t i = 0; i < row->n; i++) {
 			const struct summary_cell *c = &row->cells[i];

@@ -72,6 +72,8 @@ static void print_ends(const struct bisect *b)
 	       bisect_mean(&b->good_values), b->good_values.n, b->bad_rev.commit,
 	       bisect_mean(&b->bad_values), b->bad_values.n, b->ends.delta_pct, b->threshold_pct,
 	       gate_outcome_name(b->ends.outcome));
+	if (b->ends.where[0])
+		printf("  where: %s\n", b->ends.where);
 }
 
 static void print_culprit(const struct bisect *b)
@@ -79,6 +81,8 @@ static void print_culprit(const struct bisect *b)
 	printf("culprit %s %s\n", b->culprit, b->subject ? b->subject : "");
 	printf("  %s: %.6g before (%.12s) -> %.6g after (%+.2f %%)\n", b->metric, b->before,
 	       b->parent ? b->parent : "?", b->after, 100 * (b->after - b->before) / fabs(b->before));
+	if (b->where[0])
+		printf("  where: %s\n", b->where);
 }
 
 static int run_bisect(struct bisect *b, struct store *s)
@@ -91,7 +95,7 @@ static int run_bisect(struct bisect *b, struct store *s)
 		hb_err("bisect: BAD is not a regression of GOOD on %s; nothing to bisect", b->metric);
 		return HB_EXIT_INFRA;
 	}
-	rc = bisect_narrow(b);
+	rc = bisect_narrow(b, s);
 	if (rc == 0)
 		print_culprit(b);
 	return rc;

@@ -227,7 +227,7 @@ static void print_decisions(const struct gate_loop *l)
 int cmd_gate(int argc, char **argv)
 {
 	struct gate_opts g = { .threshold_pct = NAN };
-	struct gate_loop l = { .plan = &g.plan };
+	struct gate_loop l = { .plan = &g.plan, .stop_at_regression = 1 };
 	struct store *s = NULL;
 	int rc = parse(argc, argv, &g);
 	if (rc != -1)

@@ -86,11 +86,12 @@ int cmd_history(int argc, char **argv)
 		return HB_EXIT_INFRA;
 	struct history h;
 	int rc = history_load(s, &sel, metric, points, &h) == 0 ? HB_EXIT_OK : HB_EXIT_INFRA;
-	store_close(s);
 	if (rc == HB_EXIT_OK && detect) {
 		history_detect(&h, &cp);	/* parameters were checked above */
-		rc = history_newest_is_regression(&h) ? HB_EXIT_FAIL : HB_EXIT_OK;
+		rc = history_movers(&h, s) < 0 ? HB_EXIT_INFRA :
+		     history_newest_is_regression(&h) ? HB_EXIT_FAIL : HB_EXIT_OK;
 	}
+	store_close(s);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);

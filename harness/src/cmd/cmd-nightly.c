@@ -83,6 +83,10 @@ int cmd_nightly(int argc, char **argv)
 	if (history_load(s, &sel, NULL, HIST_PER_RUN, &h) < 0)
 		goto out;
 	history_detect(&h, &cp);
+	if (history_movers(&h, s) < 0) {
+		history_free(&h);
+		goto out;
+	}
 	history_write_changes(&h, stdout);
 	int regression = history_newest_is_regression(&h);
 	history_free(&h);

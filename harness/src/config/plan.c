@@ -27,9 +27,15 @@ static const char *const protocols[] = {
 	[GATE_ANY_PROTOCOL] = "any", [GATE_UDP] = "udp", [GATE_TCP] = "tcp", NULL
 };
 
+static const char *const traffics[] = {
+	[GATE_ANY_TRAFFIC] = "any", [GATE_DUT_TX] = "dut-tx", [GATE_DUT_RX] = "dut-rx",
+	[GATE_BIDIR] = "bidir", NULL
+};
+
 _Static_assert(sizeof(enum timing_mode) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum repeat_rule) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum gate_protocol) == sizeof(int), "YF_ENUM stores an int");
+_Static_assert(sizeof(enum gate_traffic) == sizeof(int), "YF_ENUM stores an int");
 
 #define M(f) offsetof(struct gate_metric, f)
 
@@ -44,6 +50,7 @@ static const struct yfield threshold_fields[] = {
 static const struct yfield gate_metric_fields[] = {
 	{ .key = "metric", .type = YF_STRING, .required = 1, .off = M(metric), .is_name = 1 },
 	{ .key = "protocol", .type = YF_ENUM, .off = M(protocol), .choices = protocols },
+	{ .key = "direction", .type = YF_ENUM, .off = M(traffic), .choices = traffics },
 	{ .key = "threshold_pct", .type = YF_MAP, .required = 1, .sub = threshold_fields },
 	{ 0 }
 };

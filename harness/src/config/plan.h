@@ -35,9 +35,12 @@ enum repeat_rule { REPEAT_FIXED, REPEAT_UNTIL_DECIDED };
  * (analyze/gate.h, gate_check_metrics()).
  */
 enum gate_protocol { GATE_ANY_PROTOCOL, GATE_UDP, GATE_TCP };
+/* the traffic's direction seen from the DUT, as enum wl_dir, plus "any" */
+enum gate_traffic { GATE_ANY_TRAFFIC, GATE_DUT_TX, GATE_DUT_RX, GATE_BIDIR };
 struct gate_metric {
 	char *metric;
 	enum gate_protocol protocol;	/* workloads it applies to */
+	enum gate_traffic traffic;	/* and their direction (key "direction") */
 	double threshold_pct[2];	/* indexed by enum timing_mode */
 	char *where;	/* "FILE:LINE:COL: " of its `metric:`, for errors found later */
 };

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analyze/dataset.h"
+#include "analyze/movers.h"
 #include "config/catalog.h"
 #include "run/revision.h"
 #include "util/proc.h"
@@ -30,7 +31,7 @@ int bisect_load(struct bisect *b)
 		return HB_EXIT_USAGE;
 	const struct gate_metric *gm = b->plan.gate.metrics.v;
 	for (size_t i = 0; i < b->plan.gate.metrics.n && !b->gm; i++)
-		if (!strcmp(gm[i].metric, b->metric) && gate_metric_applies(&gm[i], b->wl.proto))
+		if (!strcmp(gm[i].metric, b->metric) && gate_metric_applies(&gm[i], &b->wl))
 			b->gm = &gm[i];
 	if (!b->gm) {
 		hb_err("--metric %s: plan %s gates no such metric for %s", b->metric, b->plan.path,
@@ -41,6 +42,9 @@ int bisect_load(struct bisect *b)
 	/* the reference strategy only: the driver change is the revision */
 	while (b->plan.strategies.n > 1)
 		free(b->plan.strategies.v[--b->plan.strategies.n]);
+	/* and the first workload only: the one the metric is judged on */
+	while (b->plan.workloads.n > 1)
+		free(b->plan.workloads.v[--b->plan.workloads.n]);
 	return 0;
 }
 
@@ -83,6 +87,22 @@ static int add_session(const struct bisect *b, struct store *s, const char *sess
 	}
 	dataset_free(&d);
 	return k ? 0 : -1;
+}
+
+/* Where the instructions moved (analyze/movers.h) from the runs of the
+ * sessions a to those of b, into buf ("" without the emulator's counts). */
+static void where_between(const struct bisect *b, struct store *s, const struct strlist *a,
+			  const struct strlist *c, char *buf, size_t len)
+{
+	struct selection *sa = xcalloc(a->n + 1, sizeof(*sa)), *sc = xcalloc(c->n + 1, sizeof(*sc));
+	for (size_t i = 0; i < a->n; i++)
+		sa[i].session = a->v[i];
+	for (size_t i = 0; i < c->n; i++)
+		sc[i].session = c->v[i];
+	if (!a->n || !c->n || movers_between(s, sa, a->n, sc, c->n, b->wl.name, buf, len) < 0)
+		buf[0] = '\0';	/* a verdict without its where: the store said why */
+	free(sa);
+	free(sc);
 }
 
 /* reps more runs of rev, their values appended to x; the session's id is
@@ -144,7 +164,23 @@ int bisect_ends(struct bisect *b, struct store *s)
 			break;
 		decide(b, &seq, g, bs, &b->ends);
 	}
+	where_between(b, s, &b->good_sessions, &b->bad_sessions, b->ends.where,
+		      sizeof(b->ends.where));
 	return 0;
+}
+
+/* A line of the steps' log: the revision, its mean, its sessions (comma
+ * separated, "-" for none) and the verdict's word. */
+static void log_step(const char *path, const char *rev, double mean,
+		     const struct strlist *sessions, const char *word)
+{
+	FILE *log = fopen(path, "a");
+	if (!log)
+		return;
+	char *list = sessions->n ? argv_join(sessions, ",") : xstrdup("-");
+	fprintf(log, "%s %.17g %s %s\n", rev, mean, list, word);
+	free(list);
+	fclose(log);
 }
 
 int bisect_step(struct bisect *b, struct store *s)
@@ -164,11 +200,12 @@ int bisect_step(struct bisect *b, struct store *s)
 		unsetenv(git_env[i]);
 	struct git_revision gr = { 0 };
 	struct bisect_values good = { 0 }, cand = { 0 };
+	struct strlist sessions = { 0 };
 	for (size_t i = 0; i < b->good_sessions.n; i++)
 		add_session(b, s, b->good_sessions.v[i], &good);
 	/* a run that failed (a killed iperf3 on a loaded host) is stored with
 	 * its reason; the pass runs still count, and the gate asks for more */
-	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, NULL);
+	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, &sessions);
 	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
 	struct gate_seq seq = { 0 };
 	if (rc != HB_EXIT_USAGE && good.n && cand.n) {
@@ -177,20 +214,19 @@ int bisect_step(struct bisect *b, struct store *s)
 		int tries = 0;
 		while (d.outcome == GATE_OPEN && cand.n < (size_t)b->plan.gate.max_repetitions &&
 		       tries++ < b->plan.gate.max_repetitions && !hb_interrupted &&
-		       measure_into(b, s, rev, 1, &cand, &gr, NULL) != HB_EXIT_USAGE)
+		       measure_into(b, s, rev, 1, &cand, &gr, &sessions) != HB_EXIT_USAGE)
 			decide(b, &seq, &good, &cand, &d);
 	}
 	int verdict = d.outcome == GATE_REGRESSED ? 1 :
 		      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED ? 0 : HB_EXIT_INFRA;
 	const char *word = verdict == 1 ? "bad" : verdict == 0 ? "good" :
 			   cand.n ? "skip (undecided)" : "skip (not measured)";
-	hb_info("bisect: %.12s %s %.6g over %zu runs (good %.6g): %s", rev, b->metric,
-		bisect_mean(&cand), cand.n, bisect_mean(&good), word);
-	FILE *log = fopen(b->log, "a");
-	if (log) {
-		fprintf(log, "%s %.17g %s\n", rev, bisect_mean(&cand), word);
-		fclose(log);
-	}
+	where_between(b, s, &b->good_sessions, &sessions, d.where, sizeof(d.where));
+	hb_info("bisect: %.12s %s %.6g over %zu runs (good %.6g): %s%s%s", rev, b->metric,
+		bisect_mean(&cand), cand.n, bisect_mean(&good), word,
+		d.where[0] ? "; where: " : "", d.where);
+	log_step(b->log, rev, bisect_mean(&cand), &sessions, word);
+	strlist_free(&sessions);
 	free(good.v);
 	free(cand.v);
 	git_revision_free(&gr);
@@ -211,6 +247,26 @@ static double logged_mean(const char *log, const char *commit)
 	strlist_free(&lines);
 	free(text);
 	return v;
+}
+
+/* The sessions logged for commit, pushed to out. */
+static void logged_sessions(const char *log, const char *commit, struct strlist *out)
+{
+	char *text = read_file(log, NULL);
+	struct strlist lines = { 0 };
+	strlist_split(&lines, text ? text : "", "\n");
+	for (size_t i = 0; i < lines.n; i++) {
+		if (strncmp(lines.v[i], commit, 40) || lines.v[i][40] != ' ')
+			continue;
+		struct strlist words = { 0 };
+		strlist_split(&words, lines.v[i], " ");
+		strlist_free(out);
+		if (words.n > 2 && strcmp(words.v[2], "-"))
+			strlist_split(out, words.v[2], ",");
+		strlist_free(&words);
+	}
+	strlist_free(&lines);
+	free(text);
 }
 
 static int git_in(const char *dir, char *const args[])
@@ -252,8 +308,9 @@ static void step_command(const struct bisect *b, const char *log, struct strlist
 }
 
 /* What git's bisection in wt ended at: the culprit, its subject and parent,
- * and the means the steps logged for the two. */
-static int read_culprit(struct bisect *b, const char *wt, const char *log)
+ * the means the steps logged for the two and where the instructions moved
+ * between their runs. */
+static int read_culprit(struct bisect *b, struct store *s, const char *wt, const char *log)
 {
 	char *bad_ref[] = { "git", "-C", (char *)wt, "rev-parse", "refs/bisect/bad", NULL };
 	char *culprit = proc_output(bad_ref);
@@ -270,12 +327,19 @@ static int read_culprit(struct bisect *b, const char *wt, const char *log)
 	b->subject = proc_output(subj);
 	b->after = logged_mean(log, culprit);
 	b->before = b->parent ? logged_mean(log, b->parent) : NAN;
+	struct strlist before = { 0 }, after = { 0 };
+	if (b->parent)
+		logged_sessions(log, b->parent, &before);
+	logged_sessions(log, culprit, &after);
+	where_between(b, s, &before, &after, b->where, sizeof(b->where));
+	strlist_free(&before);
+	strlist_free(&after);
 	free(parent_spec);
 	return 0;
 }
 
 /* `git bisect run` in a worktree wt of the repository, removed after. */
-static int bisect_in(struct bisect *b, const char *wt, const char *log)
+static int bisect_in(struct bisect *b, struct store *s, const char *wt, const char *log)
 {
 	char *add[] = { "worktree", "add", "--quiet", "--detach", "--no-checkout", (char *)wt,
 			b->bad_rev.commit, NULL };
@@ -286,7 +350,7 @@ static int bisect_in(struct bisect *b, const char *wt, const char *log)
 	int rc = HB_EXIT_INFRA;
 	if (git_in(b->repo, add) == 0 && git_in(wt, start) == 0 &&
 	    git_in(wt, strlist_argv(&run)) == 0)
-		rc = read_culprit(b, wt, log);
+		rc = read_culprit(b, s, wt, log);
 	strlist_free(&run);
 	char *reset[] = { "bisect", "reset", NULL };
 	char *remove[] = { "worktree", "remove", "--force", (char *)wt, NULL };
@@ -297,7 +361,7 @@ static int bisect_in(struct bisect *b, const char *wt, const char *log)
 	return rc;
 }
 
-int bisect_narrow(struct bisect *b)
+int bisect_narrow(struct bisect *b, struct store *s)
 {
 	char tmpl[] = "/tmp/hb-bisect-XXXXXX";
 	if (!mkdtemp(tmpl)) {
@@ -306,13 +370,9 @@ int bisect_narrow(struct bisect *b)
 	}
 	char *wt = path_join(tmpl, "worktree");
 	char *log = path_join(tmpl, "steps.log");
-	FILE *f = fopen(log, "w");
-	if (f) {
-		fprintf(f, "%s %.17g good\n%s %.17g bad\n", b->good_rev.commit,
-			bisect_mean(&b->good_values), b->bad_rev.commit, bisect_mean(&b->bad_values));
-		fclose(f);
-	}
-	int rc = bisect_in(b, wt, log);
+	log_step(log, b->good_rev.commit, bisect_mean(&b->good_values), &b->good_sessions, "good");
+	log_step(log, b->bad_rev.commit, bisect_mean(&b->bad_values), &b->bad_sessions, "bad");
+	int rc = bisect_in(b, s, wt, log);
 	rm_rf(tmpl);
 	free(wt);
 	free(log);

@@ -15,11 +15,14 @@
  * outcome, GATE_OPEN only when interrupted or at the cap), HB_EXIT_USAGE
  * when GOOD or BAD is no revision of the repository, HB_EXIT_INFRA when
  * either could not be measured (said). bisect_narrow(), after a
- * GATE_REGRESSED b->ends, returns 0 with b->culprit set, or HB_EXIT_INFRA
+ * GATE_REGRESSED b->ends, returns 0 with b->culprit set (and b->where:
+ * the movers from its parent's runs to its own), or HB_EXIT_INFRA
  * when git named none (every step skipped; said) or the bisection could
  * not run. bisect_step() is a step's verdict for `git bisect run` and
  * never anything else: 0 good (pass or improved), 1 bad (regressed), 125
- * skip (not built, booted, measured or decided). bisect_free() frees what
+ * skip (not built, booted, measured or decided); it says the verdict with
+ * its movers against GOOD and logs the revision's sessions for the
+ * culprit's where. bisect_free() frees what
  * the others filled, also after a failure.
  */
 #ifndef HB_BISECT_H
@@ -63,11 +66,12 @@ struct bisect {
 	/* bisect_narrow(): the first bad commit, its parent and their means */
 	char *culprit, *subject, *parent;	/* subject, parent NULL: git did not say */
 	double before, after;
+	char where[256];	/* the movers from parent to culprit; "" for none */
 };
 
 int bisect_load(struct bisect *b);
 int bisect_ends(struct bisect *b, struct store *s);
-int bisect_narrow(struct bisect *b);
+int bisect_narrow(struct bisect *b, struct store *s);
 int bisect_step(struct bisect *b, struct store *s);
 void bisect_free(struct bisect *b);
 

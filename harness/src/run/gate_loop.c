@@ -101,7 +101,7 @@ static void look(struct gate_loop *g)
 	g->n = 0;
 	for (size_t w = 0; w < g->plan->workloads.n; w++) {
 		for (size_t m = 0; m < pol->metrics.n; m++) {
-			if (!gate_metric_applies(&gm[m], g->wls[w].proto))
+			if (!gate_metric_applies(&gm[m], &g->wls[w]))
 				continue;
 			const char *name = gm[m].metric;
 			const struct series *r = dataset_find(&g->ref.ds, g->wls[w].name, NULL, NULL, name);
@@ -238,29 +238,24 @@ static void say_reused(const struct gate_loop *g)
  * its workload; nothing for runs without the emulator's counts. */
 static int where_moved(struct gate_loop *g, struct store *s)
 {
-	struct strlist none = { 0 }, prefixes = { 0 };
-	movers_prefixes(&prefixes);
-	struct dataset ref, cand;
 	struct selection rs = side_selection(g, &g->ref), cs = side_selection(g, &g->cand);
-	rs.metrics = cs.metrics = &none;
-	rs.metric_prefixes = cs.metric_prefixes = &prefixes;
-	int rc = dataset_load(s, &rs, &ref);
-	if (rc == 0)
-		rc = dataset_load(s, &cs, &cand);
-	/* each side is one build, so one label: the dataset's (a candidate
-	 * with patches is "baseline+fix", not its strategy's name) */
-	for (size_t w = 0; rc == 0 && ref.strategies.n && cand.strategies.n && w < g->nwls; w++) {
-		struct mover m[4];
-		size_t n = movers_find(&ref, ref.strategies.v[0], &cand, cand.strategies.v[0],
-				       g->wls[w].name, m, HB_ARRAY_SIZE(m));
-		for (size_t i = 0; i < g->n; i++)
+	int rc = 0;
+	for (size_t w = 0; rc == 0 && w < g->nwls; w++) {
+		char where[sizeof(g->v[0].where)];
+		rc = movers_between(s, &rs, 1, &cs, 1, g->wls[w].name, where, sizeof(where));
+		for (size_t i = 0; rc == 0 && i < g->n; i++)
 			if (!strcmp(g->v[i].workload, g->wls[w].name))
-				movers_format(m, n, g->v[i].where, sizeof(g->v[i].where));
+				memcpy(g->v[i].where, where, sizeof(where));
 	}
-	dataset_free(&ref);
-	dataset_free(&cand);
-	strlist_free(&prefixes);
 	return rc;
+}
+
+static int regressed(const struct gate_loop *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].outcome == GATE_REGRESSED)
+			return 1;
+	return 0;
 }
 
 int gate_loop_judge(struct gate_loop *g, struct store *s)
@@ -277,7 +272,8 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 		look(g);
 		if (first)
 			say_reused(g);
-		if (dut_failures(&g->cand, 1) || !extend(g, s))
+		if (dut_failures(&g->cand, 1) || (g->stop_at_regression && regressed(g)) ||
+		    !extend(g, s))
 			break;
 	}
 	for (size_t i = 0; i < g->n; i++)

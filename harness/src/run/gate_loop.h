@@ -51,6 +51,10 @@ struct gate_loop {
 	 * session of its own (a gate). Else only this session's runs count and
 	 * new ones are stored in it (compare's plan, run/planner.h). */
 	const char *session;
+	/* a gate's verdict: once a metric regressed the exit is 1 whatever the
+	 * others say, so no run is added for them (they end inconclusive).
+	 * Compare (0) decides every metric of every strategy. */
+	int stop_at_regression;
 	struct gate_side ref, cand;
 	/* gate_loop_load() */
 	struct board board;
