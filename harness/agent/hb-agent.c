@@ -28,7 +28,6 @@
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
-#include <sys/random.h>
 #include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -1254,29 +1253,7 @@ static void frame_device(const char *iface, char *out, size_t outlen)
 		closedir(d);
 }
 
-/*
- * Linux fills its random pool on the first blocking getrandom() of a boot
- * (6.1's try_to_generate_entropy(): a timer each jiffy and a schedule()
- * loop in the caller, 256 expiries, keeping the CPU busy where it would
- * idle). Left to the first program that asks, it ran inside a boot's first
- * measured run: that run's CPU profile had some 1,800 more instructions
- * per packet (the scheduler's, blake2s, chacha) and a lower hrtimer share
- * than the runs after it (docs/measurements.md). So the agent asks first,
- * before READY, and says how long it waited (ms of the DUT's clock; 0 when
- * the pool was ready).
- */
-static int64_t wait_for_random_pool(void)
-{
-	unsigned char b;
-	if (getrandom(&b, 1, GRND_NONBLOCK) == 1)
-		return 0;
-	int64_t t0 = now_ms();
-	while (getrandom(&b, 1, 0) < 0 && errno == EINTR)
-		;
-	return now_ms() - t0;
-}
-
-static void emit_ready(const struct agent_params *p, int64_t random_wait_ms)
+static void emit_ready(const struct agent_params *p)
 {
 	char path[96], target[256], lower[40], *speed;
 	const char *driver = "none";
@@ -1292,8 +1269,8 @@ static void emit_ready(const struct agent_params *p, int64_t random_wait_ms)
 	speed = read_all(path, NULL);
 	if (speed)
 		speed[strcspn(speed, " \n")] = '\0';
-	emit("HB READY iface=%s addr=%s driver=%s speed=%s random_wait_ms=%lld", p->iface,
-	     p->addr, driver, speed && speed[0] ? speed : "unknown", (long long)random_wait_ms);
+	emit("HB READY iface=%s addr=%s driver=%s speed=%s", p->iface, p->addr,
+	     driver, speed && speed[0] ? speed : "unknown");
 	free(speed);
 }
 
@@ -1387,8 +1364,7 @@ int main(int argc, char **argv)
 		emit("HB ERROR msg=%s", err);
 	else {
 		console_quiet();
-		int64_t random_wait_ms = wait_for_random_pool();
-		emit_ready(&params, random_wait_ms);
+		emit_ready(&params);
 	}
 	serve(have_params ? &params : NULL, err);
 	/* The console is gone. init must not exit (the kernel would panic). */
