@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,28 +30,15 @@ static const char name_chars[] =
 static const char conf_path_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,=@~";
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int lava_artifacts_bind_ok(const char *ip, char *err, size_t errlen)
 {
 	struct in_addr in;
 	if (!ip || strchr(ip, '/') || ipv4_parse(ip, &in) < 0)
-		return fail(err, errlen, "'%s' is not an IPv4 address", ip ? ip : "(none)");
+		return hb_errbuf(err, errlen, "'%s' is not an IPv4 address", ip ? ip : "(none)");
 	uint32_t a = ntohl(in.s_addr);
 	if ((a >> 24) == 127 || (a & 0xfffe0000u) == 0xc6120000u)
 		return 0;
-	return fail(err, errlen, "hilbench serves artifacts only on loopback (127.0.0.0/8) or "
+	return hb_errbuf(err, errlen, "hilbench serves artifacts only on loopback (127.0.0.0/8) or "
 		    "in its benchmark network (198.18.0.0/15), not on %s; give the board a "
 		    "lava.artifact_url for a lab's own web server", ip);
 }
@@ -61,14 +47,14 @@ int lava_artifacts_path(const char *hex, const char *name, char *out, size_t out
 			char *err, size_t errlen)
 {
 	if (strlen(hex) != 64 || hex[strspn(hex, "0123456789abcdef")])
-		return fail(err, errlen, "'%s' is not a SHA-256 in lowercase hex", hex);
+		return hb_errbuf(err, errlen, "'%s' is not a SHA-256 in lowercase hex", hex);
 	if (!name[0] || name[strspn(name, name_chars)] || !strcmp(name, ".") ||
 	    !strcmp(name, ".."))
-		return fail(err, errlen, "'%s' cannot name a published file; use letters, digits "
+		return hb_errbuf(err, errlen, "'%s' cannot name a published file; use letters, digits "
 			    "and ._+-", name);
 	int n = snprintf(out, outlen, "sha256/%s/%s", hex, name);
 	if (n < 0 || (size_t)n >= outlen)
-		return fail(err, errlen, "the artifact path of '%s' is too long", name);
+		return hb_errbuf(err, errlen, "the artifact path of '%s' is too long", name);
 	return 0;
 }
 

@@ -6,7 +6,6 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,17 +28,6 @@ struct body {
 	char *data;
 	size_t len;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* The token from the environment, for as long as the process runs. */
 static char *env_token;
@@ -85,7 +73,7 @@ static int read_token_file(const char *file, char **token, char *err, size_t err
 	ssize_t n = 0, got = 0;
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		set_err(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
+		hb_errbuf(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
 			LAVA_TOKEN_FILE_ENV, strerror(errno));
 		return -1;
 	}
@@ -100,13 +88,13 @@ static int read_token_file(const char *file, char **token, char *err, size_t err
 	size_t len = strcspn(s, " \t\r\n");
 	int rc = -1;
 	if (got < 0)
-		set_err(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
+		hb_errbuf(err, errlen, "cannot read the LAVA token file %s ($%s): %s", file,
 			LAVA_TOKEN_FILE_ENV, strerror(saved));
 	else if (n == (ssize_t)sizeof(buf) - 1)
-		set_err(err, errlen, "the LAVA token file %s ($%s) is over 4 KiB: not a token", file,
+		hb_errbuf(err, errlen, "the LAVA token file %s ($%s) is over 4 KiB: not a token", file,
 			LAVA_TOKEN_FILE_ENV);
 	else if (!len)
-		set_err(err, errlen, "the LAVA token file %s ($%s) is empty", file,
+		hb_errbuf(err, errlen, "the LAVA token file %s ($%s) is empty", file,
 			LAVA_TOKEN_FILE_ENV);
 	else
 		rc = 0;
@@ -181,13 +169,13 @@ static int url_allowed(const char *url, char *err, size_t errlen)
 {
 	int https = !strncasecmp(url, "https://", 8);
 	if (!https && strncasecmp(url, "http://", 7)) {
-		set_err(err, errlen, "LAVA server '%s': not an http:// or https:// URL", url);
+		hb_errbuf(err, errlen, "LAVA server '%s': not an http:// or https:// URL", url);
 		return -1;
 	}
 	const char *host;
 	size_t hlen = url_host(url, https, &host);
 	if (!hlen) {
-		set_err(err, errlen, "LAVA server '%s': no host", url);
+		hb_errbuf(err, errlen, "LAVA server '%s': no host", url);
 		return -1;
 	}
 	if (https)
@@ -203,7 +191,7 @@ static int url_allowed(const char *url, char *err, size_t errlen)
 			"the network in clear text ($HILBENCH_LAVA_ALLOW_HTTP=1)", url);
 		return 0;
 	}
-	set_err(err, errlen, "LAVA server %s is plain HTTP to another machine: the token would "
+	hb_errbuf(err, errlen, "LAVA server %s is plain HTTP to another machine: the token would "
 		"cross the network in clear text; use https://, or set HILBENCH_LAVA_ALLOW_HTTP=1 "
 		"if that network is yours alone", url);
 	return -1;
@@ -381,7 +369,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 		if (cc == CURLE_OK && status >= 400 && status < 500) {
 			char msg[MESSAGE_MAX + 1];
 			server_message(&b, msg, sizeof(msg));
-			set_err(err, errlen, "%s %s: HTTP %ld: %s", method, url, status, msg);
+			hb_errbuf(err, errlen, "%s %s: HTTP %ld: %s", method, url, status, msg);
 			free(b.data);
 			rc = LAVA_EREJECTED;
 			break;
@@ -399,7 +387,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 		}
 	}
 	if (rc == LAVA_EUNREACHABLE)
-		set_err(err, errlen, "%s %s: %s%s", method, url,
+		hb_errbuf(err, errlen, "%s %s: %s%s", method, url,
 			interrupted(c) ? "interrupted" : last,
 			interrupted(c) ? "" : " (gave up after the retries; is the server up?)");
 	/* curl's copy of the Authorization header is wiped like ours */
@@ -420,7 +408,7 @@ static cJSON *get_json(struct lava_client *c, const char *path, int *rc, char *e
 	cJSON *j = cJSON_Parse(b.data ? b.data : "");
 	free(b.data);
 	if (!j) {
-		set_err(err, errlen, "GET %s%s: the answer is not JSON", c->url, path);
+		hb_errbuf(err, errlen, "GET %s%s: the answer is not JSON", c->url, path);
 		*rc = LAVA_EUNREACHABLE;
 	}
 	return j;
@@ -446,7 +434,7 @@ int lava_device_check(struct lava_client *c, const char *hostname, char *err, si
 	const char *health = jstr(j, "health");
 	for (size_t i = 0; i < HB_ARRAY_SIZE(unusable); i++)
 		if (!strcmp(health, unusable[i])) {
-			set_err(err, errlen, "LAVA device %s is %s (state %s): not submitting; a lab "
+			hb_errbuf(err, errlen, "LAVA device %s is %s (state %s): not submitting; a lab "
 				"admin must bring it back to Good", hostname, health, jstr(j, "state"));
 			rc = LAVA_EREJECTED;
 		}
@@ -472,7 +460,7 @@ int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char 
 	if (cJSON_IsNumber(first)) {
 		*job_id = (long)first->valuedouble;
 	} else {
-		set_err(err, errlen, "POST %s/api/v0.2/jobs/: no job_ids in the answer", c->url);
+		hb_errbuf(err, errlen, "POST %s/api/v0.2/jobs/: no job_ids in the answer", c->url);
 		rc = LAVA_EUNREACHABLE;
 	}
 	cJSON_Delete(j);

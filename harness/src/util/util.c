@@ -453,6 +453,15 @@ void hb_verr(const char *fmt, va_list ap)
 	status_draw();
 }
 
+int hb_errbuf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 void hb_err(const char *fmt, ...)
 {
 	va_list ap;

@@ -106,6 +106,9 @@ int sha256_file_hex(const char *path, char out[65]);
 const char *hb_cache_dir(void);
 
 void hb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The message into err (for the pure functions that say why in a buffer
+ * instead of printing); returns -1. */
+int hb_errbuf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void hb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hb_verr(const char *fmt, va_list ap);
 /* A status line (a progress bar) kept below the messages on a terminal:
