@@ -20,12 +20,14 @@
 #ifndef HB_RUN_DOUBLE_H
 #define HB_RUN_DOUBLE_H
 
+#include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "build/gitsource.h"
 #include "deploy/dut.h"
 #include "run/executor.h"
 #include "store/store.h"
@@ -150,7 +152,9 @@ static inline int double_prepare(const struct board *b, const char *series, cons
 	memset(u, 0, sizeof(*u));
 	if (e)
 		memset(e, 0, sizeof(*e));
-	snprintf(dbl.revision, sizeof(dbl.revision), "%s", o->revision ? o->revision : "");
+	dbl.revision[0] = 0;
+	if (o->revision)
+		git_revision_tag(o->revision, dbl.revision);
 	int rc = dbl.prepare_rc;
 	if (!rc && dbl.prepare_revision)
 		rc = dbl.prepare_revision(dbl.revision);
@@ -165,9 +169,22 @@ static inline int double_prepare(const struct board *b, const char *series, cons
 	k->image = path_join(k->dir, "zImage");
 	k->manifest = path_join(k->dir, "manifest.json");
 	k->kernel_release = xstrdup(DOUBLE_KERNEL);
-	static const char manifest[] = "{\"patches\":[],\"source\":{\"kernel_version\":\"6.1.0\"}}";
-	if (mkdir_p(k->dir, 0755) < 0 ||
-	    write_file_atomic(k->manifest, manifest, sizeof(manifest) - 1) < 0)
+	/* the user's patches as kernel.c's manifest lists them */
+	cJSON *m = cJSON_CreateObject();
+	cJSON *patches = cJSON_AddArrayToObject(m, "patches");
+	for (size_t i = 0; i < o->user_patches.n; i++) {
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "layer", "user");
+		cJSON_AddStringToObject(p, "path", o->user_patches.v[i]);
+		cJSON_AddItemToArray(patches, p);
+	}
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "source"), "kernel_version", "6.1.0");
+	char *manifest = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	int rc_write = mkdir_p(k->dir, 0755) < 0 ||
+		       write_file_atomic(k->manifest, manifest, strlen(manifest)) < 0 ? -1 : 0;
+	free(manifest);
+	if (rc_write < 0)
 		return -1;
 	u->initramfs = path_join(dbl.dir, "initramfs.cpio.gz");
 	snprintf(u->sha256, sizeof(u->sha256), "initramfs-double");

@@ -301,6 +301,44 @@ static void resume_of_another_plan_is_refused(void **state)
 	assert_string_equal(resumed, session);
 }
 
+static int first_row(const struct run_row *r, void *ctx)
+{
+	char **out = ctx;
+	*out = xasprintf("%s|%s", r->kernel_version, r->patches);
+	return 1;
+}
+
+/* A --kernel-git revision's runs say which commit they ran
+ * (<version>+g<commit>) and where its repository is, on the revision's
+ * patch layer: not a build input, so added to each run's copy of the
+ * build's patches (what KCIDB's git_repository_url reads). */
+static void a_revision_s_runs_name_its_commit_and_repository(void **state)
+{
+	(void)state;
+	struct git_revision gr = { .patch = "/c/git/base..rev.patch",
+				   .url = "https://git.example.org/lab/linux.git" };
+	snprintf(gr.commit, sizeof(gr.commit), "0123456789abcdef0123456789abcdef01234567");
+	struct exec_opts o = { .revision = &gr };
+	strlist_push(&o.user_patches, "/c/other.patch");
+	strlist_push(&o.user_patches, gr.patch);
+	char session[40];
+	assert_int_equal(execute(&o, session), 0);
+	char *row = NULL;
+	struct selection sel = { .session = session };
+	assert_int_equal(store_foreach(st, &sel, first_row, &row), 1);
+	char *bar = strchr(row, '|');
+	*bar = 0;
+	assert_string_equal(row, "6.1.0+g0123456789ab");
+	cJSON *p = cJSON_Parse(bar + 1);
+	assert_int_equal(cJSON_GetArraySize(p), 2);
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(p, 0), "git_repository_url"));
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(p, 1),
+						"git_repository_url")->valuestring, gr.url);
+	cJSON_Delete(p);
+	free(row);
+	strlist_free(&o.user_patches);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +361,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(resume_runs_only_what_has_no_pass_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(resume_of_another_plan_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_revision_s_runs_name_its_commit_and_repository,
+						setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

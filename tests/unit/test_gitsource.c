@@ -104,12 +104,34 @@ static void unknown_revisions_are_refused(void **state)
 	git_revision_free(&r);
 }
 
+/* The repository's URL goes into KCIDB's git_repository_url: https only,
+ * without the credentials a lab's remote may carry; nothing for a remote
+ * others cannot fetch from. */
+static void the_repository_is_named_without_credentials(void **state)
+{
+	(void)state;
+	struct git_revision r;
+	assert_int_equal(git_revision_prepare(repo, "one", NULL, &r), 0);
+	assert_null(r.url);	/* no remote */
+	git_revision_free(&r);
+	git("remote", "add", "origin", "https://lab:s3cret@git.example.org/lab/linux.git");
+	assert_int_equal(git_revision_prepare(repo, "one", NULL, &r), 0);
+	assert_string_equal(r.url, "https://git.example.org/lab/linux.git");
+	git_revision_free(&r);
+	git("remote", "set-url", "origin", "git@git.example.org:lab/linux.git");
+	assert_int_equal(git_revision_prepare(repo, "one", NULL, &r), 0);
+	assert_null(r.url);
+	git_revision_free(&r);
+	git("remote", "remove", "origin", NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_revision_is_its_diff_from_the_root),
 		cmocka_unit_test(the_base_itself_needs_no_patch),
 		cmocka_unit_test(unknown_revisions_are_refused),
+		cmocka_unit_test(the_repository_is_named_without_credentials),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -66,7 +66,8 @@ static void add(const char *id, enum run_class cls, const char *workload, const 
 /* a --kernel-git run: build/gitsource.c's layer, named <base>..<commit> */
 static const char git_patches[] = "[{\"layer\":\"user\",\"path\":\"/c/git/"
 				  "fedcba9876543210fedcba9876543210fedcba98.." COMMIT ".patch\","
-				  "\"sha256\":\"" SHA_A "\"}]";
+				  "\"sha256\":\"" SHA_A "\",\"git_repository_url\":"
+				  "\"https://git.example.org/lab/linux.git\"}]";
 
 static int setup(void **state)
 {
@@ -221,6 +222,10 @@ static void measurements_are_done_tests_with_numbers(void **state)
 	assert_string_equal(cJSON_GetObjectItem(git, "git_commit_hash")->valuestring, COMMIT);
 	assert_string_equal(cJSON_GetObjectItem(git, "patchset_hash")->valuestring, "");
 	assert_null(cJSON_GetObjectItem(git, "tree_name"));
+	/* and its repository, which the run recorded with the layer (run/executor.c) */
+	assert_string_equal(cJSON_GetObjectItem(git, "git_repository_url")->valuestring,
+			    "https://git.example.org/lab/linux.git");
+	assert_null(cJSON_GetObjectItem(checkout, "git_repository_url"));
 	cJSON_Delete(j);
 	/* no host paths: a patch is its file name and hash */
 	char *text = read_file(path, NULL);

@@ -2,7 +2,8 @@
  * KCIDB v5 export: what KernelCI's common database takes from a CI system
  * (kernelci/kcidb-io, schema v5.3, vendored in tests/kcidb with the version
  * it came from). The mapping:
- *   checkout  the patched source: the tree (a git commit: git_commit_hash;
+ *   checkout  the patched source: the tree (a git commit: git_commit_hash
+ *             and, when its repository is public, git_repository_url;
  *             Debian's linux-source: tree_name debian-<package version>)
  *             + the strategy's and the user's patches (patchset_hash as
  *             KCIDB defines it: sha256 over the newline-terminated sha256
@@ -113,7 +114,17 @@ static char *patchset_hash(const cJSON *patches)
 	return out;
 }
 
-/* Our patches JSON without host paths: {layer, name, sha256} each. */
+/* A recorded git_repository_url as KCIDB may take it: https, and short
+ * enough to keep whole (a longer one is left out rather than cut into
+ * another URL); NULL otherwise. */
+static const char *public_url(const cJSON *url)
+{
+	return cJSON_IsString(url) && !strncmp(url->valuestring, "https://", 8) &&
+	       strlen(url->valuestring) < 512 ? url->valuestring : NULL;
+}
+
+/* Our patches JSON without host paths: {layer, name, sha256} each, and a
+ * --kernel-git layer's git_repository_url. */
 static cJSON *patches_for_export(const char *json)
 {
 	cJSON *in = cJSON_Parse(json ? json : "[]"), *out = cJSON_CreateArray();
@@ -131,6 +142,9 @@ static cJSON *patches_for_export(const char *json)
 		}
 		if (cJSON_IsString(sha))
 			cJSON_AddStringToObject(q, "sha256", sha->valuestring);
+		const char *url = public_url(cJSON_GetObjectItemCaseSensitive(p, "git_repository_url"));
+		if (url)
+			cJSON_AddStringToObject(q, "git_repository_url", url);
 		cJSON_AddItemToArray(out, q);
 	}
 	cJSON_Delete(in);
@@ -173,10 +187,7 @@ static void read_source_facts(const char *manifest, struct source_facts *f)
 		if (hex)
 			snprintf(f->commit, sizeof(f->commit), "%.40s", id->valuestring + 4);
 		f->uncommitted = strstr(id->valuestring, " changes ") != NULL;
-		/* the manifest is ours, but a URL too long to keep whole is left
-		 * out rather than cut into another one */
-		if (hex && cJSON_IsString(url) && !strncmp(url->valuestring, "https://", 8) &&
-		    strlen(url->valuestring) < sizeof(f->git_url))
+		if (hex && public_url(url))
 			snprintf(f->git_url, sizeof(f->git_url), "%s", url->valuestring);
 		if (hex && cJSON_IsString(branch) && strlen(branch->valuestring) < sizeof(f->git_branch))
 			snprintf(f->git_branch, sizeof(f->git_branch), "%s", branch->valuestring);
@@ -198,13 +209,16 @@ static void add_checkout(struct kcidb_ctx *k, const struct run_row *r, const cha
 	cJSON_AddStringToObject(c, "origin", ORIGIN);
 	const cJSON *p;
 	char commit[41] = "";
+	const char *url = NULL;	/* of the commit's repository */
 	cJSON_ArrayForEach(p, patches) {
-		const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
-		git_layer(name, commit);
+		if (git_layer(cJSON_GetObjectItemCaseSensitive(p, "name"), commit))
+			url = public_url(cJSON_GetObjectItemCaseSensitive(p, "git_repository_url"));
 	}
 	int from_checkout = !commit[0] && f->commit[0];
-	if (from_checkout)
+	if (from_checkout) {
 		snprintf(commit, sizeof(commit), "%s", f->commit);
+		url = f->git_url[0] ? f->git_url : NULL;
+	}
 	if (commit[0])
 		cJSON_AddStringToObject(c, "git_commit_hash", commit);
 	else if (f->deb_version[0]) {
@@ -212,8 +226,8 @@ static void add_checkout(struct kcidb_ctx *k, const struct run_row *r, const cha
 		cJSON_AddStringToObject(c, "tree_name", tree);
 		free(tree);
 	}
-	if (from_checkout && f->git_url[0])
-		cJSON_AddStringToObject(c, "git_repository_url", f->git_url);
+	if (url)
+		cJSON_AddStringToObject(c, "git_repository_url", url);
 	if (from_checkout && f->git_branch[0])
 		cJSON_AddStringToObject(c, "git_repository_branch", f->git_branch);
 	/* Only a built kernel recorded its patches; a checkout with uncommitted

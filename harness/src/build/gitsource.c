@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build/source.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -67,6 +68,7 @@ int git_revision_prepare(const char *repo, const char *rev, const char *base,
 	out->subject = proc_output(subj);
 	if (!out->subject)
 		out->subject = xstrdup("");
+	source_git_origin(repo, &out->url, NULL);
 	char *names[] = { "git", "-C", (char *)repo, "diff", "--name-only", out->base,
 			  out->commit, NULL };
 	char *changed = proc_output(names);
@@ -122,5 +124,6 @@ void git_revision_free(struct git_revision *r)
 {
 	free(r->subject);
 	free(r->patch);
+	free(r->url);
 	memset(r, 0, sizeof(*r));
 }

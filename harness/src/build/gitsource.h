@@ -12,6 +12,9 @@
  * A tree that is not Debian's source plus a few commits (mainline, net-next)
  * is refused with the reason; building any tree is issue 4's --kernel-src.
  *
+ * Its public URL goes with the patch layer into stored runs, for KCIDB's
+ * git_repository_url (analyze/report_kcidb.c).
+ *
  * Contract: returns 0, or -1 with a message naming the repository, the
  * revision and the fix. Runs git with argv (never a shell) and never
  * changes the repository or its work tree.
@@ -24,6 +27,8 @@ struct git_revision {
 	char base[41];
 	char *subject;		/* the commit's subject line */
 	char *patch;		/* the diff file; NULL when REV's tree is BASE's */
+	char *url;		/* where the repository's commits can be fetched
+				 * (source_git_origin(), https only); NULL: not said */
 };
 
 /* base NULL: the root commit of rev. */

@@ -299,29 +299,31 @@ char *source_public_git_url(const char *url)
 	return xasprintf("%s%s", scheme, host);
 }
 
-/* Where a checkout's commit can be fetched from, and its branch (see
- * source.h); both stay NULL when git does not say. */
-static void git_origin(const char *dir, struct source *s)
+void source_git_origin(const char *dir, char **url, char **branch)
 {
 	char *branch_argv[] = { "git", "-C", (char *)dir, "symbolic-ref", "-q", "--short", "HEAD",
 				NULL };
 	char *up_argv[] = { "git", "-C", (char *)dir, "rev-parse", "--abbrev-ref",
 			    "--symbolic-full-name", "@{upstream}", NULL };
-	s->git_branch = proc_output(branch_argv);
-	char *upstream = s->git_branch ? proc_output(up_argv) : NULL;
+	char *b = proc_output(branch_argv);
+	char *upstream = b ? proc_output(up_argv) : NULL;
 	char *slash = upstream ? strchr(upstream, '/') : NULL;
 	if (slash)
 		*slash = 0;
 	char *url_argv[] = { "git", "-C", (char *)dir, "remote", "get-url", "--",
 			     slash ? upstream : "origin", NULL };
-	char *url = proc_output(url_argv);
-	s->git_url = source_public_git_url(url);
-	free(url);
+	char *remote = proc_output(url_argv);
+	*url = source_public_git_url(remote);
+	free(remote);
 	free(upstream);
-	if (s->git_branch && !*s->git_branch) {
-		free(s->git_branch);
-		s->git_branch = NULL;
+	if (b && !*b) {
+		free(b);
+		b = NULL;
 	}
+	if (branch)
+		*branch = b;
+	else
+		free(b);
 }
 
 /* A user's tree as it is, for the cache (util/tree.h leaves out .git). */
@@ -385,7 +387,7 @@ static int prepare_dir(const char *path, struct source *s)
 	char *git = git_identity(path);
 	if (git) {
 		s->identity = git;
-		git_origin(path, s);
+		source_git_origin(path, &s->git_url, &s->git_branch);
 	} else {
 		char *hash = tree_content_hash(path);
 		if (!hash) {

@@ -64,6 +64,11 @@ char *source_key_line(const struct source *s);
  * may carry, which must never leave the machine; NULL for any other URL
  * (a local path, ssh, git@host:path) or one with spaces or controls. */
 char *source_public_git_url(const char *remote_url);
+/* Where the commits of the git checkout or repository dir can be fetched
+ * from: the upstream remote of HEAD's branch, else "origin", as
+ * source_public_git_url() gives it; and the branch checked out (branch may
+ * be NULL: not wanted). Each NULL when git does not say. */
+void source_git_origin(const char *dir, char **url, char **branch);
 /* VERSION.PATCHLEVEL.SUBLEVEL[EXTRAVERSION] of a tree's Makefile text, and
  * its series; -1 when it is not a kernel Makefile. */
 int source_makefile_version(const char *makefile_text, char **version, char **series);

@@ -55,8 +55,7 @@ static int measure(struct bisect *b, struct store *s, const char *rev, int reps,
 {
 	git_revision_free(gr);
 	struct exec_opts o = { .stages = b->stages };
-	char tag[16];
-	if (exec_opts_use_revision(&o, b->repo, rev, b->base, gr, tag) < 0) {
+	if (exec_opts_use_revision(&o, b->repo, rev, b->base, gr) < 0) {
 		strlist_free(&o.user_patches);
 		return HB_EXIT_USAGE;
 	}

@@ -10,6 +10,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "build/gitsource.h"
 #include "config/catalog.h"
 #include "config/emulator.h"
 #include "config/setting.h"
@@ -94,17 +95,38 @@ static void fill_provenance(struct plan_state *ps)
 	gethostname(ps->host, sizeof(ps->host) - 1);
 }
 
+/* The URL of the revision's repository, on its patch layer: not a build
+ * input (the same commit from any mirror builds the same kernel), so not in
+ * the cached build's manifest but in each run's copy of its patches. */
+static void name_revision_repository(cJSON *patches, const struct git_revision *rev)
+{
+	if (!rev->url || !rev->patch)
+		return;
+	cJSON *p;
+	cJSON_ArrayForEach(p, patches) {
+		const cJSON *path = cJSON_GetObjectItemCaseSensitive(p, "path");
+		if (cJSON_IsString(path) && !strcmp(path->valuestring, rev->patch))
+			cJSON_AddStringToObject(p, "git_repository_url", rev->url);
+	}
+}
+
 static void read_manifest_facts(struct cell *c)
 {
 	char *text = read_file(c->k.manifest, NULL);
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
 	free(text);
-	c->patches = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(m, "patches"));
+	const struct git_revision *rev = c->ps->opts->revision;
+	cJSON *patches = cJSON_GetObjectItemCaseSensitive(m, "patches");
+	if (rev)
+		name_revision_repository(patches, rev);
+	c->patches = cJSON_PrintUnformatted(patches);
 	const cJSON *src = cJSON_GetObjectItemCaseSensitive(m, "source");
 	const cJSON *kv = cJSON_GetObjectItemCaseSensitive(src, "kernel_version");
 	const char *version = cJSON_IsString(kv) ? kv->valuestring : "unknown";
-	c->kernel_version = c->ps->opts->revision ? xasprintf("%s+%s", version, c->ps->opts->revision)
-					    : xstrdup(version);
+	char tag[16];
+	if (rev)
+		git_revision_tag(rev, tag);
+	c->kernel_version = rev ? xasprintf("%s+%s", version, tag) : xstrdup(version);
 	cJSON_Delete(m);
 }
 

@@ -50,6 +50,7 @@
 #define EXECUTOR_SWEEP_REBOOTS 2
 
 struct exec_stages;
+struct git_revision;
 
 struct exec_opts {
 	struct strlist user_patches;	/* --patch, applied on every strategy */
@@ -59,8 +60,10 @@ struct exec_opts {
 	int from_scratch;		/* build_request.from_scratch */
 	int attempts;			/* --attempts; 0 = EXECUTOR_ATTEMPTS */
 	const char *resume;		/* --resume: a session id or "latest"; NULL = new */
-	const char *revision;		/* e.g. g<commit> of --kernel-git: stored runs'
-					 * kernel_version is "<version>+<revision>" */
+	/* --kernel-git's revision (build/gitsource.h): stored runs'
+	 * kernel_version is "<version>+g<commit>", and their patch layer of
+	 * the revision names its repository's URL; NULL: none */
+	const struct git_revision *revision;
 	const struct exec_stages *stages;	/* NULL: exec_pipeline */
 	/* A session to add the runs to (created by its first run), every run
 	 * of the plan run, none skipped; NULL: a new one, or resume's. */

@@ -191,10 +191,9 @@ int nightly_run(struct nightly *n, struct store *s)
 		return HB_EXIT_INFRA;
 	}
 	struct exec_opts o = { .stages = n->stages };
-	char tag[16];
 	int rc = HB_EXIT_USAGE;
 	if (n->repo) {
-		if (exec_opts_use_revision(&o, n->repo, n->rev, n->base, &n->gr, tag) < 0)
+		if (exec_opts_use_revision(&o, n->repo, n->rev, n->base, &n->gr) < 0)
 			goto out;
 		n->revision = xasprintf("git %s (base %.12s)", n->gr.commit, n->gr.base);
 	} else if (!(n->revision = debian_revision(n->plan))) {

@@ -4,7 +4,7 @@
 #include "util/util.h"
 
 int exec_opts_use_revision(struct exec_opts *b, const char *repo, const char *rev,
-			    const char *base, struct git_revision *gr, char tag[16])
+			    const char *base, struct git_revision *gr)
 {
 	char err[1024];
 	if (git_revision_prepare(repo, rev, base, gr) < 0)
@@ -13,7 +13,6 @@ int exec_opts_use_revision(struct exec_opts *b, const char *repo, const char *re
 		hb_err("%s", err);
 		return -1;
 	}
-	git_revision_tag(gr, tag);
-	b->revision = tag;
+	b->revision = gr;
 	return 0;
 }

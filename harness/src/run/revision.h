@@ -5,7 +5,7 @@
  * Contract: exec_opts_use_revision() makes b measure revision rev of the
  * kernel git repository repo (base NULL: rev's root commit;
  * docs/history.md): rev is prepared into gr, its diff joins
- * b->user_patches and b->revision points to tag, which the caller keeps
+ * b->user_patches and b->revision points to gr, which the caller keeps
  * while b is used. -1 (error printed) on bad input.
  */
 #ifndef HB_REVISION_H
@@ -15,6 +15,6 @@
 #include "run/executor.h"
 
 int exec_opts_use_revision(struct exec_opts *b, const char *repo, const char *rev,
-			    const char *base, struct git_revision *gr, char tag[16]);
+			    const char *base, struct git_revision *gr);
 
 #endif
