@@ -54,6 +54,9 @@ printf '\n/* end of stmmac_main.c */\n' >>"$WORK/main.c"
 commit_main "stmmac: mark the end of the file" "$WORK/main.c"
 C3=$(g rev-parse HEAD)
 HEAD_BEFORE=$(g rev-parse HEAD)
+# where a lab's tree would be fetched from, with the credentials its remote
+# may carry: KCIDB gets the URL without them, and nothing stores them
+g remote add origin "https://lab:s3cret@git.example.org/lab/linux.git"
 
 out=$($HB bisect --good "$BASE" --bad "$C3" --kernel-git "$REPO" 2>&1); rc=$?
 if [ $rc = 0 ]; then
@@ -77,6 +80,17 @@ check "no bisection is left in progress" bash -c "! git -C '$REPO' bisect log >/
 check "no worktree is left" [ "$(g worktree list | wc -l)" = 1 ]
 check "runs are stored with the revision" \
 	bash -c "sqlite3 '$HILBENCH_STORE/hilbench.db' \"SELECT count(*) FROM runs WHERE kernel_version LIKE '%+g${C2:0:12}'\" | grep -qv '^0$'"
+# the revisions' KCIDB checkouts: the commit and the repository, as KernelCI
+# groups them with other CI systems' results
+$HB report --all --format kcidb --out "$WORK/kcidb.json" 2>/dev/null
+check "a revision's KCIDB checkout names its commit and repository" \
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(not any(c.get("git_commit_hash") == sys.argv[2] and
+		 c.get("git_repository_url") == "https://git.example.org/lab/linux.git"
+		 for c in j["checkouts"]))' "$WORK/kcidb.json" "$C2"
+check "the remote's credentials are in neither the export nor the store" \
+	bash -c "! grep -rq s3cret '$WORK/kcidb.json' '$HILBENCH_STORE'"
 
 echo "# bisect: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -176,6 +176,9 @@ static inline int double_prepare(const struct board *b, const char *series, cons
 		cJSON *p = cJSON_CreateObject();
 		cJSON_AddStringToObject(p, "layer", "user");
 		cJSON_AddStringToObject(p, "path", o->user_patches.v[i]);
+		char sha[65];
+		if (sha256_file_hex(o->user_patches.v[i], sha) == 0)
+			cJSON_AddStringToObject(p, "sha256", sha);
 		cJSON_AddItemToArray(patches, p);
 	}
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "source"), "kernel_version", "6.1.0");

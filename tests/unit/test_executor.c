@@ -310,17 +310,24 @@ static int first_row(const struct run_row *r, void *ctx)
 
 /* A --kernel-git revision's runs say which commit they ran
  * (<version>+g<commit>) and where its repository is, on the revision's
- * patch layer: not a build input, so added to each run's copy of the
- * build's patches (what KCIDB's git_repository_url reads). */
+ * patch layer, even when the build was cached from another commit with the
+ * same diff (its manifest names that commit's file): what KCIDB's
+ * git_commit_hash and git_repository_url read. */
 static void a_revision_s_runs_name_its_commit_and_repository(void **state)
 {
 	(void)state;
-	struct git_revision gr = { .patch = "/c/git/base..rev.patch",
-				   .url = "https://git.example.org/lab/linux.git" };
+	char *earlier = path_join(dir, "base..earlier.patch");
+	char *other = path_join(dir, "other.patch");
+	struct git_revision gr = { .url = "https://git.example.org/lab/linux.git" };
+	gr.patch = path_join(dir, "base..rev.patch");
 	snprintf(gr.commit, sizeof(gr.commit), "0123456789abcdef0123456789abcdef01234567");
+	static const char diff[] = "+++ b/driver.c\n+int y;\n";
+	assert_int_equal(write_file_atomic(earlier, diff, strlen(diff)), 0);
+	assert_int_equal(write_file_atomic(gr.patch, diff, strlen(diff)), 0);
+	assert_int_equal(write_file_atomic(other, "+++ b/x.c\n", 10), 0);
 	struct exec_opts o = { .revision = &gr };
-	strlist_push(&o.user_patches, "/c/other.patch");
-	strlist_push(&o.user_patches, gr.patch);
+	strlist_push(&o.user_patches, other);
+	strlist_push(&o.user_patches, earlier);	/* the double's manifest names it */
 	char session[40];
 	assert_int_equal(execute(&o, session), 0);
 	char *row = NULL;
@@ -331,12 +338,17 @@ static void a_revision_s_runs_name_its_commit_and_repository(void **state)
 	assert_string_equal(row, "6.1.0+g0123456789ab");
 	cJSON *p = cJSON_Parse(bar + 1);
 	assert_int_equal(cJSON_GetArraySize(p), 2);
-	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(p, 0), "git_repository_url"));
-	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(p, 1),
-						"git_repository_url")->valuestring, gr.url);
+	cJSON *user = cJSON_GetArrayItem(p, 0), *layer = cJSON_GetArrayItem(p, 1);
+	assert_string_equal(cJSON_GetObjectItem(user, "path")->valuestring, other);
+	assert_null(cJSON_GetObjectItem(user, "git_repository_url"));
+	assert_string_equal(cJSON_GetObjectItem(layer, "path")->valuestring, gr.patch);
+	assert_string_equal(cJSON_GetObjectItem(layer, "git_repository_url")->valuestring, gr.url);
 	cJSON_Delete(p);
 	free(row);
 	strlist_free(&o.user_patches);
+	free(gr.patch);
+	free(other);
+	free(earlier);
 }
 
 int main(void)

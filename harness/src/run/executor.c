@@ -95,17 +95,27 @@ static void fill_provenance(struct plan_state *ps)
 	gethostname(ps->host, sizeof(ps->host) - 1);
 }
 
-/* The URL of the revision's repository, on its patch layer: not a build
- * input (the same commit from any mirror builds the same kernel), so not in
- * the cached build's manifest but in each run's copy of its patches. */
-static void name_revision_repository(cJSON *patches, const struct git_revision *rev)
+/* The revision's patch layer in a run's copy of its build's patches. A
+ * cached build may have been made from another commit with the same diff
+ * (a rebase, a cherry-pick, a bisection of a rebuilt history): the key is
+ * the content, so its manifest names that commit's patch file. The layer
+ * of the same bytes becomes this revision's file, and gets the URL of its
+ * repository, which is no build input either (any mirror's commit builds
+ * the same kernel). */
+static void record_revision_layer(cJSON *patches, const struct git_revision *rev)
 {
-	if (!rev->url || !rev->patch)
+	char sha[65];
+	if (!rev->patch || sha256_file_hex(rev->patch, sha) < 0)
 		return;
 	cJSON *p;
 	cJSON_ArrayForEach(p, patches) {
-		const cJSON *path = cJSON_GetObjectItemCaseSensitive(p, "path");
-		if (cJSON_IsString(path) && !strcmp(path->valuestring, rev->patch))
+		const cJSON *layer = cJSON_GetObjectItemCaseSensitive(p, "layer");
+		const cJSON *psha = cJSON_GetObjectItemCaseSensitive(p, "sha256");
+		if (!cJSON_IsString(layer) || strcmp(layer->valuestring, "user") ||
+		    !cJSON_IsString(psha) || strcmp(psha->valuestring, sha))
+			continue;
+		cJSON_ReplaceItemInObjectCaseSensitive(p, "path", cJSON_CreateString(rev->patch));
+		if (rev->url)
 			cJSON_AddStringToObject(p, "git_repository_url", rev->url);
 	}
 }
@@ -118,7 +128,7 @@ static void read_manifest_facts(struct cell *c)
 	const struct git_revision *rev = c->ps->opts->revision;
 	cJSON *patches = cJSON_GetObjectItemCaseSensitive(m, "patches");
 	if (rev)
-		name_revision_repository(patches, rev);
+		record_revision_layer(patches, rev);
 	c->patches = cJSON_PrintUnformatted(patches);
 	const cJSON *src = cJSON_GetObjectItemCaseSensitive(m, "source");
 	const cJSON *kv = cJSON_GetObjectItemCaseSensitive(src, "kernel_version");
