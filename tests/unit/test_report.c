@@ -653,6 +653,65 @@ static void how_many_runs_it_took(void **state)
 	free(text);
 }
 
+static void decide(const char *session, const char *strategy, const char *outcome, double delta,
+		   double lo, double hi, const char *why)
+{
+	struct decision_record d = {
+		.session = session, .reference = "baseline", .strategy = strategy,
+		.workload = "udp", .metric = "pps", .reference_runs = 6, .candidate_runs = 1,
+		.outcome = outcome, .delta_pct = delta, .lo_pct = lo, .hi_pct = hi,
+		.threshold_pct = 1, .alpha = 0.05, .why = why,
+	};
+	assert_int_equal(store_put_decision(st, &d), 0);
+}
+
+/* A session the planner ran is answered by its decisions, not by a test
+ * of 6 against 1 run after the fact (which could only say "inconclusive,
+ * fewer than 3 runs"): the summary's verdicts, changes and intervals, its
+ * sentence, the tables, JSON and JUnit are the decisions', and the rules
+ * say so. Against another reference than the planner's, nothing was
+ * decided and Welch's rule applies again. */
+static void a_planned_session_is_answered_by_its_decisions(void **state)
+{
+	(void)state;
+	put_pps("plan2", NULL, "baseline", NULL, NULL, 1000, 6);
+	put_pps("plan2", NULL, "faster", NULL, NULL, 1100, 1);
+	put_pps("plan2", NULL, "same", NULL, NULL, 1001, 1);
+	put_pps("plan2", NULL, "slower", NULL, NULL, 900, 1);
+	put_pps("plan2", NULL, "capped", NULL, NULL, 1005, 1);
+	decide("plan2", "faster", "improved", 10.0, 9.8, 10.2, "decided at look 1 of 6");
+	decide("plan2", "same", "pass", 0.1, -0.1, 0.3, "decided at look 1 of 6");
+	decide("plan2", "slower", "REGRESSED", -10.0, -10.2, -9.8, "decided at look 1 of 6");
+	decide("plan2", "capped", "inconclusive", 0.5, -1.5, 2.5, "cap: 6 runs a side");
+	char *text = flat(render_session("plan2", REPORT_TEXT));
+	assert_non_null(strstr(text, "faster is best, +10.0 % (CI +9.8..+10.2 %), decided at look 1 "
+				     "of 6, threshold 1 %, n 6/1, against baseline"));
+	assert_non_null(strstr(text, "worse: slower (-10.0%)"));
+	assert_non_null(strstr(text, "no significant change: same"));
+	assert_non_null(strstr(text, "inconclusive: capped (cap: 6 runs a side)"));
+	assert_non_null(strstr(text, "the summary's verdict is that decision"));
+	assert_non_null(strstr(text, "+10.0±0.2% B"));
+	assert_non_null(strstr(text, "better: decided at look 1 of 6, threshold 1 %, n 6/1"));
+	assert_null(strstr(text, "n 6/1, fewer than 3"));
+	free(text);
+	char *html = render_session("plan2", REPORT_HTML);
+	assert_non_null(strstr(html, "<td class=\"s-better\" title=\"n 6/1, mean 1098.9 packets/s, "
+				     "better: decided at look 1 of 6"));
+	assert_non_null(strstr(html, "<td class=\"s-worse\""));
+	free(html);
+	char *json = render_session("plan2", REPORT_JSON);
+	assert_non_null(strstr(json, "\"outcome\":\t\"REGRESSED\""));
+	free(json);
+	struct selection sel = { .session = "plan2" };
+	char *junit = render_sel(&sel, NULL, REPORT_JUNIT);
+	assert_non_null(strstr(junit, "failures=\"1\""));
+	free(junit);
+	char *other = flat(render_sel(&sel, "same", REPORT_TEXT));
+	assert_non_null(strstr(other, ", fewer than 3)"));
+	assert_null(strstr(other, "threshold 1 %, n 6/1"));
+	free(other);
+}
+
 /* A whole plan's page, laid out by Chromium at 800 and 1400 px
  * (tests/report/geometry.sh): every plot's marks inside its box, no label
  * over another. The runs are a test double of a plan's results (made up
@@ -839,6 +898,7 @@ int main(void)
 		cmocka_unit_test(where_the_cycles_go),
 		cmocka_unit_test(the_page_lays_out_in_chromium),
 		cmocka_unit_test(how_many_runs_it_took),
+		cmocka_unit_test(a_planned_session_is_answered_by_its_decisions),
 		cmocka_unit_test(commit_block_names_the_movers),
 		cmocka_unit_test(a_missing_reference_is_never_replaced),
 		cmocka_unit_test(kernels_and_boards_are_never_pooled),

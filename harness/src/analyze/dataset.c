@@ -228,6 +228,41 @@ static int take_row(const struct run_row *r, void *ctx)
 	return 0;
 }
 
+/* The label of the session's one build of a strategy on the board; NULL
+ * when it has none here, or more than one (then a decision cannot say
+ * which it was about). */
+static const char *label_of(const struct loader *l, const char *strategy)
+{
+	const char *label = NULL;
+	for (size_t i = 0; i < l->n_builds; i++) {
+		if (strcmp(l->builds[i].strategy, strategy))
+			continue;
+		if (label)
+			return NULL;
+		label = l->builds[i].label;
+	}
+	return label;
+}
+
+static int take_decision(const struct decision_record *r, void *ctx)
+{
+	const struct loader *l = ctx;
+	struct dataset *d = l->d;
+	const char *strategy = label_of(l, r->strategy), *reference = label_of(l, r->reference);
+	if (!strategy || !reference)
+		return 0;
+	d->decided = xrealloc(d->decided, (d->n_decided + 1) * sizeof(*d->decided));
+	d->decided[d->n_decided++] = (struct decided){
+		.strategy = xstrdup(strategy), .reference = xstrdup(reference),
+		.workload = xstrdup(r->workload), .metric = xstrdup(r->metric),
+		.outcome = xstrdup(r->outcome), .why = xstrdup(r->why ? r->why : ""),
+		.reference_runs = r->reference_runs, .candidate_runs = r->candidate_runs,
+		.delta_pct = r->delta_pct, .lo_pct = r->lo_pct, .hi_pct = r->hi_pct,
+		.threshold_pct = r->threshold_pct,
+	};
+	return 0;
+}
+
 int dataset_load(struct store *st, const struct selection *sel, struct dataset *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -259,6 +294,9 @@ int dataset_load(struct store *st, const struct selection *sel, struct dataset *
 		 * stays the reference, and its failures read as failures */
 		add_unique(&d->strategies, p->strategy);
 	}
+	if (rc == 0 && sel->session && d->boards.n == 1 &&
+	    store_each_decision(st, sel->session, take_decision, &l) < 0)
+		rc = -1;
 	for (size_t i = 0; i < l.n_builds; i++) {
 		free(l.builds[i].board);
 		free(l.builds[i].strategy);
@@ -286,6 +324,19 @@ int dataset_set_reference(struct dataset *d, const char *name, const char *why)
 			return 0;
 		}
 	return -1;
+}
+
+const struct decided *dataset_decided(const struct dataset *d, const char *strategy,
+				      const char *reference, const char *workload,
+				      const char *metric)
+{
+	for (size_t i = 0; i < d->n_decided; i++) {
+		const struct decided *x = &d->decided[i];
+		if (!strcmp(x->strategy, strategy) && !strcmp(x->reference, reference) &&
+		    !strcmp(x->workload, workload) && !strcmp(x->metric, metric))
+			return x;
+	}
+	return NULL;
 }
 
 const struct series *dataset_find(const struct dataset *d, const char *workload,
@@ -329,6 +380,16 @@ void dataset_free(struct dataset *d)
 		free(p->log);
 	}
 	free(d->problems);
+	for (size_t i = 0; i < d->n_decided; i++) {
+		struct decided *x = &d->decided[i];
+		free(x->strategy);
+		free(x->reference);
+		free(x->workload);
+		free(x->metric);
+		free(x->outcome);
+		free(x->why);
+	}
+	free(d->decided);
 	strlist_free(&d->workloads);
 	strlist_free(&d->boards);
 	strlist_free(&d->strategies);

@@ -19,7 +19,10 @@
  * when present, else the first label seen (in run order: a plan's first
  * strategy). A table without the reference has no comparison: it never
  * falls back to another strategy. Timing modes are never mixed: rows of a
- * second timing mode are counted in `mixed_timing` and left out.
+ * second timing mode are counted in `mixed_timing` and left out. The
+ * planner's decisions come along for a selection of one session on one
+ * board (a decision names no board), each strategy mapped to the label of
+ * its one build there.
  */
 #ifndef HB_DATASET_H
 #define HB_DATASET_H
@@ -60,6 +63,17 @@ static inline bool problem_failed(const struct problem *p)
 	return !strcmp(p->cls, "fail");
 }
 
+/* The planner's decision on one strategy, workload and metric of the
+ * session (store/store.h's decision_record; run/planner.h): a session
+ * whose runs were added until decided is judged by that sequential rule,
+ * not by a test of its runs after the fact. strategy and reference are the
+ * build labels of this dataset. */
+struct decided {
+	char *strategy, *reference, *workload, *metric, *outcome, *why;
+	int reference_runs, candidate_runs;
+	double delta_pct, lo_pct, hi_pct, threshold_pct;
+};
+
 struct dataset {
 	struct series *s;
 	size_t n;
@@ -73,12 +87,21 @@ struct dataset {
 	char timing[16];
 	size_t mixed_timing;
 	size_t runs;				/* pass runs included */
+	/* a selection of one session on one board: the decisions stored
+	 * for it (none for a fixed plan's) */
+	struct decided *decided;
+	size_t n_decided;
 };
 
 int dataset_load(struct store *st, const struct selection *sel, struct dataset *d);
 /* Moves the build labelled `name` to the front and says why it is the
  * reference; -1 if the dataset has no such label. */
 int dataset_set_reference(struct dataset *d, const char *name, const char *why);
+/* The decision on this label, workload and metric against this reference
+ * label; NULL when the planner made none. */
+const struct decided *dataset_decided(const struct dataset *d, const char *strategy,
+				      const char *reference, const char *workload,
+				      const char *metric);
 /* The first series of these; a NULL board or strategy matches any. */
 const struct series *dataset_find(const struct dataset *d, const char *workload,
 				  const char *board, const char *strategy, const char *metric);

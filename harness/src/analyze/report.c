@@ -72,7 +72,11 @@ void report_visit(const struct dataset *d, const struct report_visitor *v)
 					compare_samples(ref ? ref->v : NULL, ref ? ref->n : 0, s->v, s->n,
 							STATS_DEFAULT_ALPHA, mi->better == BETTER_HIGHER,
 							&c);
-					v->row(v->ctx, s, &c, s == ref);
+					const struct decided *x =
+						s == ref ? NULL
+							 : dataset_decided(d, s->strategy, reference,
+									   workload, mi->name);
+					v->row(v->ctx, s, &c, s == ref, x);
 				}
 				if (any && v->metric_end)
 					v->metric_end(v->ctx, mi);
@@ -93,11 +97,11 @@ static void fmt(char *buf, size_t len, double v)
 
 struct row_text {
 	char reps[64], mean[16], median[16], sd[16], ci[16], delta[16], p[16];
-	char verdict[96];
+	char verdict[160];
 };
 
 static void row_text(const struct series *s, const struct comparison *c, int is_ref,
-		     struct row_text *t)
+		     const struct decided *x, struct row_text *t)
 {
 	char one[16];
 	t->reps[0] = '\0';
@@ -126,7 +130,7 @@ static void row_text(const struct series *s, const struct comparison *c, int is_
 	if (is_ref)
 		t->verdict[0] = '\0';
 	else
-		verdict_text(c, t->verdict, sizeof(t->verdict));
+		decided_verdict_text(x, c, t->verdict, sizeof(t->verdict));
 }
 
 /* --- text ---------------------------------------------------------------- */
@@ -165,11 +169,12 @@ static void text_metric(void *ctx, const struct metric_def *m, const char *unit)
 		"verdict");
 }
 
-static void text_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+static void text_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref,
+		     const struct decided *decided)
 {
 	const struct text_ctx *x = ctx;
 	struct row_text t;
-	row_text(s, c, is_ref, &t);
+	row_text(s, c, is_ref, decided, &t);
 	fprintf(x->out, "  %-*s %-30s %9s %9s %9s %9s %9s %7s %s\n", x->strategy_width,
 		s->strategy, t.reps, t.mean, t.median, t.sd, t.ci, t.delta, t.p, t.verdict);
 }
@@ -198,10 +203,11 @@ static void md_metric(void *ctx, const struct metric_def *m, const char *unit)
 		metric_better_name(m->better));
 }
 
-static void md_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+static void md_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref,
+		   const struct decided *x)
 {
 	struct row_text t;
-	row_text(s, c, is_ref, &t);
+	row_text(s, c, is_ref, x, &t);
 	fputs("| ", ctx);
 	md_escape(ctx, s->strategy);
 	fprintf(ctx, " | %s | %s | %s | %s | %s | %s | %s | %s |\n", t.reps, t.mean, t.median, t.sd,
@@ -242,7 +248,8 @@ static void json_number(cJSON *o, const char *k, double v)
 		cJSON_AddNumberToObject(o, k, v);
 }
 
-static void json_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+static void json_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref,
+		     const struct decided *x)
 {
 	struct json_ctx *j = ctx;
 	cJSON *o = cJSON_CreateObject();
@@ -259,9 +266,20 @@ static void json_row(void *ctx, const struct series *s, const struct comparison 
 		json_number(o, "delta_pct", c->delta_pct);
 		json_number(o, "welch_p", c->welch.p);
 		json_number(o, "mann_whitney_p", c->mw.p);
-		cJSON_AddStringToObject(o, "verdict", verdict_name(c->verdict));
-		char why[96];
-		cJSON_AddStringToObject(o, "verdict_text", verdict_text(c, why, sizeof(why)));
+		cJSON_AddStringToObject(o, "verdict", verdict_name(x ? decided_verdict(x) : c->verdict));
+		char why[160];
+		cJSON_AddStringToObject(o, "verdict_text", decided_verdict_text(x, c, why, sizeof(why)));
+		if (x) {
+			cJSON *dj = cJSON_AddObjectToObject(o, "decision");
+			cJSON_AddStringToObject(dj, "outcome", x->outcome);
+			cJSON_AddStringToObject(dj, "why", x->why);
+			cJSON_AddNumberToObject(dj, "reference_runs", x->reference_runs);
+			cJSON_AddNumberToObject(dj, "candidate_runs", x->candidate_runs);
+			json_number(dj, "delta_pct", x->delta_pct);
+			json_number(dj, "lo_pct", x->lo_pct);
+			json_number(dj, "hi_pct", x->hi_pct);
+			json_number(dj, "threshold_pct", x->threshold_pct);
+		}
 	}
 	cJSON_AddItemToArray(j->rows, o);
 }
@@ -345,12 +363,13 @@ static void junit_metric(void *ctx, const struct metric_def *m, const char *unit
 	((struct junit_ctx *)ctx)->metric = m->name;
 }
 
-static void junit_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+static void junit_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref,
+		      const struct decided *x)
 {
 	struct junit_ctx *j = ctx;
 	if (is_ref)
 		return;
-	char msg[320], why[96], change[48] = "", p[32] = "";
+	char msg[400], why[160], change[48] = "", p[32] = "";
 	if (!isnan(c->delta_pct))
 		snprintf(change, sizeof(change), " (%+.2f %%)", c->delta_pct);
 	if (!isnan(c->welch.p))
@@ -359,8 +378,8 @@ static void junit_row(void *ctx, const struct series *s, const struct comparison
 	if (c->ref.n)
 		snprintf(before, sizeof(before), "%.6g", c->ref.mean);
 	snprintf(msg, sizeof(msg), "%s: %s -> %.6g %s%s%s, runs %zu/%zu",
-		 verdict_text(c, why, sizeof(why)), before, c->cand.mean, s->unit, change, p,
-		 c->ref.n, c->cand.n);
+		 decided_verdict_text(x, c, why, sizeof(why)), before, c->cand.mean, s->unit, change,
+		 p, c->ref.n, c->cand.n);
 	j->tests++;
 	fputs("  <testcase classname=\"", j->cases);
 	xml_escape(j->cases, j->workload);
@@ -373,8 +392,9 @@ static void junit_row(void *ctx, const struct series *s, const struct comparison
 	fputs("\" name=\"", j->cases);
 	xml_escape(j->cases, s->strategy);
 	fputs("\">", j->cases);
-	if (c->verdict == VERDICT_WORSE || c->verdict == VERDICT_INCONCLUSIVE) {
-		int worse = c->verdict == VERDICT_WORSE;
+	enum verdict v = x ? decided_verdict(x) : c->verdict;
+	if (v == VERDICT_WORSE || v == VERDICT_INCONCLUSIVE) {
+		int worse = v == VERDICT_WORSE;
 		j->failures += worse;
 		j->skipped += !worse;
 		fputs(worse ? "<failure type=\"regression\" message=\"" : "<skipped message=\"",

@@ -81,8 +81,10 @@ struct report_visitor {
 	void (*workload)(void *ctx, const char *workload, const char *board);
 	/* optional, like metric_end */
 	void (*metric)(void *ctx, const struct metric_def *m, const char *unit);
-	/* c compares s against the reference; is_ref for the reference row */
-	void (*row)(void *ctx, const struct series *s, const struct comparison *c, int is_ref);
+	/* c compares s against the reference; is_ref for the reference row;
+	 * x: the planner's decision on this row's metric (dataset.h), or NULL */
+	void (*row)(void *ctx, const struct series *s, const struct comparison *c, int is_ref,
+		    const struct decided *x);
 	void (*metric_end)(void *ctx, const struct metric_def *m);
 	void *ctx;
 };

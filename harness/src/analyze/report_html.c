@@ -66,15 +66,16 @@ static void cell(FILE *out, double v, int sig, const char *prefix, const char *s
 		fprintf(out, "<td>%s%.*g%s</td>", prefix, sig, v, suffix);
 }
 
-static void h_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref)
+static void h_row(void *ctx, const struct series *s, const struct comparison *c, int is_ref,
+		  const struct decided *x)
 {
 	struct html_ctx *h = ctx;
 	if (h->n < PLOT_ROWS) {
 		h->rows[h->n] = s;
 		h->cmp[h->n++] = *c;
 	}
-	const char *v = is_ref ? "ref" : verdict_name(c->verdict);
-	char why[96];
+	const char *v = is_ref ? "ref" : verdict_name(x ? decided_verdict(x) : c->verdict);
+	char why[160];
 	fputs("<tr><td>", h->out);
 	html_escape(h->out, s->strategy);
 	fprintf(h->out, "</td><td>%zu</td>", s->n);
@@ -88,7 +89,7 @@ static void h_row(void *ctx, const struct series *s, const struct comparison *c,
 		fprintf(h->out, "<td>%+.2f %%</td>", c->delta_pct);
 	cell(h->out, is_ref ? NAN : c->welch.p, 3, "", "");
 	fprintf(h->out, "<td class=\"v-%s\">", strcmp(v, "~") ? v : "same");
-	html_escape(h->out, is_ref ? v : verdict_text(c, why, sizeof(why)));
+	html_escape(h->out, is_ref ? v : decided_verdict_text(x, c, why, sizeof(why)));
 	fputs("</td></tr>\n", h->out);
 }
 
@@ -203,10 +204,9 @@ static const char *summary_class(const struct summary_cell *c, int is_ref)
 		return c->failed ? "fail" : "none";
 	if (is_ref)
 		return "ref";
-	if (c->c.ref.n < STATS_MIN_VERDICT_N || c->c.cand.n < STATS_MIN_VERDICT_N)
-		return "inconclusive";
-	return c->c.verdict == VERDICT_BETTER ? "better" : c->c.verdict == VERDICT_WORSE ? "worse"
-											   : "same";
+	enum verdict v = summary_verdict(c);
+	return v == VERDICT_BETTER ? "better" : v == VERDICT_WORSE ? "worse"
+	       : v == VERDICT_NO_CHANGE ? "same" : "inconclusive";
 }
 
 /* The one-screen answer: strategies x workloads, the headline metric's
@@ -248,12 +248,13 @@ static void summary_html(const struct dataset *d, FILE *out)
 		fputs("</td>", out);
 		for (size_t r = 0; r < t.n; r++) {
 			const struct summary_cell *c = &t.rows[r].cells[i];
-			char change[64], why[96];
+			char change[64], why[160];
 			fprintf(out, "<td class=\"s-%s\" title=\"", summary_class(c, i == 0));
 			if (c->s) {
 				char *title = xasprintf("n %zu/%zu, mean %.6g %s, %s", c->c.ref.n,
 							c->c.cand.n, c->c.cand.mean, t.rows[r].unit,
-							i ? verdict_text(&c->c, why, sizeof(why))
+							i ? decided_verdict_text(c->decided, &c->c,
+										 why, sizeof(why))
 							  : "the reference");
 				html_escape(out, title);
 				free(title);

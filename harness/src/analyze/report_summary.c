@@ -85,6 +85,9 @@ static void add_row(struct summary_table *t, const char *workload, const char *b
 			r->unit = c->s->unit;
 			compare_samples(ref ? ref->v : NULL, ref ? ref->n : 0, c->s->v, c->s->n,
 					STATS_DEFAULT_ALPHA, r->metric->better == BETTER_HIGHER, &c->c);
+			if (i && ref)
+				c->decided = dataset_decided(d, c->strategy, d->strategies.v[0],
+							     workload, r->metric->name);
 		}
 		for (size_t k = 0; k < d->n_problems; k++) {
 			const struct problem *p = &d->problems[k];
@@ -152,6 +155,35 @@ void summary_free(struct summary_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static int is_conclusive(const struct summary_cell *c)
+{
+	return c->s && c->c.ref.n >= STATS_MIN_VERDICT_N && c->c.cand.n >= STATS_MIN_VERDICT_N;
+}
+
+enum verdict decided_verdict(const struct decided *x)
+{
+	const char *o = x->outcome;
+	return !strcmp(o, "improved") ? VERDICT_BETTER : !strcmp(o, "REGRESSED") ? VERDICT_WORSE
+	       : !strcmp(o, "pass") ? VERDICT_NO_CHANGE : VERDICT_INCONCLUSIVE;
+}
+
+enum verdict summary_verdict(const struct summary_cell *c)
+{
+	if (c->decided)
+		return decided_verdict(c->decided);
+	return is_conclusive(c) ? c->c.verdict : VERDICT_INCONCLUSIVE;
+}
+
+const char *decided_verdict_text(const struct decided *x, const struct comparison *c, char *buf,
+				 size_t len)
+{
+	if (!x)
+		return verdict_text(c, buf, len);
+	snprintf(buf, len, "%s: %s, threshold %.2g %%, n %d/%d", verdict_name(decided_verdict(x)),
+		 x->why, x->threshold_pct, x->reference_runs, x->candidate_runs);
+	return buf;
+}
+
 const char *verdict_text(const struct comparison *c, char *buf, size_t len)
 {
 	if (c->ref.n == 0)
@@ -195,11 +227,28 @@ void report_rules(const struct dataset *d, FILE *out)
 		d->strategies.n ? d->strategies.v[0] : "none",
 		d->reference_why ? d->reference_why : "no runs", STATS_DEFAULT_ALPHA,
 		STATS_MIN_VERDICT_N);
+	if (d->n_decided)
+		fputs(" Where the planner decided a cell (this session added runs until each "
+		      "difference was decided; \"How many runs it took\" lists them), the "
+		      "summary's verdict is that decision, made by the rule fixed before the "
+		      "runs: better or worse by at least the metric's threshold, ~ when its "
+		      "interval rules out a change as large as the threshold, inconclusive at "
+		      "the cap; the change and its interval are the decision's, whose error "
+		      "rate holds over all its looks.", out);
 }
 
-/* The change and its CI in % of the reference mean; 0 when undefined. */
-static int change_pct(const struct comparison *c, double *delta, double *lo, double *hi)
+/* A cell's change and its interval in % of the reference mean (the
+ * decision's, else Welch's CI); 0 when undefined. */
+static int change_pct(const struct summary_cell *cell, double *delta, double *lo, double *hi)
 {
+	const struct decided *x = cell->decided;
+	if (x && !isnan(x->delta_pct)) {
+		*delta = x->delta_pct;
+		*lo = x->lo_pct;
+		*hi = x->hi_pct;
+		return 1;
+	}
+	const struct comparison *c = &cell->c;
 	if (c->ref.n == 0 || c->cand.n == 0 || c->ref.mean == 0 || isnan(c->delta_pct))
 		return 0;
 	double scale = 100 / fabs(c->ref.mean);
@@ -216,7 +265,7 @@ const char *summary_change(const struct summary_cell *c, int is_ref, char *buf, 
 		snprintf(buf, len, "%s", c->failed ? "FAIL" : c->errors ? "error" : "-");
 	else if (is_ref)
 		snprintf(buf, len, "ref");
-	else if (!change_pct(&c->c, &delta, &lo, &hi))
+	else if (!change_pct(c, &delta, &lo, &hi))
 		snprintf(buf, len, "-");
 	else if (isnan(lo))
 		snprintf(buf, len, "%+.1f %%", delta);
@@ -237,34 +286,52 @@ static void list_names(FILE *out, const char *what, const struct summary_row *r,
 		fprintf(out, "%s%s", n ? ", " : *first ? "" : "; ", n ? "" : what);
 		fputs(c->strategy, out);
 		double delta, lo, hi;
-		if (c->s && change_pct(&c->c, &delta, &lo, &hi) && c->c.verdict != VERDICT_NO_CHANGE)
+		enum verdict v = summary_verdict(c);
+		if (v == VERDICT_INCONCLUSIVE && c->decided)
+			fprintf(out, " (%s)", c->decided->why);
+		else if (v == VERDICT_INCONCLUSIVE && c->c.ref.n)
+			fprintf(out, " (n %zu/%zu, fewer than %d)", c->c.ref.n, c->c.cand.n,
+				STATS_MIN_VERDICT_N);
+		else if (change_pct(c, &delta, &lo, &hi) && v != VERDICT_NO_CHANGE)
 			fprintf(out, " (%+.1f%%)", delta);
-		else if (c->s && c->c.ref.n && c->c.verdict == VERDICT_INCONCLUSIVE)
-			fprintf(out, " (n %zu/%zu)", c->c.ref.n, c->c.cand.n);
 		n++;
 		*first = 0;
 	}
 }
 
-static int is_conclusive(const struct summary_cell *c)
-{
-	return c->s && c->c.ref.n >= STATS_MIN_VERDICT_N && c->c.cand.n >= STATS_MIN_VERDICT_N;
-}
 static int pick_better(const struct summary_cell *c)
 {
-	return is_conclusive(c) && c->c.verdict == VERDICT_BETTER;
+	return c->s && summary_verdict(c) == VERDICT_BETTER;
 }
 static int pick_worse(const struct summary_cell *c)
 {
-	return is_conclusive(c) && c->c.verdict == VERDICT_WORSE;
+	return c->s && summary_verdict(c) == VERDICT_WORSE;
 }
 static int pick_same(const struct summary_cell *c)
 {
-	return is_conclusive(c) && c->c.verdict == VERDICT_NO_CHANGE;
+	return c->s && summary_verdict(c) == VERDICT_NO_CHANGE;
 }
 static int pick_unsure(const struct summary_cell *c)
 {
-	return c->s && c->c.verdict == VERDICT_INCONCLUSIVE;
+	return c->s && summary_verdict(c) == VERDICT_INCONCLUSIVE;
+}
+
+/* "p 0.002, n 6/6" or, for a decided cell, "decided at look 1 of 6,
+ * threshold 1 %, n 6/1". */
+static void how_sure(FILE *out, const struct summary_cell *c)
+{
+	if (c->decided)
+		fprintf(out, "%s, threshold %.2g %%, n %d/%d", c->decided->why,
+			c->decided->threshold_pct, c->decided->reference_runs,
+			c->decided->candidate_runs);
+	else
+		fprintf(out, "p %.2g, n %zu/%zu", c->c.welch.p, c->c.ref.n, c->c.cand.n);
+}
+
+static double abs_change(const struct summary_cell *c)
+{
+	double delta, lo, hi;
+	return change_pct(c, &delta, &lo, &hi) ? fabs(delta) : 0;
 }
 
 void summary_sentence(const struct summary_table *t, const struct summary_row *r, FILE *out)
@@ -284,23 +351,23 @@ void summary_sentence(const struct summary_table *t, const struct summary_row *r
 		const struct summary_cell *best = NULL;
 		for (size_t i = 1; i < r->n; i++)
 			if (pick_better(&r->cells[i]) &&
-			    (!best || fabs(r->cells[i].c.delta_pct) > fabs(best->c.delta_pct)))
+			    (!best || abs_change(&r->cells[i]) > abs_change(best)))
 				best = &r->cells[i];
 		fprintf(out, ", %s (%s is better): ", r->metric->name,
 			metric_better_name(r->metric->better));
 		char change[64];
-		if (best)
-			fprintf(out, "%s is best, %s, p %.2g, n %zu/%zu, against %s", best->strategy,
-				summary_change(best, 0, change, sizeof(change)), best->c.welch.p,
-				best->c.ref.n, best->c.cand.n, ref);
-		else
+		if (best) {
+			fprintf(out, "%s is best, %s, ", best->strategy,
+				summary_change(best, 0, change, sizeof(change)));
+			how_sure(out, best);
+			fprintf(out, ", against %s", ref);
+		} else
 			fprintf(out, "no strategy is significantly better than %s", ref);
 		int first = 0;
 		list_names(out, "also better: ", r, pick_better, best, &first);
 		list_names(out, "worse: ", r, pick_worse, NULL, &first);
 		list_names(out, "no significant change: ", r, pick_same, NULL, &first);
-		list_names(out, "inconclusive (fewer than 3 runs a side): ", r, pick_unsure, NULL,
-			   &first);
+		list_names(out, "inconclusive: ", r, pick_unsure, NULL, &first);
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct summary_cell *c = &r->cells[i];
@@ -413,10 +480,11 @@ static void md_cell(FILE *out, const char *s)
 static const char *short_cell(const struct summary_cell *c, int is_ref, char *buf, size_t len)
 {
 	double delta, lo, hi;
-	if (!c->s || is_ref || !change_pct(&c->c, &delta, &lo, &hi))
+	if (!c->s || is_ref || !change_pct(c, &delta, &lo, &hi))
 		return summary_change(c, is_ref, buf, len);
-	const char *mark = c->c.verdict == VERDICT_BETTER ? "B" : c->c.verdict == VERDICT_WORSE ? "W"
-			 : c->c.verdict == VERDICT_NO_CHANGE ? "~" : "?";
+	enum verdict v = summary_verdict(c);
+	const char *mark = v == VERDICT_BETTER ? "B" : v == VERDICT_WORSE ? "W"
+			 : v == VERDICT_NO_CHANGE ? "~" : "?";
 	if (isnan(lo))
 		snprintf(buf, len, "%+.1f%% %s%s", delta, mark, c->failed ? "!" : "");
 	else
@@ -434,8 +502,10 @@ void summary_write_text(const struct summary_table *t, FILE *out, int md)
 	paragraph(out, md, md ? "" : "  ", rules_fn, d, NULL);
 	fputc('\n', out);
 	const char *legend = "Each cell: the change of the workload's headline metric against the "
-			     "reference, +- half its 95 % CI; B better, W worse, ~ no significant "
-			     "change, ? inconclusive, ! some runs failed, FAIL no run passed.\n";
+			     "reference, +- half its 95 % CI (or of the planner's interval); B "
+			     "better, W worse, ~ no significant change (decided: none as large as "
+			     "the threshold), ? inconclusive, ! some runs failed, FAIL no run "
+			     "passed.\n";
 	char buf[96];
 	if (md) {
 		fputs("| workload | metric |", out);

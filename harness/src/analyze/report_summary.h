@@ -8,7 +8,9 @@
  * The headline metric is the workload file's `headline:` key
  * (workloads/<name>.yaml); a workload without one (or whose file is gone)
  * takes the first headline metric of the metrics table (store/metrics.h)
- * that its runs have. The rules that decide a verdict, and those that make
+ * that its runs have. A session the planner ran (`repeat: until-decided`)
+ * is answered by its decisions, the rule fixed before its runs; other cells
+ * by Welch's test. The rules that decide a verdict, and those that make
  * one inconclusive, are report_rules()'s text: every format that shows a
  * verdict states them.
  *
@@ -30,6 +32,9 @@ struct summary_cell {
 	struct comparison c;		/* against the reference; c.ref.n 0 without one */
 	size_t failed, errors;		/* runs of class fail, and error or miss */
 	const struct problem *why;	/* the first failed (else erroneous) run */
+	/* the planner's decision on this cell (dataset.h), which its verdict,
+	 * change and interval are then; NULL: Welch's test of the runs */
+	const struct decided *decided;
 };
 
 /* One workload on one board. */
@@ -51,6 +56,17 @@ struct summary_table {
 void summary_build(const struct dataset *d, struct summary_table *t);
 void summary_free(struct summary_table *t);
 
+/* A planner's decision as a verdict: improved is better, REGRESSED worse,
+ * pass ~ (no change as large as the threshold), anything else inconclusive. */
+enum verdict decided_verdict(const struct decided *x);
+/* A cell's verdict: the planner's decision where it made one, else
+ * Welch's (inconclusive below STATS_MIN_VERDICT_N runs a side). */
+enum verdict summary_verdict(const struct summary_cell *c);
+/* The verdict in words with the rule behind it: for a decision "better:
+ * decided at look 1 of 6, threshold 1 %, n 6/1", else verdict_text()'s of
+ * c. Into buf, which it returns. */
+const char *decided_verdict_text(const struct decided *x, const struct comparison *c, char *buf,
+				 size_t len);
 /* The verdict as a report prints it, with the rule behind an inconclusive
  * one: "better", "~", "inconclusive: n 2/3, fewer than 3 (Welch p 4.7e-07)",
  * "no reference runs", "failed". Into buf, which it returns. */
