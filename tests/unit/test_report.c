@@ -668,8 +668,8 @@ static void decide(const char *session, const char *strategy, const char *outcom
 /* A session the planner ran is answered by its decisions, not by a test
  * of 6 against 1 run after the fact (which could only say "inconclusive,
  * fewer than 3 runs"): the summary's verdicts, changes and intervals, its
- * sentence, the tables, JSON and JUnit are the decisions', and the rules
- * say so. Against another reference than the planner's, nothing was
+ * sentence, the tables, JSON, JUnit and the commit block are the
+ * decisions', and the rules say so. Against another reference than the planner's, nothing was
  * decided and Welch's rule applies again. */
 static void a_planned_session_is_answered_by_its_decisions(void **state)
 {
@@ -702,6 +702,9 @@ static void a_planned_session_is_answered_by_its_decisions(void **state)
 	char *json = render_session("plan2", REPORT_JSON);
 	assert_non_null(strstr(json, "\"outcome\":\t\"REGRESSED\""));
 	free(json);
+	char *commit = render_session("plan2", REPORT_COMMIT);
+	assert_non_null(strstr(commit, "+10.0 % (interval +9.8..+10.2 %), better: decided at look 1"));
+	free(commit);
 	struct selection sel = { .session = "plan2" };
 	char *junit = render_sel(&sel, NULL, REPORT_JUNIT);
 	assert_non_null(strstr(junit, "failures=\"1\""));

@@ -526,8 +526,11 @@ static void commit_metric(FILE *out, const struct dataset *d, const char *worklo
 		struct comparison c;
 		compare_samples(ref ? ref->v : NULL, ref ? ref->n : 0, s->v, s->n,
 				STATS_DEFAULT_ALPHA, m->better == BETTER_HIGHER, &c);
-		int changed = c.ref.n >= STATS_MIN_VERDICT_N && c.cand.n >= STATS_MIN_VERDICT_N &&
-			      (c.verdict == VERDICT_BETTER || c.verdict == VERDICT_WORSE);
+		const struct decided *x = s == ref ? NULL
+			: dataset_decided(d, s->strategy, d->strategies.v[0], workload, m->name);
+		enum verdict v = x ? decided_verdict(x) : c.verdict;
+		int changed = (x || (c.ref.n >= STATS_MIN_VERDICT_N && c.cand.n >= STATS_MIN_VERDICT_N)) &&
+			      (v == VERDICT_BETTER || v == VERDICT_WORSE);
 		if (!headline && !changed)
 			continue;
 		if (!headline && i == 0)
@@ -543,12 +546,17 @@ static void commit_metric(FILE *out, const struct dataset *d, const char *worklo
 					c.ref.n, mean, ci);
 			}
 		}
-		char mean[16], ci[16], why[96];
+		char mean[16], ci[16], why[160];
 		fmt(mean, sizeof(mean), c.cand.mean);
 		fmt(ci, sizeof(ci), c.cand.ci95);
 		fprintf(out, "    %-20s n=%-2zu %10s +- %s", s->strategy, c.cand.n, mean, ci);
 		if (s == ref) {
 			fputc('\n', out);
+			continue;
+		}
+		if (x && !isnan(x->delta_pct)) {
+			fprintf(out, "\n      %+.1f %% (interval %+.1f..%+.1f %%), %s\n", x->delta_pct,
+				x->lo_pct, x->hi_pct, decided_verdict_text(x, &c, why, sizeof(why)));
 			continue;
 		}
 		double scale = c.ref.n && c.ref.mean ? 100 / fabs(c.ref.mean) : NAN;
@@ -607,6 +615,10 @@ int report_emit_commit(const struct report_input *in, FILE *out)
 		d->strategies.n ? d->strategies.v[0] : "none",
 		d->reference_why ? d->reference_why : "no runs", STATS_DEFAULT_ALPHA,
 		STATS_MIN_VERDICT_N);
+	if (d->n_decided)
+		fputs("Where runs were added until decided, the verdict is that decision:\n"
+		      "better or worse by at least the metric's threshold, its interval\n"
+		      "holding over every look (hilbench docs/gate.md).\n", out);
 	for (size_t r = 0; r < t.n; r++) {
 		const struct summary_row *row = &t.rows[r];
 		fprintf(out, "\n%s", row->workload);
