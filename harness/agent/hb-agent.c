@@ -27,9 +27,11 @@
 #include <linux/netlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/reboot.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -698,11 +700,80 @@ static int ftrace_filter(const char *names)
 	return rc;
 }
 
+/* perf record and perf stat start with their events disabled (-D -1) and
+ * enable them when told on a control FIFO, answering "ack" once they
+ * count (perf's --control); only then does the run's traffic start. A
+ * fixed wait was not enough: with the pool of random bytes ready at boot
+ * (deploy.qemu.rng_seed_bytes) the traffic took the DUT's one CPU at once,
+ * perf record's set-up (kallsyms, every task's maps) had not ended when a
+ * 4 s run did, and it recorded nothing. */
+struct perf_ctl {
+	int ctl, ack;
+};
+
+#define PERF_ENABLE_TIMEOUT_MS 60000
+
+static int perf_ctl_open(const char *ctl, const char *ack, struct perf_ctl *c)
+{
+	unlink(ctl);
+	unlink(ack);
+	if (mkfifo(ctl, 0600) < 0 || mkfifo(ack, 0600) < 0)
+		return -1;
+	/* O_RDWR: neither open waits for perf to open its end */
+	c->ctl = open(ctl, O_RDWR | O_CLOEXEC);
+	c->ack = open(ack, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	return c->ctl >= 0 && c->ack >= 0 ? 0 : -1;
+}
+
+static void perf_ctl_close(struct perf_ctl *c, const char *ctl, const char *ack)
+{
+	if (c->ctl >= 0)
+		close(c->ctl);
+	if (c->ack >= 0)
+		close(c->ack);
+	c->ctl = c->ack = -1;
+	unlink(ctl);
+	unlink(ack);
+}
+
+/* Tells perf (pid) to enable its events and waits for its "ack\n" until
+ * deadline; -1 when perf exits or does not answer in time. */
+static int perf_enable(const struct perf_ctl *c, pid_t pid, int64_t deadline)
+{
+	static const char cmd[] = "enable\n";
+	if (write(c->ctl, cmd, sizeof(cmd) - 1) != (ssize_t)(sizeof(cmd) - 1))
+		return -1;
+	char got[8];
+	size_t n = 0;
+	while (n < 4) {
+		int64_t left = deadline - now_ms();
+		siginfo_t info = { 0 };
+		/* WNOWAIT: perf's exit status stays for profile_stop */
+		if (left <= 0 || (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+				  info.si_pid == pid))
+			return -1;
+		struct pollfd p = { .fd = c->ack, .events = POLLIN };
+		if (poll(&p, 1, left > 500 ? 500 : (int)left) > 0) {
+			ssize_t r = read(c->ack, got + n, sizeof(got) - 1 - n);
+			n += r > 0 ? (size_t)r : 0;
+		}
+	}
+	return memcmp(got, "ack\n", 4) ? -1 : 0;
+}
+
+static void first_line(const char *path, char *out, size_t outlen);
+
 struct profiler {
 	enum run_profile kind;
 	pid_t record, stat;	/* PROFILE_PERF */
+	struct perf_ctl record_ctl, stat_ctl;
 	char err[160];
 };
+
+#define PERF_RECORD_CTL "/tmp/perf-record.ctl"
+#define PERF_RECORD_ACK "/tmp/perf-record.ack"
+#define PERF_STAT_CTL "/tmp/perf-stat.ctl"
+#define PERF_STAT_ACK "/tmp/perf-stat.ack"
 
 /* Enabling the profiler resets its statistics. functions: the filter of
  * PROFILE_FTRACE, "a,b,c" (run_spec.functions, from the host's driver
@@ -713,25 +784,40 @@ static void profile_start(struct profiler *pr, enum run_profile kind, const char
 	memset(pr, 0, sizeof(*pr));
 	pr->kind = kind;
 	pr->record = pr->stat = -1;
+	pr->record_ctl.ctl = pr->record_ctl.ack = pr->stat_ctl.ctl = pr->stat_ctl.ack = -1;
 	if (kind == PROFILE_FTRACE) {
 		if (ftrace_filter(functions) < 0 ||
 		    write_text(TRACEFS "/function_profile_enabled", "1") < 0)
 			snprintf(pr->err, sizeof(pr->err), "function profiler: %s", strerror(errno));
 	} else if (kind == PROFILE_PERF) {
 		const char *rec[] = { PERF, "record", "-N", "-q", "-e", "cpu-clock", "-F", "1000",
-				      "-a", "-o", "/tmp/perf.data", NULL };
+				      "-a", "-D", "-1",
+				      "--control=fifo:" PERF_RECORD_CTL "," PERF_RECORD_ACK,
+				      "-o", "/tmp/perf.data", NULL };
 		const char *st[] = { PERF, "stat", "-x", ",", "-a", "-e", perf_stat_events,
+				     "-D", "-1", "--control=fifo:" PERF_STAT_CTL "," PERF_STAT_ACK,
 				     "-o", "/tmp/perf-stat.csv", NULL };
 		/* The kernel halves the sampling rate whenever a sample's handler
 		 * takes "too long", which on an emulated CPU is always: left on,
 		 * a run kept 10 samples of 40,000. */
 		write_text("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
-		pr->record = spawn(rec, "/tmp/perf-record.out", "/tmp/perf-record.err");
-		pr->stat = spawn(st, "/tmp/perf-stat.out", "/tmp/perf-stat.err");
-		/* perf reads kallsyms and sets up its events before it counts:
-		 * seconds on an emulated CPU. Traffic before then would be lost
-		 * to it. */
-		nap_ms(3000);
+		if (perf_ctl_open(PERF_RECORD_CTL, PERF_RECORD_ACK, &pr->record_ctl) < 0 ||
+		    perf_ctl_open(PERF_STAT_CTL, PERF_STAT_ACK, &pr->stat_ctl) < 0) {
+			snprintf(pr->err, sizeof(pr->err), "perf's control FIFOs: %s", strerror(errno));
+		} else {
+			pr->record = spawn(rec, "/tmp/perf-record.out", "/tmp/perf-record.err");
+			pr->stat = spawn(st, "/tmp/perf-stat.out", "/tmp/perf-stat.err");
+			int64_t deadline = now_ms() + PERF_ENABLE_TIMEOUT_MS;
+			int rec_ok = perf_enable(&pr->record_ctl, pr->record, deadline) == 0;
+			if (!rec_ok || perf_enable(&pr->stat_ctl, pr->stat, deadline) < 0) {
+				char why[96];
+				first_line(rec_ok ? "/tmp/perf-stat.err" : "/tmp/perf-record.err", why,
+					   sizeof(why));
+				snprintf(pr->err, sizeof(pr->err), "perf %s did not enable its events "
+					 "within %d s: %s", rec_ok ? "stat" : "record",
+					 PERF_ENABLE_TIMEOUT_MS / 1000, why[0] ? why : "no message");
+			}
+		}
 	}
 	emit_clock(id, "before", "profile_clock_ns");
 }
@@ -795,6 +881,8 @@ static void profile_stop(struct profiler *pr, const char *id)
 			unlink(files[f][0]);
 		}
 		unlink("/tmp/perf.data");
+		perf_ctl_close(&pr->record_ctl, PERF_RECORD_CTL, PERF_RECORD_ACK);
+		perf_ctl_close(&pr->stat_ctl, PERF_STAT_CTL, PERF_STAT_ACK);
 	}
 }
 

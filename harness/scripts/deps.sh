@@ -30,7 +30,7 @@ HOST_PKGS=(
 	dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev	# emulators/: QEMU from Debian's source
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross	# arm64 boards (agilex5-socdk) and their agent
-	u-boot-tools device-tree-compiler	# uImage/FIT (mkimage), external .dts (dtc): build/image.c
+	u-boot-tools device-tree-compiler	# uImage/FIT (mkimage), external .dts (dtc): build/image.c; the DTB's rng-seed (fdtput): deploy/qemu.c
 	ccache bc bison flex libelf-dev kmod
 	scdoc	# make man, make install: the manual pages (docs/man/*.scd)
 	clang-14 libclang-rt-14-dev	# make fuzz-check: libFuzzer and its sanitizer runtimes

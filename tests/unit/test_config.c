@@ -716,7 +716,8 @@ static const struct variant variants[] = {
 	/* board schema */
 	{ "unknown key in deploy.qemu", 'b', "    memory_mb: 512", "    memory: 512", 24, 5,
 	  "unknown key 'memory' in 'deploy.qemu'; expected one of: binary, machine, cpu, memory_mb, "
-	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, insn_profile, duration_scale" },
+	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, insn_profile, rng_seed_bytes, "
+	  "duration_scale" },
 	{ "an emulator hilbench builds, its properties and instruction time", 'b',
 	  "    binary: qemu-system-arm\n",
 	  "    emulator: qemu-7.2\n    globals: [allwinner-sun8i-emac.tx-int-ctl=on]\n"
@@ -736,6 +737,10 @@ static const struct variant variants[] = {
 	{ "a global that is not DEVICE.PROPERTY=VALUE", 'b', "    binary: qemu-system-arm\n",
 	  "    emulator: qemu-7.2\n    globals: [tx-int-ctl=on]\n", 23, 14,
 	  "global 'tx-int-ctl=on' is not DEVICE.PROPERTY=VALUE" },
+	{ "a random seed for the kernel's pool", 'b', "    memory_mb: 512\n",
+	  "    memory_mb: 512\n    rng_seed_bytes: 32\n", 0, 0, NULL },
+	{ "a random seed too short to make the pool ready", 'b', "    memory_mb: 512\n",
+	  "    memory_mb: 512\n    rng_seed_bytes: 16\n", 25, 21, "rng_seed_bytes" },
 	{ "a duration scale above 1", 'b', "    memory_mb: 512\n",
 	  "    memory_mb: 512\n    duration_scale: 2\n", 25, 21, "duration_scale" },
 	{ "missing nested key", 'b', "  backend: qemu\n", "", 18, 1,

@@ -25,6 +25,11 @@ struct board_qemu {
 	int insn_profile;
 	int icount_sleep;	/* 1: an idle guest waits in real time (-icount
 				 * sleep=on); 0: its clock jumps to the next timer */
+	/* The DTB's /chosen/rng-seed, this many bytes, which QEMU fills with
+	 * fresh random bytes at every reset (as a boot loader with a hardware
+	 * RNG does on a board): the kernel's random pool is ready at boot
+	 * instead of filling itself inside the first measured run; 0: none */
+	int rng_seed_bytes;
 	/* Virtual time only: a workload's seconds times this (0 = 1). A CPU
 	 * calibrated faster than the default board's 32 ns an instruction runs
 	 * more instructions per virtual second, so more wall time: this keeps a

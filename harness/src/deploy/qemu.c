@@ -36,6 +36,39 @@ struct qemu_state {
  * instead (emulator-patches/qemu-7.2/0003). */
 #define ICOUNT_SHIFT "shift=5"
 
+/* The boot's copy of the DTB with a /chosen/rng-seed of n zero bytes,
+ * which QEMU overwrites with random ones at each reset before the kernel
+ * reads them (qemu_fdt_randomize_seeds, QEMU 7.2's hw/arm/boot.c); a
+ * kernel with RANDOM_TRUST_BOOTLOADER credits them. NULL with the error
+ * said. */
+static char *seeded_dtb(const struct dut *d, const char *dtb, int n)
+{
+	char *out = path_join(d->workdir, "boot.dtb");
+	if (copy_file(dtb, out) < 0) {
+		hb_err("cannot copy %s to %s: %s", dtb, out, strerror(errno));
+		free(out);
+		return NULL;
+	}
+	struct strlist a = { 0 };
+	strlist_split(&a, "fdtput -t bx", " ");
+	strlist_push(&a, out);
+	strlist_push(&a, "/chosen");
+	strlist_push(&a, "rng-seed");
+	for (int i = 0; i < n; i++)
+		strlist_push(&a, "0");
+	struct proc_opts o = PROC_OPTS_DEFAULT;
+	o.stdout_fd = -1;
+	int rc = proc_run(strlist_argv(&a), &o);
+	strlist_free(&a);
+	if (rc != 0) {
+		hb_err("fdtput could not add /chosen/rng-seed to %s (deploy.qemu.rng_seed_bytes); "
+		       "is device-tree-compiler installed? run `make deps`", out);
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 /* QEMU's option syntax escapes a comma in a value by doubling it. */
 static char *qemu_opt_escape(const char *v)
 {
@@ -101,15 +134,23 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 		return -1;
 	}
 	qemu_version(q, binary, img->emulator_provenance);
-	if (netns_enter(&q->ns, QEMU_TAP, b->host_addr) < 0)
+	char *seeded = NULL;
+	if (b->qemu.rng_seed_bytes && !(seeded = seeded_dtb(d, img->dtb, b->qemu.rng_seed_bytes)))
 		return -1;
+	if (netns_enter(&q->ns, QEMU_TAP, b->host_addr) < 0) {
+		free(seeded);
+		return -1;
+	}
 
 	int to[2], from[2];
-	if (pipe2(to, O_CLOEXEC) < 0)
+	if (pipe2(to, O_CLOEXEC) < 0) {
+		free(seeded);
 		return -1;
+	}
 	if (pipe2(from, O_CLOEXEC) < 0) {
 		close(to[0]);
 		close(to[1]);
+		free(seeded);
 		return -1;
 	}
 	struct strlist a = { 0 };
@@ -127,7 +168,8 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	strlist_push(&a, "-kernel");
 	strlist_push(&a, img->kernel);
 	strlist_push(&a, "-dtb");
-	strlist_push(&a, img->dtb);
+	strlist_push(&a, seeded ? seeded : img->dtb);
+	free(seeded);
 	strlist_push(&a, "-initrd");
 	strlist_push(&a, img->initrd);
 	strlist_push(&a, "-append");
