@@ -226,7 +226,7 @@ int run_options_execute(struct run_options *o, char session[40], struct planner 
 	if (o->plan.repeat == REPEAT_UNTIL_DECIDED) {
 		struct planner own;
 		struct planner *use = pl ? pl : &own;
-		rc = planner_run(use, &o->plan, s, &o->exec);
+		rc = hb_exit_of(planner_run(use, &o->plan, s, &o->exec));
 		/* bad input stops it before a run: no session to report */
 		snprintf(id, sizeof(id), "%s", rc == HB_EXIT_USAGE ? "" : use->session);
 		if (!pl) {
