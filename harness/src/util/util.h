@@ -33,11 +33,11 @@ enum hb_fail {
 	HB_FAIL = -1,		/* infrastructure, or anything not below: inconclusive */
 	HB_FAIL_INPUT = -2,	/* what the user must fix: a file, a patch, an option */
 };
-/* The exit code of a library result (rule 4): 0 ok, HB_FAIL_INPUT the
- * user's to fix (2), any other failure inconclusive (125); a verdict's
- * HB_EXIT_FAIL never comes from here. The commands use it, and so do the
- * run stage's drivers that still return exit codes (docs/design.md lists
- * them) where they pass a stage's result up. */
+/* The exit code of a library result (rule 4): 0 ok (also a count, or
+ * run_options_parse()'s 1 for the help printed), HB_FAIL_INPUT the user's
+ * to fix (2), any other failure inconclusive (125); a verdict's
+ * HB_EXIT_FAIL never comes from here. The commands (cmd/) call it where
+ * they turn a library result into their exit code. */
 static inline int hb_exit_of(int rc)
 {
 	return rc >= 0 ? HB_EXIT_OK : rc == HB_FAIL_INPUT ? HB_EXIT_USAGE : HB_EXIT_INFRA;
