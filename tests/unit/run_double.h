@@ -35,10 +35,10 @@
 
 /* What the next boot does. */
 enum double_boot {
-	BOOT_READY,		/* the agent says HELLO and READY: DUT_BOOT_OK */
-	BOOT_PANIC,		/* a kernel panic on the console: DUT_BOOT_FAILED */
-	BOOT_SILENT,		/* the console closes at once: DUT_BOOT_ERROR */
-	BOOT_NO_START,		/* start() fails: DUT_BOOT_ERROR */
+	BOOT_READY,		/* the agent says HELLO and READY: dut_boot() 0 */
+	BOOT_PANIC,		/* a kernel panic on the console: HB_FAIL_DUT */
+	BOOT_SILENT,		/* the console closes at once: -1 */
+	BOOT_NO_START,		/* start() fails: -1 */
 	BOOT_LAB_DOWN,		/* start() fails, the lab takes no boots */
 	BOOT_WRONG_KERNEL,	/* READY, but from another kernel than the build's */
 };
@@ -89,10 +89,8 @@ static inline int double_start(struct dut *d, const struct dut_image *img)
 		snprintf(dbl.booted[i], sizeof(dbl.booted[i]), "%s", dbl.strategy);
 	if (what == BOOT_NO_START)
 		return -1;
-	if (what == BOOT_LAB_DOWN) {
-		d->lab_unavailable = 1;
-		return -1;
-	}
+	if (what == BOOT_LAB_DOWN)
+		return HB_FAIL_LAB;
 	int p[2];
 	if (pipe(p) < 0)
 		return -1;

@@ -187,7 +187,7 @@ static void a_revision_not_there_is_an_input_error(void **state)
 	struct bisect b;
 	bisect_init(&b, 1, 6);
 	b.bad = "no-such-revision";
-	assert_int_equal(bisect_ends(&b, st), HB_EXIT_USAGE);
+	assert_int_equal(bisect_ends(&b, st), HB_FAIL_INPUT);
 	bisect_free(&b);
 }
 
@@ -227,10 +227,10 @@ static void each_step_is_good_bad_or_skipped(void **state)
 		int commit, verdict;
 		const char *word;
 	} steps[] = {
-		{ 1, 0, "good" },
-		{ 5, 1, "bad" },
-		{ 2, HB_EXIT_INFRA, "skip (undecided)" },
-		{ 3, HB_EXIT_INFRA, "skip (not measured)" },
+		{ 1, BISECT_GOOD, "good" },
+		{ 5, BISECT_BAD, "bad" },
+		{ 2, BISECT_SKIP, "skip (undecided)" },
+		{ 3, BISECT_SKIP, "skip (not measured)" },
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(steps); i++) {
 		char *at[] = { "update-ref", "BISECT_HEAD", commit[steps[i].commit], NULL };
@@ -243,7 +243,7 @@ static void each_step_is_good_bad_or_skipped(void **state)
 		char *at_line = text ? strstr(text, line) : NULL;
 		assert_non_null(at_line);
 		assert_non_null(strstr(at_line, word));
-		if (steps[i].verdict == HB_EXIT_INFRA && steps[i].commit == 2)
+		if (steps[i].verdict == BISECT_SKIP && steps[i].commit == 2)
 			assert_int_equal(dbl.ran - runs, (size_t)b.plan.gate.max_repetitions);
 		free(word);
 		free(line);
@@ -287,7 +287,7 @@ static void a_skip_next_to_the_culprit_names_none(void **state)
 	(void)state;
 	struct bisect b;
 	regressed_from(4, &b);
-	assert_int_equal(bisect_narrow(&b, st), HB_EXIT_INFRA);
+	assert_int_equal(bisect_narrow(&b, st), HB_FAIL);
 	assert_null(b.culprit);
 	bisect_free(&b);
 	unscript();
@@ -314,7 +314,7 @@ static int step_main(int argc, char **argv)
 		else if (!strcmp(o, "--good-session"))
 			strlist_push(&b.good_sessions, v);
 	}
-	int rc = HB_EXIT_INFRA;
+	int rc = BISECT_SKIP;
 	char *manifests = path_join(hb_store_dir(), "..");
 	struct store *s = store_open(hb_store_dir());
 	script_doubles(manifests);

@@ -196,7 +196,7 @@ static void stored_runs_that_do_not_exist_are_an_input_error(void **state)
 	l.cand = (struct gate_side){ .stored = 1, .spec = "session=none",
 				     .sel = { .session = "none" } };
 	assert_int_equal(gate_loop_load(&l), 0);
-	assert_int_equal(gate_loop_judge(&l, st), HB_EXIT_USAGE);
+	assert_int_equal(gate_loop_judge(&l, st), HB_FAIL_INPUT);
 	assert_int_equal(dbl.started, 0);
 	gate_loop_free(&l);
 }

@@ -208,7 +208,7 @@ static void a_plan_with_only_the_reference_is_an_input_error(void **state)
 	strlist_free(&plan.strategies);
 	strlist_push(&plan.strategies, "baseline");
 	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &opts), HB_EXIT_USAGE);
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), HB_FAIL_INPUT);
 	assert_int_equal(dbl.started, 0);
 	planner_free(&pl);
 }
@@ -218,7 +218,7 @@ static void a_failed_build_is_not_judged(void **state)
 	(void)state;
 	dbl.prepare_rc = HB_FAIL;
 	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &opts), HB_EXIT_INFRA);
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), HB_FAIL);
 	assert_int_equal(dbl.started, 0);
 	planner_free(&pl);
 }

@@ -227,6 +227,57 @@ static void text_lists_runs_that_are_not_measurements(void **state)
 	free(text);
 }
 
+/* What report_visit_problems() called, in order, as one string. */
+static void note_group(void *ctx, bool fail, size_t n)
+{
+	fprintf(ctx, "[%s %zu]", fail ? "fail" : "lost", n);
+}
+
+static void note_problem(void *ctx, const char *line)
+{
+	fprintf(ctx, "(%.2s)", line);
+}
+
+static void note_group_end(void *ctx, bool fail)
+{
+	fprintf(ctx, "[/%s]", fail ? "fail" : "lost");
+}
+
+static char *visited(const struct dataset *d, int with_group_end)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	struct report_problem_visitor v = { note_group, note_problem,
+					    with_group_end ? note_group_end : NULL, out };
+
+	assert_non_null(out);
+	report_visit_problems(d, &v);
+	fclose(out);
+	return text;
+}
+
+static void problems_are_visited_failures_first(void **state)
+{
+	(void)state;
+	struct problem p[] = {
+		{ "e1", "b", "s", "w", "error", "QEMU died", NULL, 1 },
+		{ "f1", "b", "s", "w", "fail", "panic", NULL, 1 },
+		{ "m1", "b", "s", "w", "miss", "no result", "/x/console.log", 2 },
+		{ "f2", "b", "s", "w", "fail", "watchdog", NULL, 2 },
+	};
+	struct dataset d = { .problems = p, .n_problems = 4 };
+	char *text = visited(&d, 1);
+	assert_string_equal(text, "[fail 2](f1)(f2)[/fail][lost 2](e1)(m1)[/lost]");
+	free(text);
+	/* a group with no runs is not visited; group_end is optional */
+	d.problems = p + 2;
+	d.n_problems = 1;
+	text = visited(&d, 0);
+	assert_string_equal(text, "[lost 1](m1)");
+	free(text);
+}
+
 /* The line of text that starts with prefix, as its own string. */
 static char *line_starting(const char *text, const char *prefix)
 {
@@ -892,6 +943,7 @@ int main(void)
 		cmocka_unit_test(markdown_escapes_pipes_and_tags),
 		cmocka_unit_test(json_is_valid_and_has_the_verdict),
 		cmocka_unit_test(text_lists_runs_that_are_not_measurements),
+		cmocka_unit_test(problems_are_visited_failures_first),
 		cmocka_unit_test(text_columns_fit_the_longest_label),
 		cmocka_unit_test(an_unknown_reference_is_an_error),
 		cmocka_unit_test(commit_block_has_before_and_after),

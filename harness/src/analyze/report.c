@@ -470,33 +470,59 @@ int report_emit_junit(const struct report_input *in, FILE *out)
 
 /* --- the runs that are not measurements ---------------------------------- */
 
-/* Failures first (the DUT misbehaved: a patch's doing), then errors. */
-static void list_problems(const struct dataset *d, FILE *out, int md)
+void report_visit_problems(const struct dataset *d, const struct report_problem_visitor *v)
 {
-	if (d->mixed_timing)
-		fprintf(out, "\n%zu measurements of another timing mode than %s were left out.\n",
-			d->mixed_timing, d->timing);
 	for (int fail = 1; fail >= 0; fail--) {
 		size_t n = 0;
 		for (size_t i = 0; i < d->n_problems; i++)
 			n += problem_failed(&d->problems[i]) == fail;
 		if (!n)
 			continue;
-		fprintf(out, fail ? "\nFAILED: %zu runs where the DUT misbehaved (class fail):\n"
-				  : "\nnot measured: %zu runs the infrastructure lost (error, miss):\n", n);
+		v->group(v->ctx, fail, n);
 		for (size_t i = 0; i < d->n_problems; i++) {
 			if (problem_failed(&d->problems[i]) != fail)
 				continue;
 			char *line = problem_line(&d->problems[i]);
-			fputs(md ? "- " : "  ", out);
-			if (md)
-				md_escape(out, line);
-			else
-				fputs(line, out);
-			fputc('\n', out);
+			v->problem(v->ctx, line);
 			free(line);
 		}
+		if (v->group_end)
+			v->group_end(v->ctx, fail);
 	}
+}
+
+struct problems_text_ctx {
+	FILE *out;
+	int md;
+};
+
+static void text_problem_group(void *ctx, bool fail, size_t n)
+{
+	struct problems_text_ctx *c = ctx;
+	fprintf(c->out, fail ? "\nFAILED: %zu runs where the DUT misbehaved (class fail):\n"
+			     : "\nnot measured: %zu runs the infrastructure lost (error, miss):\n", n);
+}
+
+static void text_problem(void *ctx, const char *line)
+{
+	struct problems_text_ctx *c = ctx;
+	fputs(c->md ? "- " : "  ", c->out);
+	if (c->md)
+		md_escape(c->out, line);
+	else
+		fputs(line, c->out);
+	fputc('\n', c->out);
+}
+
+static void list_problems(const struct dataset *d, FILE *out, int md)
+{
+	struct problems_text_ctx c = { out, md };
+	struct report_problem_visitor v = { text_problem_group, text_problem, NULL, &c };
+
+	if (d->mixed_timing)
+		fprintf(out, "\n%zu measurements of another timing mode than %s were left out.\n",
+			d->mixed_timing, d->timing);
+	report_visit_problems(d, &v);
 }
 
 int report_emit_csv(const struct report_input *in, FILE *out)

@@ -90,4 +90,17 @@ struct report_visitor {
 };
 void report_visit(const struct dataset *d, const struct report_visitor *v);
 
+/* Walks the runs that are not measurements in the order every report lists
+ * them: failures first (the DUT misbehaved: a patch's doing), then what the
+ * infrastructure lost (error, miss). A group with no runs is skipped. */
+struct report_problem_visitor {
+	/* fail: the group of class fail, else of error and miss; n its runs */
+	void (*group)(void *ctx, bool fail, size_t n);
+	/* each run of the group, as problem_line() words it */
+	void (*problem)(void *ctx, const char *line);
+	void (*group_end)(void *ctx, bool fail);	/* optional */
+	void *ctx;
+};
+void report_visit_problems(const struct dataset *d, const struct report_problem_visitor *v);
+
 #endif

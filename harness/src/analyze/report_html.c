@@ -286,30 +286,24 @@ static void summary_html(const struct dataset *d, FILE *out)
 	summary_free(&t);
 }
 
-/* Failures first: the DUT misbehaved, a patch's doing; then what the
- * infrastructure lost. */
-static void problems_html(const struct dataset *d, FILE *out)
+static void html_problem_group(void *ctx, bool fail, size_t n)
 {
-	for (int fail = 1; fail >= 0; fail--) {
-		size_t n = 0;
-		for (size_t i = 0; i < d->n_problems; i++)
-			n += problem_failed(&d->problems[i]) == fail;
-		if (!n)
-			continue;
-		fprintf(out, fail ? "<h2>Failed: %zu runs where the DUT misbehaved</h2>\n"
-				    "<ul class=\"failed\">\n"
-				  : "<h2>Not measured: %zu runs the infrastructure lost</h2>\n<ul>\n", n);
-		for (size_t i = 0; i < d->n_problems; i++) {
-			if (problem_failed(&d->problems[i]) != fail)
-				continue;
-			char *line = problem_line(&d->problems[i]);
-			fputs("<li>", out);
-			html_escape(out, line);
-			fputs("</li>\n", out);
-			free(line);
-		}
-		fputs("</ul>\n", out);
-	}
+	fprintf(ctx, fail ? "<h2>Failed: %zu runs where the DUT misbehaved</h2>\n"
+			    "<ul class=\"failed\">\n"
+			  : "<h2>Not measured: %zu runs the infrastructure lost</h2>\n<ul>\n", n);
+}
+
+static void html_problem(void *ctx, const char *line)
+{
+	fputs("<li>", ctx);
+	html_escape(ctx, line);
+	fputs("</li>\n", ctx);
+}
+
+static void html_problem_group_end(void *ctx, bool fail)
+{
+	(void)fail;
+	fputs("</ul>\n", ctx);
 }
 
 /* The store for each run's artifacts (per-interval plots) and, when the
@@ -347,7 +341,9 @@ int report_emit_html(const struct report_input *in, FILE *out)
 	if (d->mixed_timing)
 		fprintf(out, "<p>%zu measurements of another timing mode were left out.</p>\n",
 			d->mixed_timing);
-	problems_html(d, out);
+	struct report_problem_visitor pv = { html_problem_group, html_problem,
+					     html_problem_group_end, out };
+	report_visit_problems(d, &pv);
 	fputs("</body></html>\n", out);
 	return ferror(out) ? -1 : 0;
 }

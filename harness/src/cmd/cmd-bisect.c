@@ -87,7 +87,7 @@ static void print_culprit(const struct bisect *b)
 
 static int run_bisect(struct bisect *b, struct store *s)
 {
-	int rc = bisect_ends(b, s);
+	int rc = hb_exit_of(bisect_ends(b, s));
 	if (rc)
 		return rc;
 	print_ends(b);
@@ -95,7 +95,7 @@ static int run_bisect(struct bisect *b, struct store *s)
 		hb_err("bisect: BAD is not a regression of GOOD on %s; nothing to bisect", b->metric);
 		return HB_EXIT_INFRA;
 	}
-	rc = bisect_narrow(b, s);
+	rc = hb_exit_of(bisect_narrow(b, s));
 	if (rc == 0)
 		print_culprit(b);
 	return rc;
@@ -106,7 +106,7 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect b = { .metric = METRIC_PPS, .plan_name = "gate" };
 	int step = 0;
 	int rc = parse(argc, argv, &b, &step);
-	if (rc == -1 && (rc = bisect_load(&b)) == 0) {
+	if (rc == -1 && (rc = hb_exit_of(bisect_load(&b))) == 0) {
 		struct store *s = store_open(hb_store_dir());
 		if (!s) {
 			rc = HB_EXIT_INFRA;
@@ -116,7 +116,7 @@ int cmd_bisect(int argc, char **argv)
 			store_close(s);
 		}
 	} else if (step && rc != HB_EXIT_OK) {
-		rc = HB_EXIT_INFRA;	/* a step never aborts git bisect */
+		rc = BISECT_SKIP;	/* a step never aborts git bisect */
 	}
 	bisect_free(&b);
 	return rc;

@@ -70,7 +70,7 @@ int cmd_boot(int argc, char **argv)
 	struct dut d;
 	mkdir_p(dir, 0755);
 	int boot = dut_boot(&d, &b, &img, timing, dir, console);
-	if (boot == DUT_BOOT_OK) {
+	if (boot == 0) {
 		printf("board      %s (%s)\nkernel     %s\ninterface  %s: %s, %d Mb/s, %s\n"
 		       "console    %s\n", b.name, d.ops->version(&d), d.kernel_release,
 		       b.dut_interface, d.driver, d.speed, b.dut_addr, console);
@@ -84,7 +84,7 @@ int cmd_boot(int argc, char **argv)
 		rc = HB_EXIT_OK;
 	} else {
 		hb_err("boot failed: %s; console: %s", d.health[0] ? d.health : "see the console", console);
-		rc = boot == DUT_BOOT_FAILED ? HB_EXIT_FAIL : HB_EXIT_INFRA;
+		rc = boot == HB_FAIL_DUT ? HB_EXIT_FAIL : hb_exit_of(boot);
 	}
 	dut_shutdown(&d);
 	free(cmdline);

@@ -25,12 +25,12 @@ int cmd_compare(int argc, char **argv)
 {
 	struct run_options ro;
 	int rc = run_options_parse(argc, argv, usage, "default", &ro);
-	if (rc != -1)
-		return rc;
+	if (rc)
+		return hb_exit_of(rc);
 	char session[40] = "";
 	struct planner pl = { 0 };
 	int planned = ro.plan.repeat == REPEAT_UNTIL_DECIDED;
-	rc = run_options_execute(&ro, session, &pl);
+	rc = hb_exit_of(run_options_execute(&ro, session, &pl));
 	struct store *s = session[0] ? store_open(hb_store_dir()) : NULL;
 	if (!s) {
 		/* the plan (pl's decisions point into it) goes last */

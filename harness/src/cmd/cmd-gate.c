@@ -240,7 +240,7 @@ int cmd_gate(int argc, char **argv)
 		       l.cand.spec);
 		goto out;
 	}
-	if ((rc = gate_loop_load(&l)) != 0)
+	if ((rc = hb_exit_of(gate_loop_load(&l))) != 0)
 		goto out;
 	if (!(s = store_open(hb_store_dir()))) {
 		rc = HB_EXIT_INFRA;
@@ -252,7 +252,7 @@ int cmd_gate(int argc, char **argv)
 	l.ref.opts = &none;
 	l.cand.opts = &g.exec;
 	l.threshold_pct = g.threshold_pct;
-	if ((rc = gate_loop_judge(&l, s)) != 0)
+	if ((rc = hb_exit_of(gate_loop_judge(&l, s))) != 0)
 		goto out;
 	print_decisions(&l);
 	rc = gate_loop_verdict(&l);

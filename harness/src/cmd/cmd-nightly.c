@@ -69,7 +69,7 @@ int cmd_nightly(int argc, char **argv)
 		return HB_EXIT_USAGE;
 	struct nightly n = { .plan = &plan, .repo = repo, .rev = rev, .base = base };
 	struct store *s = store_open(hb_store_dir());
-	int rc = s ? nightly_run(&n, s) : HB_EXIT_INFRA;
+	int rc = s ? hb_exit_of(nightly_run(&n, s)) : HB_EXIT_INFRA;
 	if (rc)
 		goto out;
 	printf("nightly: plan %s, %s, session %s:", plan.name, n.revision, n.session);
@@ -90,7 +90,7 @@ int cmd_nightly(int argc, char **argv)
 	history_write_changes(&h, stdout);
 	int regression = history_newest_is_regression(&h);
 	history_free(&h);
-	rc = regression ? HB_EXIT_FAIL : hb_interrupted ? HB_EXIT_INFRA : n.run_rc;
+	rc = regression ? HB_EXIT_FAIL : hb_interrupted ? HB_EXIT_INFRA : hb_exit_of(n.run_rc);
 	printf("nightly: %s\n", regression ? "REGRESSION in the newest segment" :
 	       rc == HB_EXIT_OK ? "ok" : "runs missing (stored with their reasons); will rerun");
 out:

@@ -38,9 +38,9 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_options ro;
 	int rc = run_options_parse(argc, argv, usage, "adhoc", &ro);
-	if (rc != -1)
-		return rc;
-	rc = run_options_execute(&ro, NULL, NULL);
+	if (rc)
+		return hb_exit_of(rc);
+	rc = hb_exit_of(run_options_execute(&ro, NULL, NULL));
 	run_options_free(&ro);
 	return rc;
 }

@@ -151,7 +151,7 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		case 'F': fixed = 1; break;
 		case 'j':
 			if (parse_int_option("--jobs", optarg, 1, 64, &o->exec.jobs) < 0)
-				return HB_EXIT_USAGE;
+				return HB_FAIL_INPUT;
 			break;
 		case 'b': boards = optarg; break;
 		case 's': strategies = optarg; break;
@@ -162,35 +162,35 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		case 'K': o->exec.kernel_src = optarg; break;
 		case 'r':
 			if (parse_int_option("--repeat", optarg, 1, 100, &repeat) < 0)
-				return HB_EXIT_USAGE;
+				return HB_FAIL_INPUT;
 			break;
 		case 'A':
 			if (parse_int_option("--attempts", optarg, 1, 10, &o->exec.attempts) < 0)
-				return HB_EXIT_USAGE;
+				return HB_FAIL_INPUT;
 			break;
 		case 'p':
 		case 'q':
 			if (add_user_patches(&o->exec, c == 'q', optarg) < 0)
-				return HB_EXIT_USAGE;
+				return HB_FAIL_INPUT;
 			break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
-			return c == 'h' ? HB_EXIT_OK : HB_EXIT_USAGE;
+			return c == 'h' ? 1 : HB_FAIL_INPUT;
 		}
 	}
 	if (optind < argc - 1) {
 		hb_err("one plan at a time (got '%s' and '%s')", argv[optind], argv[optind + 1]);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	const char *planname = optind < argc ? argv[optind] : default_plan;
 	if (strcmp(planname, "adhoc")) {
 		if (catalog_plan(planname, &o->plan) < 0)
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 	} else {
 		if (!boards || !strategies || !workloads) {
 			hb_err("name a PLAN, or all of --board, --strategy and --workload "
 			       "(see `hilbench list plans|boards|strategies|workloads`)");
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 		}
 		o->plan.name = xstrdup("adhoc");
 		o->plan.description = xstrdup("from the command line");
@@ -210,16 +210,16 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		o->plan.repeat = REPEAT_FIXED;
 	if (timing && timing_mode_parse(timing, &o->plan.timing) < 0) {
 		hb_err("--timing %s: choose realtime or virtual", timing);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
-	return -1;
+	return 0;
 }
 
 int run_options_execute(struct run_options *o, char session[40], struct planner *pl)
 {
 	struct store *s = store_open(hb_store_dir());
 	if (!s)
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	hb_install_interrupt_handlers();
 	char id[40] = "";
 	int rc;
@@ -228,23 +228,23 @@ int run_options_execute(struct run_options *o, char session[40], struct planner 
 		struct planner *use = pl ? pl : &own;
 		rc = planner_run(use, &o->plan, s, &o->exec);
 		/* bad input stops it before a run: no session to report */
-		snprintf(id, sizeof(id), "%s", rc == HB_EXIT_USAGE ? "" : use->session);
+		snprintf(id, sizeof(id), "%s", rc == HB_FAIL_INPUT ? "" : use->session);
 		if (!pl) {
 			struct selection sel = { .session = id[0] ? id : NULL };
 			if (decisions_write(s, &sel, SECTION_TEXT, stdout) < 0)
-				rc = HB_EXIT_INFRA;
+				rc = HB_FAIL;
 			planner_print(use, stdout);
 			planner_free(use);
 		}
 	} else {
-		rc = hb_exit_of(executor_run_plan(&o->plan, s, &o->exec, id));
+		rc = executor_run_plan(&o->plan, s, &o->exec, id);
 	}
 	if (session)
 		snprintf(session, 40, "%s", id);
 	if (hb_interrupted) {
 		hb_err("interrupted: finished runs are stored (session %s); the board and its "
 		       "network are gone", id);
-		rc = HB_EXIT_INFRA;
+		rc = HB_FAIL;
 	}
 	store_close(s);
 	return rc;

@@ -5,10 +5,11 @@
  * `nightly`. (The kernel revision `nightly` and `bisect` measure is
  * run/revision.h's.)
  *
- * Contract: run_options_parse() returns -1 when the command should go on,
- * else the exit code to return (help printed, or a usage error reported).
- * The resulting plan is either a plan file with overrides applied, or an
- * ad-hoc plan made of --board/--strategy/--workload.
+ * Contract (docs/design.md, "Errors"; a command maps both functions'
+ * results with hb_exit_of()): run_options_parse() returns 0 when the
+ * command should go on, 1 when it printed the help, HB_FAIL_INPUT for a
+ * usage error (reported). The resulting plan is either a plan file with
+ * overrides applied, or an ad-hoc plan made of --board/--strategy/--workload.
  */
 #ifndef HB_OPTIONS_H
 #define HB_OPTIONS_H
@@ -36,7 +37,8 @@ int parse_int_option(const char *option, const char *arg, int lo, int hi, int *o
 /* Opens the store, runs the plan: the executor's fixed repetitions, or with
  * `repeat: until-decided` the planner's (into pl, which the caller frees
  * with planner_free(); NULL: its table is printed to stdout). The session
- * id goes to session if given. */
+ * id goes to session if given. 0, HB_FAIL_INPUT (nothing ran), or -1 (the
+ * store, runs not measured, interrupted). */
 int run_options_execute(struct run_options *o, char session[40], struct planner *pl);
 void run_options_free(struct run_options *o);
 /* The options that select stored runs (a usage's "selection"), entries of a

@@ -210,15 +210,16 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 	if (!d->ops) {
 		hb_err("%s: backend '%s' is not available in this build of hilbench", b->path,
 		       b->backend);
-		return DUT_BOOT_ERROR;
+		return HB_FAIL;
 	}
 	d->log = fopen(console_log, "a");
 	if (!d->log) {
 		hb_err("cannot write %s: %s", console_log, strerror(errno));
-		return DUT_BOOT_ERROR;
+		return HB_FAIL;
 	}
-	if (d->ops->start(d, img) < 0)
-		return d->lab_unavailable ? DUT_BOOT_LAB_UNAVAILABLE : DUT_BOOT_ERROR;
+	int started = d->ops->start(d, img);
+	if (started < 0)
+		return started == HB_FAIL_LAB ? HB_FAIL_LAB : HB_FAIL;
 
 	double t0 = monotonic_s();
 	char line[1024];
@@ -227,27 +228,27 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 		int r = left > 0 ? dut_read_line(d, line, sizeof(line), left) : 0;
 		if (r < 0 || d->health[0]) {
 			if (hb_interrupted)
-				return DUT_BOOT_ERROR;
+				return HB_FAIL;
 			if (d->health[0])
-				return DUT_BOOT_FAILED;
+				return HB_FAIL_DUT;
 			/* no kernel message said why: the emulator or the console
 			 * server went away, which a retry may not meet again */
 			snprintf(d->health, sizeof(d->health),
 				 "console closed during boot without a kernel message (the "
 				 "emulator exited or the console server went away)");
-			return DUT_BOOT_ERROR;
+			return HB_FAIL;
 		}
 		if (r == 0) {
 			snprintf(d->health, sizeof(d->health),
 				 "agent not ready after %d s (boot_timeout_s in %s)",
 				 b->boot_timeout_s, b->path);
-			return DUT_BOOT_ERROR;
+			return HB_FAIL;
 		}
 		if (!strncmp(line, "HELLO ", 6)) {
 			proto_get(line, "kernel", d->kernel_release, sizeof(d->kernel_release));
 		} else if (!strncmp(line, "ERROR", 5)) {
 			snprintf(d->health, sizeof(d->health), "agent: %.480s", line);
-			return DUT_BOOT_FAILED;
+			return HB_FAIL_DUT;
 		} else if (!strncmp(line, "READY", 5)) {
 			unsigned long long speed = 0;
 			proto_get(line, "driver", d->driver, sizeof(d->driver));
@@ -258,12 +259,12 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 				snprintf(d->health, sizeof(d->health),
 					 "%s is driven by '%s', not '%s' as %s says",
 					 b->dut_interface, d->driver, b->dut_driver, b->path);
-				return DUT_BOOT_FAILED;
+				return HB_FAIL_DUT;
 			}
 			hb_info("%s ready in %.1f s: %s, %s %s at %d Mb/s", b->name,
 				monotonic_s() - t0, d->kernel_release, b->dut_interface,
 				d->driver, d->speed);
-			return DUT_BOOT_OK;
+			return 0;
 		}
 	}
 }

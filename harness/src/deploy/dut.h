@@ -6,14 +6,14 @@
  * for the agent, the line protocol, health scanning) is shared here, so the
  * agent and its protocol are the same on every board.
  *
- * Contract: dut_boot() returns 0 once the agent said HB READY, else
- * DUT_BOOT_FAILED (the DUT misbehaved: panic, no driver, no link; reason in
- * d->health) or DUT_BOOT_ERROR (infrastructure: emulator would not start,
- * timeout, interrupted) or DUT_BOOT_LAB_UNAVAILABLE (infrastructure that a
- * new boot would meet again: the lab's server unreachable after its
- * client's own retries, or refusing the job or the device; reason in
- * d->health). dut_shutdown() always stops the backend and is
- * idempotent. The whole console is appended to the log given to dut_boot().
+ * Contract (docs/design.md, "Errors"): dut_boot() returns 0 once the agent
+ * said HB READY, else HB_FAIL_DUT (the DUT misbehaved: panic, no driver, no
+ * link; reason in d->health), -1 (infrastructure: emulator would not start,
+ * timeout, interrupted) or HB_FAIL_LAB (infrastructure that a new boot
+ * would meet again: the lab's server unreachable after its client's own
+ * retries, or refusing the job or the device; reason in d->health).
+ * dut_shutdown() always stops the backend and is idempotent. The whole
+ * console is appended to the log given to dut_boot().
  */
 #ifndef HB_DUT_H
 #define HB_DUT_H
@@ -53,7 +53,8 @@ struct dut;
 
 struct deploy_ops {
 	const char *name;
-	/* Power on; on success d->con_rd/con_wr carry the console. */
+	/* Power on; on success d->con_rd/con_wr carry the console. -1, or
+	 * HB_FAIL_LAB when the lab cannot take a boot now (why in d->health). */
 	int (*start)(struct dut *d, const struct dut_image *img);
 	/* Power off and release everything; idempotent. */
 	void (*stop)(struct dut *d);
@@ -63,8 +64,6 @@ struct deploy_ops {
 	 * caller boots once per run and fills dut_image.workload/run_id. */
 	int one_run_per_boot;
 };
-
-enum { DUT_BOOT_OK = 0, DUT_BOOT_FAILED = 1, DUT_BOOT_ERROR = 2, DUT_BOOT_LAB_UNAVAILABLE = 3 };
 
 struct dut {
 	const struct board *board;
@@ -79,8 +78,6 @@ struct dut {
 	char health[512];		/* the most telling panic/oops/watchdog line, "" if none */
 	int console_closed;		/* EOF on the console: the emulator exited, the
 					 * board reset, or the console server went away */
-	int lab_unavailable;		/* set by a backend whose start() failed
-					 * because the lab cannot take a boot now */
 	char kernel_release[128];
 	/* A pcap file the backend's emulator appends every frame of the DUT's
 	 * link to (QEMU filter-dump), "" if it keeps none. */

@@ -40,25 +40,6 @@ static const char setting_chars[] =
 static const char url_path_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,=@~";
 
-/*
- * The initramfs's /init makes the agent the console's only reader, and a
- * LAVA test shell needs a shell there instead: rdinit=/bin/sh boots BusyBox
- * ash, so the first step does what /init would have mounted.
- */
-
-static char *fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static char *fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return NULL;
-}
-
 /* A string built with stdio; aborts on OOM like xmalloc(). */
 static FILE *mem_open(char **s, size_t *n)
 {
@@ -70,15 +51,19 @@ static FILE *mem_open(char **s, size_t *n)
 
 char *lava_file_url(const char *path, char *err, size_t errlen)
 {
-	if (path[0] != '/')
-		return fail(err, errlen, "'%s' is not an absolute path; LAVA needs one", path);
+	if (path[0] != '/') {
+		hb_errbuf(err, errlen, "'%s' is not an absolute path; LAVA needs one", path);
+		return NULL;
+	}
 	size_t ok = strspn(path, url_path_chars);
-	if (path[ok])
-		return fail(err, errlen,
-			    "'%s' has a character LAVA cannot read in a file URL (byte %zu); "
-			    "use a path of letters, digits and /._+-,=@~ (e.g. another "
-			    "HILBENCH_CACHE) or give --kernel/--dtb/--ramdisk URLs",
-			    path, ok + 1);
+	if (path[ok]) {
+		hb_errbuf(err, errlen,
+			  "'%s' has a character LAVA cannot read in a file URL (byte %zu); "
+			  "use a path of letters, digits and /._+-,=@~ (e.g. another "
+			  "HILBENCH_CACHE) or give --kernel/--dtb/--ramdisk URLs",
+			  path, ok + 1);
+		return NULL;
+	}
 	return xasprintf("file://%s", path);
 }
 
@@ -181,9 +166,12 @@ static void setting_steps(FILE *f, const struct lava_job_spec *s, struct strlist
 	}
 }
 
-/* The test definition's steps: set up what /init would have, run the agent
- * once with its output on the console (where hilbench reads the HB lines)
- * and in a file, then report the run and its metrics to LAVA. */
+/* The test definition's steps. The initramfs's /init makes the agent the
+ * console's only reader, and a LAVA test shell needs a shell there instead:
+ * LAVA_SHELL_INIT boots BusyBox ash, so the steps set up what /init would
+ * have (the mounts), run the agent once with its output on the console
+ * (where hilbench reads the HB lines) and in a file, then report the run
+ * and its metrics to LAVA. */
 static void test_steps(FILE *f, const struct lava_job_spec *s)
 {
 	const struct board *b = s->board;
@@ -242,75 +230,60 @@ static int check_spec(const struct lava_job_spec *s, char *err, size_t errlen)
 {
 	const struct board *b = s->board;
 
-	if (!b->lava.device_type) {
-		fail(err, errlen, "board %s has no lava: section; add one (docs/lava.md)", b->name);
-		return -1;
-	}
+	if (!b->lava.device_type)
+		return hb_errbuf(err, errlen, "board %s has no lava: section; add one "
+				 "(docs/lava.md)", b->name);
 	size_t ok = strspn(s->kernel_args, kernel_arg_chars);
-	if (s->kernel_args[ok]) {
-		fail(err, errlen, "the kernel command line of board %s has '%c', which U-Boot's "
-		     "setenv and LAVA's device templates cannot carry; use letters, digits, "
-		     "spaces and ,._:=/+-@%%", b->name, s->kernel_args[ok]);
-		return -1;
-	}
+	if (s->kernel_args[ok])
+		return hb_errbuf(err, errlen, "the kernel command line of board %s has '%c', "
+				 "which U-Boot's setenv and LAVA's device templates cannot "
+				 "carry; use letters, digits, spaces and ,._:=/+-@%%", b->name,
+				 s->kernel_args[ok]);
 	/* The agent takes the workload's name as its run id. */
-	if (!s->run_id && strlen(s->workload->name) >= RUN_ID_MAX) {
-		fail(err, errlen, "workload name %s is longer than the agent's %d-character "
-		     "run ids; shorten it", s->workload->name, RUN_ID_MAX - 1);
-		return -1;
-	}
+	if (!s->run_id && strlen(s->workload->name) >= RUN_ID_MAX)
+		return hb_errbuf(err, errlen, "workload name %s is longer than the agent's "
+				 "%d-character run ids; shorten it", s->workload->name,
+				 RUN_ID_MAX - 1);
 	if (s->run_id && (!s->run_id[0] || strlen(s->run_id) >= RUN_ID_MAX ||
-			  s->run_id[strspn(s->run_id, run_id_chars)])) {
-		fail(err, errlen, "run id '%s' is not 1 to %d letters, digits and ._- (what the "
-		     "agent accepts)", s->run_id, RUN_ID_MAX - 1);
-		return -1;
-	}
+			  s->run_id[strspn(s->run_id, run_id_chars)]))
+		return hb_errbuf(err, errlen, "run id '%s' is not 1 to %d letters, digits and "
+				 "._- (what the agent accepts)", s->run_id, RUN_ID_MAX - 1);
 	const struct lava_artifact *files[] = { &s->kernel, &s->dtb, &s->ramdisk };
 	const char *names[] = { "kernel", "dtb", "ramdisk" };
 	for (int i = 0; i < 3; i++) {
 		const char *url = files[i]->url;
 		int http = url && (!strncmp(url, "http://", 7) || !strncmp(url, "https://", 8));
-		if (!url || (!http && strncmp(url, "file:///", 8))) {
-			fail(err, errlen, "the %s's URL '%s' is neither http(s):// nor file:///",
-			     names[i], url ? url : "(none)");
-			return -1;
-		}
-		if (s->remote_worker && (!http || !files[i]->sha256)) {
-			fail(err, errlen, "the %s is %s for a LAVA worker elsewhere, which fetches "
-			     "only http(s):// URLs with their SHA-256; publish it on an artifact "
-			     "host (lava.artifact_url, docs/lava.md)", names[i],
-			     http ? "without a SHA-256" : url);
-			return -1;
-		}
+		if (!url || (!http && strncmp(url, "file:///", 8)))
+			return hb_errbuf(err, errlen, "the %s's URL '%s' is neither http(s):// "
+					 "nor file:///", names[i], url ? url : "(none)");
+		if (s->remote_worker && (!http || !files[i]->sha256))
+			return hb_errbuf(err, errlen, "the %s is %s for a LAVA worker elsewhere, "
+					 "which fetches only http(s):// URLs with their SHA-256; "
+					 "publish it on an artifact host (lava.artifact_url, "
+					 "docs/lava.md)", names[i],
+					 http ? "without a SHA-256" : url);
 	}
-	if (s->control_port && s->n_settings) {
-		fail(err, errlen, "a job whose agent takes hilbench's commands gets its settings "
-		     "from hilbench, not from the job");
-		return -1;
-	}
+	if (s->control_port && s->n_settings)
+		return hb_errbuf(err, errlen, "a job whose agent takes hilbench's commands gets "
+				 "its settings from hilbench, not from the job");
 	for (size_t i = 0; i < s->n_settings; i++) {
 		const struct lava_job_setting *set = &s->settings[i];
 		const char *v[] = { set->name, set->method, set->key, set->value };
 		for (int k = 0; k < 4; k++)
 			if (!v[k] || !v[k][0] || strlen(v[k]) >= SET_TOKEN_MAX ||
-			    v[k][strspn(v[k], setting_chars)]) {
-				fail(err, errlen, "setting %zu: '%s' is not 1 to %d of the characters "
-				     "the agent takes (%s)", i + 1, v[k] ? v[k] : "(none)",
-				     SET_TOKEN_MAX - 1, setting_chars);
-				return -1;
-			}
+			    v[k][strspn(v[k], setting_chars)])
+				return hb_errbuf(err, errlen, "setting %zu: '%s' is not 1 to %d of "
+						 "the characters the agent takes (%s)", i + 1,
+						 v[k] ? v[k] : "(none)", SET_TOKEN_MAX - 1,
+						 setting_chars);
 	}
-	if (s->functions && (!s->functions[0] || s->functions[strspn(s->functions, setting_chars)])) {
-		fail(err, errlen, "profile functions '%s' are not names separated by commas",
-		     s->functions);
-		return -1;
-	}
+	if (s->functions && (!s->functions[0] || s->functions[strspn(s->functions, setting_chars)]))
+		return hb_errbuf(err, errlen, "profile functions '%s' are not names separated by "
+				 "commas", s->functions);
 	if (s->control_port < 0 || s->control_port > 65535 ||
-	    s->control_port == IPERF_PORT) {
-		fail(err, errlen, "control port %d is not a TCP port other than iperf3's %d",
-		     s->control_port, IPERF_PORT);
-		return -1;
-	}
+	    s->control_port == IPERF_PORT)
+		return hb_errbuf(err, errlen, "control port %d is not a TCP port other than "
+				 "iperf3's %d", s->control_port, IPERF_PORT);
 	return 0;
 }
 
@@ -325,8 +298,9 @@ char *lava_job_render(const struct lava_job_spec *s, char *err, size_t errlen)
 				 : xasprintf("hilbench %s %s %s", b->name, s->strategy, w->name);
 	if (!name[0] || strlen(name) > JOB_NAME_MAX) {
 		free(name);
-		return fail(err, errlen, "a LAVA job name must have 1 to %d characters",
-			    JOB_NAME_MAX);
+		hb_errbuf(err, errlen, "a LAVA job name must have 1 to %d characters",
+			  JOB_NAME_MAX);
+		return NULL;
 	}
 	int test_s = w->duration_s + w->omit_s + TEST_OVERHEAD_S;
 	int job_s = DEPLOY_TIMEOUT_S + b->boot_timeout_s + test_s + JOB_MARGIN_S;

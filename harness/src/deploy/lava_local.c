@@ -242,19 +242,26 @@ out:
 	return rc;
 }
 
-static int lava_local_start(struct dut *d, const struct dut_image *img)
+/* This boot's state with nothing started yet, which stop() can take down
+ * however far start() got. */
+static struct lava_local *lava_local_new(struct dut *d)
 {
-	const struct board *b = d->board;
 	struct lava_local *l = xcalloc(1, sizeof(*l));
-	static unsigned seq;
-	int to[2] = { -1, -1 }, con[2] = { -1, -1 }, out[2] = { -1, -1 };
 
 	l->ns.orig_fd = -1;
 	l->lava_pid = l->tftpd_pid = -1;
 	l->lava_out = l->cmd_out = -1;
 	l->s.con_in = -1;
 	d->priv = l;
-	set_version(l, b);
+	set_version(l, d->board);
+	return l;
+}
+
+/* What this backend cannot boot for. */
+static int check_boot(const struct dut *d, const struct dut_image *img)
+{
+	const struct board *b = d->board;
+
 	if (!img->workload || !img->run_id) {
 		hb_err("%s: lava-local boots once per run and needs the run to boot for", b->path);
 		return -1;
@@ -265,46 +272,37 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 		       b->path);
 		return -1;
 	}
-	board_ip(b->dut_addr, l->dut_ip, sizeof(l->dut_ip));
-	char *job_path = path_join(d->workdir, "lava-job.yaml");
-	char *dev_path = path_join(d->workdir, "lava-device.yaml");
-	char *disp_path = path_join(d->workdir, "lava-dispatcher.yaml");
-	char *outdir = path_join(d->workdir, "lava-output");
-	char *tftpd_log = path_join(d->workdir, "tftpd.log");
-	char *tftp_dir = tftp_directory();
-	char *host = NULL;
-	int rc = -1;
+	return 0;
+}
 
-	snprintf(l->sd_image, sizeof(l->sd_image), "%s/sd.img", d->workdir);
-	if (make_sd_image(b->lava.sd_bootloader, l->sd_image) < 0)
-		goto out;
-	if (lava_session_open(&l->s, d->workdir, l->dut_ip, CONTROL_PORT) < 0)
-		goto out;
-	if (netns_enter(&l->ns, LAVA_TAP, b->host_addr) < 0)
-		goto out;
-	/* The artifact host (unless the board names the lab's) and TFTP in
-	 * the namespace, on the host side's address only. */
-	char host_ip[64];
-	board_ip(b->host_addr, host_ip, sizeof(host_ip));
-	if (lava_artifacts_open(&l->art, b, host_ip, d->workdir) < 0 ||
-	    write_inputs(d, img, l, job_path, dev_path, disp_path) < 0)
-		goto out;
-	host = xasprintf("%s:69", host_ip);
-	mkdir_p(tftp_dir, 0755);
+/* in.tftpd in the namespace, on the host side's address only, serving the
+ * directory LAVA's tftp deploy writes to. */
+static int start_tftpd(struct dut *d, struct lava_local *l, const char *host_ip)
+{
+	char *dir = tftp_directory();
+	char *log = path_join(d->workdir, "tftpd.log");
+	char *host = xasprintf("%s:69", host_ip);
+
+	mkdir_p(dir, 0755);
 	char *tftpd[] = { "/usr/sbin/in.tftpd", "--foreground", "--listen", "--address", host,
-			  "--secure", tftp_dir, NULL };
+			  "--secure", dir, NULL };
 	struct proc_opts o = PROC_OPTS_DEFAULT;
-	o.log = tftpd_log;
+	o.log = log;
 	l->tftpd_pid = proc_spawn(tftpd, &o);
-	if (l->tftpd_pid < 0) {
+	if (l->tftpd_pid < 0)
 		hb_err("cannot start in.tftpd: %s (install tftpd-hpa: make deps)", strerror(errno));
-		goto out;
-	}
+	free(host);
+	free(log);
+	free(dir);
+	return l->tftpd_pid < 0 ? -1 : 0;
+}
 
-	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(con, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
-		hb_err("pipe: %s", strerror(errno));
-		goto out;
-	}
+/* lava-run on the job, its stdout (with its log) on stdout_fd. */
+static int spawn_lava_run(struct dut *d, struct lava_local *l, int stdout_fd, char *job_path,
+			  char *dev_path, char *disp_path)
+{
+	static unsigned seq;
+	char *outdir = path_join(d->workdir, "lava-output");
 	/* Job ids name lava-run's directories: unique among concurrent runs. */
 	char id[24];
 	snprintf(id, sizeof(id), "%d", (int)(getpid() % 20000) * 100000 + (int)(seq++ % 100000));
@@ -318,7 +316,7 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 			"NO_PROXY=*", NULL };
 	struct proc_opts lo = PROC_OPTS_DEFAULT;
 	/* lava-run logs to stderr when it is not on a terminal. */
-	lo.stdout_fd = out[1];
+	lo.stdout_fd = stdout_fd;
 	lo.merge_stderr = 1;
 	lo.env_add = env;
 	lo.new_pgrp = 1;
@@ -330,7 +328,23 @@ static int lava_local_start(struct dut *d, const struct dut_image *img)
 	if (l->lava_pid < 0)
 		hb_err("cannot start %s: %s (install lava-dispatcher: make deps)", cmd, strerror(saved));
 	free(cmd);
-	if (l->lava_pid < 0)
+	free(outdir);
+	return l->lava_pid < 0 ? -1 : 0;
+}
+
+/* lava-run, and the relay between its log and the console pipes the
+ * runner reads and writes (d->con_rd, d->con_wr). */
+static int start_lava_run(struct dut *d, struct lava_local *l, char *job_path, char *dev_path,
+			  char *disp_path)
+{
+	int to[2] = { -1, -1 }, con[2] = { -1, -1 }, out[2] = { -1, -1 };
+	int rc = -1;
+
+	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(con, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+		hb_err("pipe: %s", strerror(errno));
+		goto out;
+	}
+	if (spawn_lava_run(d, l, out[1], job_path, dev_path, disp_path) < 0)
 		goto out;
 	close(out[1]);
 	out[1] = -1;
@@ -356,10 +370,34 @@ out:
 		if (out[i] >= 0)
 			close(out[i]);
 	}
-	free(host);
-	free(tftp_dir);
-	free(tftpd_log);
-	free(outdir);
+	return rc;
+}
+
+static int lava_local_start(struct dut *d, const struct dut_image *img)
+{
+	const struct board *b = d->board;
+	struct lava_local *l = lava_local_new(d);
+
+	if (check_boot(d, img) < 0)
+		return -1;
+	board_ip(b->dut_addr, l->dut_ip, sizeof(l->dut_ip));
+	char *job_path = path_join(d->workdir, "lava-job.yaml");
+	char *dev_path = path_join(d->workdir, "lava-device.yaml");
+	char *disp_path = path_join(d->workdir, "lava-dispatcher.yaml");
+	char host_ip[64];
+	int rc = -1;
+
+	board_ip(b->host_addr, host_ip, sizeof(host_ip));
+	snprintf(l->sd_image, sizeof(l->sd_image), "%s/sd.img", d->workdir);
+	/* The artifact host (unless the board names the lab's) and TFTP in
+	 * the namespace, on the host side's address only. */
+	if (make_sd_image(b->lava.sd_bootloader, l->sd_image) == 0 &&
+	    lava_session_open(&l->s, d->workdir, l->dut_ip, CONTROL_PORT) == 0 &&
+	    netns_enter(&l->ns, LAVA_TAP, b->host_addr) == 0 &&
+	    lava_artifacts_open(&l->art, b, host_ip, d->workdir) == 0 &&
+	    write_inputs(d, img, l, job_path, dev_path, disp_path) == 0 &&
+	    start_tftpd(d, l, host_ip) == 0)
+		rc = start_lava_run(d, l, job_path, dev_path, disp_path);
 	free(disp_path);
 	free(dev_path);
 	free(job_path);

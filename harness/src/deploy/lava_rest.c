@@ -120,14 +120,15 @@ static void *poller_main(void *arg)
 /* The lab's server could not be reached after the client's retries, or it
  * refused the device or the job: a new boot would meet the same (run/executor.c
  * stops the plan instead of retrying). err names the request's URL, never
- * the token; the caller of dut_boot() prints it. */
-static void lab_unavailable(struct dut *d, const char *err)
+ * the token; the caller of dut_boot() prints it. Returns HB_FAIL_LAB. */
+static int lab_unavailable(struct dut *d, const char *err)
 {
 	snprintf(d->health, sizeof(d->health), "%.500s", err);
-	d->lab_unavailable = 1;
+	return HB_FAIL_LAB;
 }
 
-/* The device named, the job rendered and submitted, the poller running. */
+/* The device named, the job rendered and submitted, the poller running;
+ * 0, -1 or HB_FAIL_LAB (deploy_ops.start). */
 static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *r)
 {
 	const struct board *b = d->board;
@@ -154,7 +155,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	r->client = lava_client_new(r->url, token, &o, err, sizeof(err));
 	lava_token_free(token);
 	if (!r->client) {
-		lab_unavailable(d, err);	/* every boot would meet the same URL */
+		rc = lab_unavailable(d, err);	/* every boot would meet the same URL */
 		goto out;
 	}
 	/* The worker fetches the files over HTTP: from the lab's artifact
@@ -167,7 +168,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		snprintf(err, sizeof(err), "%s: LAVA server %s is not on this machine, so its "
 			 "workers need the job's files over HTTP: set lava.artifact_url (docs/lava.md, "
 			 "\"The artifact host\")", b->path, r->url);
-		lab_unavailable(d, err);
+		rc = lab_unavailable(d, err);
 		goto out;
 	}
 	if (lava_artifacts_open(&r->art, b, local ? "127.0.0.1" : NULL, d->workdir) < 0)
@@ -202,7 +203,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		goto out;
 	if (lava_device_check(r->client, b->lava.device, err, sizeof(err)) != LAVA_OK ||
 	    lava_submit(r->client, job, &r->job_id, err, sizeof(err)) != LAVA_OK) {
-		lab_unavailable(d, err);
+		rc = lab_unavailable(d, err);
 		goto out;
 	}
 	/* The boot starts when a worker takes the job: the board's
@@ -235,7 +236,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		fprintf(d->log, "# hilbench: LAVA job %s", id);
 	free(id);
 	free(id_path);
-	rc = lost || hb_interrupted || strcmp(r->state, "Running") ? -1 : 0;
+	rc = lost ? HB_FAIL_LAB : hb_interrupted || strcmp(r->state, "Running") ? -1 : 0;
 	if (rc && !lost && !hb_interrupted)
 		snprintf(d->health, sizeof(d->health), "LAVA job %ld is %s%s%s, not Running",
 			 r->job_id, r->state, health[0] ? " " : "", health);
@@ -279,8 +280,9 @@ static int lava_rest_start(struct dut *d, const struct dut_image *img)
 		       "(or timing: realtime in the plan)", b->path);
 		return -1;
 	}
-	if (submit(d, img, r) < 0)
-		return -1;
+	int submitted = submit(d, img, r);
+	if (submitted < 0)
+		return submitted;
 	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(con, O_CLOEXEC) < 0) {
 		hb_err("pipe: %s", strerror(errno));
 		r->cancel = 1;

@@ -16,19 +16,19 @@
 int bisect_load(struct bisect *b)
 {
 	if (catalog_plan(b->plan_name, &b->plan) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	if (!b->plan.gate.present) {
 		hb_err("plan %s has no gate section: bisect needs its thresholds (see plans/gate.yaml)",
 		       b->plan.path);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	char err[1024];
 	if (gate_check_metrics(&b->plan.gate, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	if (catalog_workload(b->plan.workloads.v[0], &b->wl) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	const struct gate_metric *gm = b->plan.gate.metrics.v;
 	for (size_t i = 0; i < b->plan.gate.metrics.n && !b->gm; i++)
 		if (!strcmp(gm[i].metric, b->metric) && gate_metric_applies(&gm[i], &b->wl))
@@ -36,7 +36,7 @@ int bisect_load(struct bisect *b)
 	if (!b->gm) {
 		hb_err("--metric %s: plan %s gates no such metric for %s", b->metric, b->plan.path,
 		       b->wl.name);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	b->threshold_pct = b->gm->threshold_pct[b->plan.timing];
 	/* the reference strategy only: the driver change is the revision */
@@ -57,13 +57,13 @@ static int measure(struct bisect *b, struct store *s, const char *rev, int reps,
 	struct exec_opts o = { .stages = b->stages };
 	if (exec_opts_use_revision(&o, b->repo, rev, b->base, gr) < 0) {
 		strlist_free(&o.user_patches);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	hb_info("bisect: measuring %.12s %s (%d run%s)", gr->commit, gr->subject, reps,
 		reps > 1 ? "s" : "");
 	int planned = b->plan.repetitions;
 	b->plan.repetitions = reps;
-	int rc = hb_exit_of(executor_run_plan(&b->plan, s, &o, session));
+	int rc = executor_run_plan(&b->plan, s, &o, session);
 	b->plan.repetitions = planned;
 	strlist_free(&o.user_patches);
 	return rc;
@@ -143,11 +143,11 @@ int bisect_ends(struct bisect *b, struct store *s)
 	struct bisect_values *g = &b->good_values, *bs = &b->bad_values;
 	int reps = b->plan.repetitions, cap = b->plan.gate.max_repetitions;
 	int rc = measure_into(b, s, b->good, reps, g, &b->good_rev, &b->good_sessions);
-	if (rc != HB_EXIT_USAGE && !hb_interrupted)
+	if (rc != HB_FAIL_INPUT && !hb_interrupted)
 		rc = measure_into(b, s, b->bad, reps, bs, &b->bad_rev, &b->bad_sessions);
-	if (rc == HB_EXIT_USAGE || !g->n || !bs->n) {
+	if (rc == HB_FAIL_INPUT || !g->n || !bs->n) {
 		hb_err("bisect: GOOD or BAD could not be measured (see above); nothing to bisect");
-		return rc == HB_EXIT_USAGE ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+		return rc == HB_FAIL_INPUT ? HB_FAIL_INPUT : HB_FAIL;
 	}
 	struct gate_seq seq = { 0 };
 	decide(b, &seq, g, bs, &b->ends);
@@ -159,7 +159,7 @@ int bisect_ends(struct bisect *b, struct store *s)
 		if (tries++ >= 2 * cap ||
 		    (more_bad ? measure_into(b, s, b->bad, 1, bs, &b->bad_rev, &b->bad_sessions)
 			      : measure_into(b, s, b->good, 1, g, &b->good_rev, &b->good_sessions)) ==
-			    HB_EXIT_USAGE)
+			    HB_FAIL_INPUT)
 			break;
 		decide(b, &seq, g, bs, &b->ends);
 	}
@@ -188,7 +188,7 @@ int bisect_step(struct bisect *b, struct store *s)
 	char *rev = proc_output(head);
 	if (!rev) {
 		hb_err("bisect --step: no BISECT_HEAD here; `hilbench bisect` runs the steps");
-		return HB_EXIT_INFRA;
+		return BISECT_SKIP;
 	}
 	/* git bisect run exports GIT_DIR for the worktree; the kernel's
 	 * setlocalversion would then stamp the worktree's HEAD (BAD) into every
@@ -207,18 +207,19 @@ int bisect_step(struct bisect *b, struct store *s)
 	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, &sessions);
 	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
 	struct gate_seq seq = { 0 };
-	if (rc != HB_EXIT_USAGE && good.n && cand.n) {
+	if (rc != HB_FAIL_INPUT && good.n && cand.n) {
 		decide(b, &seq, &good, &cand, &d);
 		/* the gate's own policy: one more run at a time while open */
 		int tries = 0;
 		while (d.outcome == GATE_OPEN && cand.n < (size_t)b->plan.gate.max_repetitions &&
 		       tries++ < b->plan.gate.max_repetitions && !hb_interrupted &&
-		       measure_into(b, s, rev, 1, &cand, &gr, &sessions) != HB_EXIT_USAGE)
+		       measure_into(b, s, rev, 1, &cand, &gr, &sessions) != HB_FAIL_INPUT)
 			decide(b, &seq, &good, &cand, &d);
 	}
-	int verdict = d.outcome == GATE_REGRESSED ? 1 :
-		      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED ? 0 : HB_EXIT_INFRA;
-	const char *word = verdict == 1 ? "bad" : verdict == 0 ? "good" :
+	enum bisect_verdict verdict = d.outcome == GATE_REGRESSED ? BISECT_BAD :
+				      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED
+				      ? BISECT_GOOD : BISECT_SKIP;
+	const char *word = verdict == BISECT_BAD ? "bad" : verdict == BISECT_GOOD ? "good" :
 			   cand.n ? "skip (undecided)" : "skip (not measured)";
 	where_between(b, s, &b->good_sessions, &sessions, d.where, sizeof(d.where));
 	hb_info("bisect: %.12s %s %.6g over %zu runs (good %.6g): %s%s%s", rev, b->metric,
@@ -316,7 +317,7 @@ static int read_culprit(struct bisect *b, struct store *s, const char *wt, const
 	if (!culprit || strlen(culprit) != 40) {
 		hb_err("bisect: git named no culprit (every step skipped?); see %s", log);
 		free(culprit);
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	char *parent_spec = xasprintf("%s^", culprit);
 	char *par[] = { "git", "-C", (char *)wt, "rev-parse", parent_spec, NULL };
@@ -346,7 +347,7 @@ static int bisect_in(struct bisect *b, struct store *s, const char *wt, const ch
 			  b->good_rev.commit, NULL };
 	struct strlist run = { 0 };
 	step_command(b, log, &run);
-	int rc = HB_EXIT_INFRA;
+	int rc = HB_FAIL;
 	if (git_in(b->repo, add) == 0 && git_in(wt, start) == 0 &&
 	    git_in(wt, strlist_argv(&run)) == 0)
 		rc = read_culprit(b, s, wt, log);
@@ -365,7 +366,7 @@ int bisect_narrow(struct bisect *b, struct store *s)
 	char tmpl[] = "/tmp/hb-bisect-XXXXXX";
 	if (!mkdtemp(tmpl)) {
 		hb_err("cannot create a temporary directory in /tmp");
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	char *wt = path_join(tmpl, "worktree");
 	char *log = path_join(tmpl, "steps.log");

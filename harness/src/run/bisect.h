@@ -9,21 +9,21 @@
  * `hilbench bisect --step` for each revision, which measures it against
  * GOOD's stored runs the same way.
  *
- * Contract: bisect_load() returns 0, or HB_EXIT_USAGE when the plan does
- * not load, has no gate section, or gates no such metric for its first
- * workload (said). bisect_ends() returns 0 with b->ends decided (any
- * outcome, GATE_OPEN only when interrupted or at the cap), HB_EXIT_USAGE
- * when GOOD or BAD is no revision of the repository, HB_EXIT_INFRA when
- * either could not be measured (said). bisect_narrow(), after a
- * GATE_REGRESSED b->ends, returns 0 with b->culprit set (and b->where:
- * the movers from its parent's runs to its own), or HB_EXIT_INFRA
- * when git named none (every step skipped; said) or the bisection could
- * not run. bisect_step() is a step's verdict for `git bisect run` and
- * never anything else: 0 good (pass or improved), 1 bad (regressed), 125
- * skip (not built, booted, measured or decided); it says the verdict with
- * its movers against GOOD and logs the revision's sessions for the
- * culprit's where. bisect_free() frees what
- * the others filled, also after a failure.
+ * Contract (docs/design.md, "Errors"): bisect_load() returns 0, or
+ * HB_FAIL_INPUT when the plan does not load, has no gate section, or
+ * gates no such metric for its first workload (said). bisect_ends()
+ * returns 0 with b->ends decided (any outcome, GATE_OPEN only when
+ * interrupted or at the cap), HB_FAIL_INPUT when GOOD or BAD is no
+ * revision of the repository, -1 when either could not be measured
+ * (said). bisect_narrow(), after a GATE_REGRESSED b->ends, returns 0 with
+ * b->culprit set (and b->where: the movers from its parent's runs to its
+ * own), or -1 when git named none (every step skipped; said) or the
+ * bisection could not run. bisect_step() is a step's verdict for `git
+ * bisect run` (enum bisect_verdict, an outcome) and never anything else:
+ * good (pass or improved), bad (regressed), skip (not built, booted,
+ * measured or decided); it says the verdict with its movers against GOOD
+ * and logs the revision's sessions for the culprit's where. bisect_free()
+ * frees what the others filled, also after a failure.
  */
 #ifndef HB_BISECT_H
 #define HB_BISECT_H
@@ -68,6 +68,9 @@ struct bisect {
 	double before, after;
 	char where[256];	/* the movers from parent to culprit; "" for none */
 };
+
+/* A step's verdict as the exit code `git bisect run` reads (git-bisect(1)). */
+enum bisect_verdict { BISECT_GOOD = 0, BISECT_BAD = 1, BISECT_SKIP = 125 };
 
 int bisect_load(struct bisect *b);
 int bisect_ends(struct bisect *b, struct store *s);

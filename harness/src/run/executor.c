@@ -361,9 +361,10 @@ static void boot_free(struct boot *bt)
 	free(bt->dir);
 }
 
-/* Boots the cell's images for a first run of workload w; DUT_BOOT_*. A DUT
- * that booted something else (a stale image, a board that fell back to
- * its flash) must not produce numbers for this build: DUT_BOOT_FAILED. */
+/* Boots the cell's images for a first run of workload w; dut_boot()'s
+ * result. A DUT that booted something else (a stale image, a board that
+ * fell back to its flash) must not produce numbers for this build:
+ * HB_FAIL_DUT. */
 static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
 {
 	struct plan_state *ps = c->ps;
@@ -384,11 +385,11 @@ static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
 	int boot = dut_boot(d, c->board, &img, ps->plan->timing, bt->dir, bt->console);
 	if (d->ops && d->ops->version)
 		snprintf(c->emulator, sizeof(c->emulator), "%s", d->ops->version(d));
-	if (boot == DUT_BOOT_OK && strcmp(d->kernel_release, c->k.kernel_release)) {
+	if (boot == 0 && strcmp(d->kernel_release, c->k.kernel_release)) {
 		snprintf(d->health, sizeof(d->health),
 			 "the DUT runs kernel '%s', the build manifest %s says '%s'",
 			 d->kernel_release, c->k.manifest, c->k.kernel_release);
-		boot = DUT_BOOT_FAILED;
+		boot = HB_FAIL_DUT;
 	}
 	return boot;
 }
@@ -401,14 +402,14 @@ static size_t boot_failed(struct cell *c, const struct workload *wls, const stru
 {
 	struct plan_state *ps = c->ps;
 	struct dut *d = &bt->d;
-	struct run_result res = { .cls = boot == DUT_BOOT_FAILED ? RUN_FAIL : RUN_ERROR };
+	struct run_result res = { .cls = boot == HB_FAIL_DUT ? RUN_FAIL : RUN_ERROR };
 	snprintf(res.reason, sizeof(res.reason), "boot failed: %.300s (console: %.150s)",
 		 d->health[0] ? d->health : "see the console log", bt->console);
 	hb_err("%s", res.reason);
 	dut_shutdown(d);
 	if (hb_interrupted) {
 		record_unrun(c, wls, t, n, attempt, RUN_MISS, "not run: interrupted");
-	} else if (boot == DUT_BOOT_LAB_UNAVAILABLE) {
+	} else if (boot == HB_FAIL_LAB) {
 		/* its client retried already; every boot would meet the same */
 		record_unrun(c, wls, t, n, attempt, RUN_ERROR, res.reason);
 		char why[700];
@@ -533,7 +534,7 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 		return n;
 	struct boot bt = { 0 };
 	int boot = boot_cell(c, &wls[t[0].wl], &bt);
-	if (boot != DUT_BOOT_OK) {
+	if (boot < 0) {
 		size_t next = boot_failed(c, wls, t, n, attempt, boot, &bt);
 		boot_free(&bt);
 		return next;

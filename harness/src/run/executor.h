@@ -15,7 +15,7 @@
  * reasons (class error) is retried on a fresh boot, up to o->attempts tries,
  * each failed try stored with "retried" in its reason; deterministic
  * failures (build, panic, the DUT's own errors) are not; nor is a lab that
- * cannot take boots (DUT_BOOT_LAB_UNAVAILABLE: its client retried already),
+ * cannot take boots (HB_FAIL_LAB from dut_boot(): its client retried already),
  * which stops the plan after storing that run as error. A failed run ends
  * its boot; in a sweep the runs after it go on on a fresh boot, at most
  * EXECUTOR_SWEEP_REBOOTS times per cell, the rest then stored "not run". A

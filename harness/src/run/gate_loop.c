@@ -86,7 +86,7 @@ static int run_more(const struct gate_loop *g, struct gate_side *sd, struct stor
 	o.first_repetition = first;
 	char session[40];
 	sd->attempts += reps;
-	int rc = hb_exit_of(executor_run_plan(&p, s, &o, session));
+	int rc = executor_run_plan(&p, s, &o, session);
 	strlist_free(&p.boards);
 	strlist_free(&p.strategies);
 	strlist_free(&p.workloads);
@@ -202,14 +202,14 @@ int gate_loop_load(struct gate_loop *g)
 	char err[1024];
 	if (gate_check_metrics(&g->plan->gate, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	if (catalog_board(g->plan->boards.v[0], &g->board) < 0)
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	g->wls = xcalloc(g->plan->workloads.n, sizeof(*g->wls));
 	for (; g->nwls < g->plan->workloads.n; g->nwls++)
 		if (catalog_workload(g->plan->workloads.v[g->nwls], &g->wls[g->nwls]) < 0)
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 	return 0;
 }
 
@@ -218,9 +218,8 @@ static int build_side(const struct gate_loop *g, struct gate_side *sd)
 {
 	if (sd->stored)
 		return 0;
-	return hb_exit_of(exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0],
-							    sd->strategy, sd->opts, &sd->k, &sd->u,
-							    NULL));
+	return exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0], sd->strategy,
+						 sd->opts, &sd->k, &sd->u, NULL);
 }
 
 /* The stored runs of the reference a first look reuses, said once. */
@@ -268,7 +267,7 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 	g->seq = xcalloc(cells, sizeof(*g->seq));
 	for (int first = 1;; first = 0) {
 		if (load_side(s, g, &g->ref) < 0 || load_side(s, g, &g->cand) < 0)
-			return HB_EXIT_USAGE;
+			return HB_FAIL_INPUT;
 		look(g);
 		if (first)
 			say_reused(g);
@@ -279,14 +278,14 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 	for (size_t i = 0; i < g->n; i++)
 		if (g->v[i].outcome == GATE_OPEN)
 			g->v[i].outcome = GATE_INCONCLUSIVE;
-	return where_moved(g, s) < 0 ? HB_EXIT_INFRA : 0;
+	return where_moved(g, s) < 0 ? HB_FAIL : 0;
 }
 
 int gate_loop_reference(struct gate_loop *g, struct store *s)
 {
 	int rc = build_side(g, &g->ref);
 	if (rc || load_side(s, g, &g->ref) < 0)
-		return rc ? rc : HB_EXIT_INFRA;
+		return rc ? rc : HB_FAIL;
 	for (size_t w = 0; w < g->nwls && !hb_interrupted; w++) {
 		size_t have = runs_of(&g->ref, g->wls[w].name);
 		if (have >= (size_t)g->plan->repetitions)
@@ -301,7 +300,7 @@ int gate_loop_reference(struct gate_loop *g, struct store *s)
 		run_more(g, &g->ref, s, &batch, g->plan->repetitions - (int)have, (int)have + 1);
 		strlist_free(&batch);
 		if (load_side(s, g, &g->ref) < 0)
-			return HB_EXIT_INFRA;
+			return HB_FAIL;
 	}
 	return 0;
 }

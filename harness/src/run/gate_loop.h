@@ -8,12 +8,13 @@
  * repetition, each workload once in it, in the plan's order. Either side
  * may be stored runs instead (a selection): those are judged as they are.
  *
- * Contract: gate_loop_load() returns 0 or HB_EXIT_USAGE (the board or a
- * workload of the plan does not load; said). gate_loop_judge() returns 0
- * with every decision made (none left GATE_OPEN), or the exit code to
- * return: HB_EXIT_USAGE when stored runs named do not exist, are of
- * several strategies or of another timing mode (said), a build's code when
- * a side cannot be built. gate_loop_verdict() is the command's exit code:
+ * Contract (docs/design.md, "Errors"): gate_loop_load() returns 0 or
+ * HB_FAIL_INPUT (a gate metric, the board or a workload of the plan does
+ * not load; said). gate_loop_judge() returns 0 with every decision made
+ * (none left GATE_OPEN), HB_FAIL_INPUT when stored runs named do not
+ * exist, are of several strategies or of another timing mode (said), a
+ * build's HB_FAIL_* when a side cannot be built, or -1 when the store
+ * fails. gate_loop_verdict() is the gate's exit code, a verdict (rule 4):
  * 0 pass, 1 regression (a metric regressed, or the candidate's kernel
  * misbehaved: each such run printed), 125 inconclusive or interrupted.
  * gate_loop_free() frees what the others filled, also after a failure.
@@ -70,8 +71,9 @@ struct gate_loop {
 int gate_loop_load(struct gate_loop *g);
 int gate_loop_judge(struct gate_loop *g, struct store *s);
 /* Only the reference's side: builds it (cached) and gives every workload
- * the plan's repetitions of it, counting the runs it has; 0 or a build's
- * code (a run that fails is stored, and left to the judging). */
+ * the plan's repetitions of it, counting the runs it has; 0, a build's
+ * HB_FAIL_*, or -1 when the store fails (a run that fails is stored, and
+ * left to the judging). */
 int gate_loop_reference(struct gate_loop *g, struct store *s);
 int gate_loop_verdict(const struct gate_loop *g);
 void gate_loop_free(struct gate_loop *g);

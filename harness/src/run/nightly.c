@@ -165,8 +165,8 @@ static int find_or_run(struct nightly *n, struct store *s, struct exec_opts *o)
 	nightly_key(n->plan->path, n->revision, key);
 	n->found = nightly_find(s, key, n->session, sizeof(n->session));
 	if (n->found < 0)
-		return HB_EXIT_INFRA;
-	n->run_rc = HB_EXIT_OK;
+		return HB_FAIL;
+	n->run_rc = 0;
 	if (n->found) {
 		hb_info("nightly: plan %s against %s already measured in session %s; not rerun",
 			n->plan->name, n->revision, n->session);
@@ -174,9 +174,9 @@ static int find_or_run(struct nightly *n, struct store *s, struct exec_opts *o)
 	}
 	hb_install_interrupt_handlers();	/* a run stopped by Ctrl-C is stored, not lost */
 	char id[40];
-	n->run_rc = hb_exit_of(executor_run_plan(n->plan, s, o, id));
+	n->run_rc = executor_run_plan(n->plan, s, o, id);
 	snprintf(n->session, sizeof(n->session), "%s", id);
-	if (n->run_rc == HB_EXIT_OK && !hb_interrupted)
+	if (n->run_rc == 0 && !hb_interrupted)
 		nightly_record(s, key, n->plan->name, n->revision, n->session);
 	return 0;
 }
@@ -188,10 +188,10 @@ int nightly_run(struct nightly *n, struct store *s)
 		if (busy)
 			hb_err("another hilbench nightly is running on %s (it holds nightly.lock); "
 			       "this one does nothing", store_dir(s));
-		return HB_EXIT_INFRA;
+		return HB_FAIL;
 	}
 	struct exec_opts o = { .stages = n->stages };
-	int rc = HB_EXIT_USAGE;
+	int rc = HB_FAIL_INPUT;
 	if (n->repo) {
 		if (exec_opts_use_revision(&o, n->repo, n->rev, n->base, &n->gr) < 0)
 			goto out;
@@ -203,7 +203,7 @@ int nightly_run(struct nightly *n, struct store *s)
 	struct class_count k = { .n = n->classes };
 	struct selection mine = { .session = n->session, .all_classes = 1 };
 	if (rc == 0 && store_foreach(s, &mine, count_class, &k) < 0)
-		rc = HB_EXIT_INFRA;
+		rc = HB_FAIL;
 out:
 	strlist_free(&o.user_patches);
 	return rc;

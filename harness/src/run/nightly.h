@@ -10,17 +10,16 @@
  * plan file's bytes and the revision string (a git commit, or Debian's
  * linux-source package versions), so editing the plan also reruns.
  *
- * Contract: nightly_run() returns 0 with the night's session and its runs
- * counted (n->run_rc the executor's result as an exit code, HB_EXIT_OK
- * for a session found),
- * HB_EXIT_INFRA when another nightly holds the lock or the store fails,
- * HB_EXIT_USAGE when the revision cannot be prepared or a board of the
- * plan does not load (all said); it holds the lock until nightly_free(),
- * which frees what it filled, also after a failure (call it after
- * nightly_run() only). The other functions
- * return 0 / -1 (message printed) unless noted. A record is written only
- * for a night whose runs all finished (pass or a measured failure); a
- * night cut short by infrastructure or Ctrl-C is run again.
+ * Contract (docs/design.md, "Errors"): nightly_run() returns 0 with the
+ * night's session and its runs counted (n->run_rc the executor's result,
+ * 0 or HB_FAIL_*; 0 for a session found), -1 when another nightly holds
+ * the lock or the store fails, HB_FAIL_INPUT when the revision cannot be
+ * prepared or a board of the plan does not load (all said); it holds the
+ * lock until nightly_free(), which frees what it filled, also after a
+ * failure (call it after nightly_run() only). The other functions return
+ * 0 / -1 (message printed) unless noted. A record is written only for a
+ * night whose runs all finished (pass or a measured failure); a night cut
+ * short by infrastructure or Ctrl-C is run again.
  */
 #ifndef HB_NIGHTLY_H
 #define HB_NIGHTLY_H
@@ -40,7 +39,7 @@ struct nightly {
 	char *revision;		/* what the kernel source is tonight */
 	char session[64];
 	int found;		/* the session was stored by an earlier night: not rerun */
-	int run_rc;		/* executor_run_plan()'s result as an exit code */
+	int run_rc;		/* executor_run_plan()'s result: 0 or HB_FAIL_* */
 	size_t classes[RUN_CLASSES];	/* the session's runs, by enum run_class */
 	int lock;
 	struct git_revision gr;

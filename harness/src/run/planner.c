@@ -132,12 +132,12 @@ static int build_all(struct planner *pl, const struct board *b)
 		int rc = exec_stages_of(o)->prepare(b, series, p->strategies.v[i], o, &k, &u, &e);
 		progress_build_end(&pl->prog);
 		if (rc)
-			return hb_exit_of(rc);
+			return rc;
 		build_result_free(&k);
 		userland_result_free(&u);
 		emulator_result_free(&e);
 	}
-	return hb_interrupted ? HB_EXIT_INFRA : 0;
+	return hb_interrupted ? HB_FAIL : 0;
 }
 
 /* The reference's repetitions of every workload, a boot each repetition,
@@ -227,7 +227,7 @@ __attribute__((noreturn)) static void judge_in_child(struct planner *pl, struct 
 	own.lines_only = 1;
 	pl->opts.progress = &own;
 	int runs = s ? judge(pl, c, wl, s) : 0;
-	struct verdicts v = { .rc = s ? c->rc : HB_EXIT_INFRA, .missing = c->missing,
+	struct verdicts v = { .rc = s ? c->rc : HB_FAIL, .missing = c->missing,
 			      .runs = runs, .n = c->n };
 	int ok = write_all(fd, &v, sizeof(v)) == 0 &&
 		 write_all(fd, c->v, c->n * sizeof(*c->v)) == 0;
@@ -283,7 +283,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist *wl, stru
 			if (pipe(p) < 0 || (pid[next] = fork()) < 0) {
 				hb_err("planner: cannot start a process for %s: %s",
 				       pl->cells[next].strategy, strerror(errno));
-				rc = HB_EXIT_INFRA;
+				rc = HB_FAIL;
 				break;
 			}
 			if (pid[next] == 0) {
@@ -328,12 +328,12 @@ static int judge_concurrently(struct planner *pl, const struct strlist *wl, stru
 			e->runs[PHASE_DUT_PACED] += v.runs;
 			e->judged[PHASE_DUT_PACED]++;
 		} else {
-			c->rc = HB_EXIT_INFRA;
+			c->rc = HB_FAIL;
 			hb_err("planner: the process judging %s ended without its verdicts",
 			       c->strategy);
 		}
 		close(fd[i]);
-		if (c->rc == HB_EXIT_USAGE)
+		if (c->rc == HB_FAIL_INPUT)
 			rc = c->rc;
 	}
 	/* the children see the interrupt too, store what they ran, and end */
@@ -394,7 +394,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	if (p->boards.n != 1) {
 		hb_err("%s: 'repeat: until-decided' judges on one board, the plan names %zu; give "
 		       "--board B or 'repeat: fixed'", where, p->boards.n);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	pl->cells = xcalloc(p->strategies.n, sizeof(*pl->cells));
 	for (size_t i = 0; i < p->strategies.n; i++)
@@ -403,7 +403,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	if (!pl->ncells) {
 		hb_err("%s: 'repeat: until-decided' judges strategies against %s, and the plan has "
 		       "no other; add one or give 'repeat: fixed'", where, pl->reference);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	struct gate_loop probe = { .plan = p };
 	int rc = gate_loop_load(&probe);	/* the board and every workload load */
@@ -412,16 +412,16 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		const char *series = o->series ? o->series : probe.board.series.v[0];
 		if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
 			hb_err("%s", err);
-			rc = HB_EXIT_USAGE;
+			rc = HB_FAIL_INPUT;
 		}
 	}
 	if (rc) {
 		gate_loop_free(&probe);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	if (o->resume && resume_session(s, p, o->resume, pl->session) < 0) {
 		gate_loop_free(&probe);
-		return HB_EXIT_USAGE;
+		return HB_FAIL_INPUT;
 	}
 	if (!o->resume)
 		store_new_id(pl->session);
@@ -463,21 +463,21 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		expect(pl, &e);
 		e.runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], &wl[PHASE_HOST_PACED], s);
 		e.judged[PHASE_HOST_PACED]++;
-		if (pl->cells[i].rc == HB_EXIT_USAGE)
-			rc = HB_EXIT_USAGE;
+		if (pl->cells[i].rc == HB_FAIL_INPUT)
+			rc = HB_FAIL_INPUT;
 	}
 	strlist_free(&wl[PHASE_DUT_PACED]);
 	strlist_free(&wl[PHASE_HOST_PACED]);
 	progress_expect(&pl->prog, pl->prog.runs_done, pl->prog.builds_total);
 	progress_end(&pl->prog);
-	if (rc != HB_EXIT_USAGE && store_decisions(pl, s) < 0)
-		rc = HB_EXIT_INFRA;
+	if (rc != HB_FAIL_INPUT && store_decisions(pl, s) < 0)
+		rc = HB_FAIL;
 	int infra = rc != 0;
 	for (size_t i = 0; i < pl->ncells; i++)
 		infra |= pl->cells[i].rc != 0 || pl->cells[i].missing;
-	if (rc == HB_EXIT_USAGE)
+	if (rc == HB_FAIL_INPUT)
 		return rc;
-	return hb_interrupted || infra ? HB_EXIT_INFRA : 0;
+	return hb_interrupted || infra ? HB_FAIL : 0;
 }
 
 void planner_why(const struct planner *pl, const struct planner_cell *c,
@@ -504,7 +504,7 @@ void planner_print(const struct planner *pl, FILE *out)
 		const struct planner_cell *c = &pl->cells[i];
 		if (!c->n)
 			fprintf(out, "%s: not judged: %s\n", c->strategy,
-				c->rc == HB_EXIT_USAGE ? "bad input (see the error above)"
+				c->rc == HB_FAIL_INPUT ? "bad input (see the error above)"
 				: c->rc ? "a build or the store failed (see the errors above)"
 					: "not reached (interrupted, or an earlier step failed)");
 	}

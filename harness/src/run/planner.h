@@ -28,11 +28,11 @@
  * one stays within 0.3 %. Real-time runs are never run beside another:
  * the emulator next to them would change their numbers.
  *
- * Contract: planner_run() returns 0 when every candidate was judged
- * (decided or not; see each decision), HB_EXIT_USAGE for input errors
- * (said; nothing ran), HB_EXIT_INFRA when runs could not be measured or
- * the user interrupted (what ran is stored; pl->session names it once set).
- * planner_free() after any return.
+ * Contract (docs/design.md, "Errors"): planner_run() returns 0 when every
+ * candidate was judged (decided or not; see each decision), HB_FAIL_INPUT
+ * for input errors (said; nothing ran), -1 when runs could not be measured
+ * or the user interrupted (what ran is stored; pl->session names it once
+ * set). planner_free() after any return.
  */
 #ifndef HB_PLANNER_H
 #define HB_PLANNER_H
@@ -48,7 +48,7 @@ struct planner_cell {
 	struct gate_decision *v;
 	size_t n;
 	int missing;		/* a side stopped short of the runs it needed */
-	int rc;			/* gate_loop_judge()'s first non-zero, or 0 */
+	int rc;			/* gate_loop_judge()'s first failure (HB_FAIL_*), or 0 */
 };
 
 struct planner {

@@ -26,18 +26,18 @@ enum hb_exit {
 /* What library code returns when a caller must tell kinds of failure apart
  * (docs/design.md, "Errors"): negative, so that < 0 is always "failed" and
  * -1 stays the plain failure. A function returns a kind other than -1 only
- * when its header says which; cmd/ maps them to enum hb_exit (hb_exit_of()).
- * The DUT's and a lab's kinds join when dut_boot() and the deploy backends
- * take the convention up. */
+ * when its header says which; cmd/ maps them to enum hb_exit (hb_exit_of()). */
 enum hb_fail {
 	HB_FAIL = -1,		/* infrastructure, or anything not below: inconclusive */
 	HB_FAIL_INPUT = -2,	/* what the user must fix: a file, a patch, an option */
+	HB_FAIL_DUT = -3,	/* the DUT misbehaved: panic, oops, no driver, no link */
+	HB_FAIL_LAB = -4,	/* a lab a new boot would meet again: unreachable, refusing */
 };
-/* The exit code of a library result (rule 4): 0 ok, HB_FAIL_INPUT the
- * user's to fix (2), any other failure inconclusive (125); a verdict's
- * HB_EXIT_FAIL never comes from here. The commands use it, and so do the
- * run stage's drivers that still return exit codes (docs/design.md lists
- * them) where they pass a stage's result up. */
+/* The exit code of a library result (rule 4): 0 ok (also a count, or
+ * run_options_parse()'s 1 for the help printed), HB_FAIL_INPUT the user's
+ * to fix (2), any other failure inconclusive (125); a verdict's
+ * HB_EXIT_FAIL never comes from here. The commands (cmd/) call it where
+ * they turn a library result into their exit code. */
 static inline int hb_exit_of(int rc)
 {
 	return rc >= 0 ? HB_EXIT_OK : rc == HB_FAIL_INPUT ? HB_EXIT_USAGE : HB_EXIT_INFRA;
