@@ -234,8 +234,8 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	}
 	/* which of the type's devices measured: the run's provenance */
 	char device[64] = "";
-	if (!lost && lava_job_device(r->client, r->job_id, device, err, sizeof(err)) == LAVA_OK &&
-	    device[0])
+	if (!lost && !strcmp(r->state, "Running") &&
+	    lava_job_device(r->client, r->job_id, device, err, sizeof(err)) == LAVA_OK && device[0])
 		snprintf(r->version, sizeof(r->version), "LAVA server %.500s, device %s (type %.100s)",
 			 r->url, device, b->lava.device_type);
 	char *id_path = path_join(d->workdir, "lava-job-id");

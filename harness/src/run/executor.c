@@ -3,11 +3,11 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -684,13 +684,19 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 }
 
 /* How many one-run boots of b may fly at once: --max-jobs, else what its
- * backend says the lab can start now; 1 for any other backend. */
+ * backend says the lab can start now; 1 for a backend without slots
+ * (lava-local: several lava-run boots at once on this machine were never
+ * tried). */
 static size_t fleet_width(const struct plan_state *ps, const struct board *b)
 {
 	const struct deploy_ops *ops = deploy_backend(b->backend);
-	if (!ops || !ops->one_run_per_boot)
+	if (!ops || !ops->one_run_per_boot || !ops->slots) {
+		if (ps->opts->max_jobs > 1)
+			hb_info("%s: --max-jobs: its %s backend runs one boot at a time", b->name,
+				ops ? ops->name : b->backend);
 		return 1;
-	int n = ps->opts->max_jobs > 0 ? ps->opts->max_jobs : ops->slots ? ops->slots(b) : 1;
+	}
+	int n = ps->opts->max_jobs > 0 ? ps->opts->max_jobs : ops->slots(b);
 	if (n > EXECUTOR_MAX_JOBS)
 		n = EXECUTOR_MAX_JOBS;
 	if (n > 1)
