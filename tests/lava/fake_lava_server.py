@@ -61,6 +61,12 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return None
         path = self.path.split("?")[0]
+        if path == "/api/v0.2/devices/":
+            # the device type's list (limit/offset pages, as LAVA's)
+            kind = self.path.split("device_type=")[1].split("&")[0] if "device_type=" in self.path else ""
+            health = "Bad" if SCENARIO == "device-bad" else "Good"
+            devs = [{"hostname": "qemu-01", "device_type": kind, "health": health, "state": "Idle"}]
+            return self.reply(200, {"count": 1, "next": None, "previous": None, "results": devs})
         if path.startswith("/api/v0.2/devices/"):
             if SCENARIO == "device-bad":
                 return self.reply(200, {"hostname": "qemu-01", "health": "Bad", "state": "Idle"})

@@ -8,7 +8,8 @@
 
 static const char usage[] =
 	"usage: hilbench compare [PLAN] [--strategies a,b] [--workloads a,b] [--repeat N]\n"
-	"                        [--fixed] [--jobs N] [--timing realtime|virtual] [--patch FILE]...\n"
+	"                        [--fixed] [--jobs N] [--max-jobs N] [--timing realtime|virtual]\n"
+	"                        [--patch FILE]...\n"
 	"                        [--attempts N] [--resume SESSION|latest] [--kernel-src PATH]\n"
 	"The main job: runs PLAN (default: plans/default.yaml), prints the strategy\n"
 	"table for the runs it made and writes it as HTML to <store>/report.html.\n"
@@ -19,6 +20,8 @@ static const char usage[] =
 	"UDP the DUT sends runs on up to --jobs boards at once (default: one per free\n"
 	"core), TCP and host-sent traffic one board at a time (docs/measurements.md).\n"
 	"--repeat N or --fixed: the same number of runs for every strategy instead.\n"
+	"A LAVA board's runs go to its server as jobs, --max-jobs N at once (default\n"
+	"1: its devices share one host peer; docs/lava.md, \"Fan-out\").\n"
 	"Runs are stored like `hilbench run`'s.\n";
 
 int cmd_compare(int argc, char **argv)

@@ -17,6 +17,8 @@ static const char usage[] =
 	"                      until-decided` (runs added until each metric is decided)\n"
 	"  --jobs N            until-decided: boards at once for the DUT-paced workloads\n"
 	"                      (default: one per free core; real time: always 1)\n"
+	"  --max-jobs N        LAVA boards: runs at once, each its own job (default 1:\n"
+	"                      the devices share one host peer; docs/lava.md)\n"
 	"  --timing MODE       realtime or virtual (QEMU -icount; deterministic)\n"
 	"  --patch FILE        add a patch (or an mbox of patches) on top of every\n"
 	"                      strategy (repeatable)\n"

@@ -140,18 +140,24 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 		{ "kernel-src", required_argument, NULL, 'K' },
 		{ "fixed", no_argument, NULL, 'F' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "max-jobs", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	memset(o, 0, sizeof(*o));
 	const char *boards = NULL, *strategies = NULL, *workloads = NULL, *timing = NULL;
 	int repeat = 0, fixed = 0, c;
-	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:Fj:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:Fj:M:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F': fixed = 1; break;
 		case 'j':
 			if (parse_int_option("--jobs", optarg, 1, 64, &o->exec.jobs) < 0)
 				return HB_FAIL_INPUT;
+			break;
+		case 'M':
+			if (parse_int_option("--max-jobs", optarg, 1, EXECUTOR_MAX_JOBS,
+					     &o->exec.max_jobs) < 0)
+				return HB_EXIT_USAGE;
 			break;
 		case 'b': boards = optarg; break;
 		case 's': strategies = optarg; break;

@@ -442,6 +442,103 @@ int lava_device_check(struct lava_client *c, const char *hostname, char *err, si
 	return rc;
 }
 
+/* Appends "name (health)" to the list of unusable devices, printable
+ * characters only, while it fits. */
+static void note_unusable(struct lava_devices *d, const char *name, const char *health)
+{
+	size_t n = strlen(d->unusable), cap = sizeof(d->unusable);
+	char item[96];
+	size_t k = 0;
+	for (const char *p = name; *p && k < 40; p++)
+		item[k++] = isprint((unsigned char)*p) ? *p : '?';
+	k += (size_t)snprintf(item + k, sizeof(item) - k, " (");
+	for (const char *p = health; *p && k < 80; p++)
+		item[k++] = isprint((unsigned char)*p) ? *p : '?';
+	item[k++] = ')';
+	item[k] = '\0';
+	if (n + k + 3 < cap)
+		snprintf(d->unusable + n, cap - n, "%s%s", n ? ", " : "", item);
+}
+
+int lava_devices_parse(const char *json, const char *device_type, struct lava_devices *d,
+		       int *count, char *err, size_t errlen)
+{
+	cJSON *j = cJSON_Parse(json);
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "count");
+	const cJSON *results = cJSON_GetObjectItemCaseSensitive(j, "results");
+	int rc = -1;
+	if (!cJSON_IsNumber(n) || !(n->valuedouble >= 0 && n->valuedouble <= LAVA_DEVICES_MAX) ||
+	    n->valuedouble != (double)(int)n->valuedouble) {
+		hb_errbuf(err, errlen, "no device count from 0 to %d in the answer", LAVA_DEVICES_MAX);
+		goto out;
+	}
+	if (!cJSON_IsArray(results) || cJSON_GetArraySize(results) > LAVA_DEVICES_PAGE) {
+		hb_errbuf(err, errlen, "no list of at most %d devices in the answer",
+			  LAVA_DEVICES_PAGE);
+		goto out;
+	}
+	*count = (int)n->valuedouble;
+	int page = 0;
+	const cJSON *dev;
+	cJSON_ArrayForEach(dev, results) {
+		page++;
+		if (strcmp(jstr(dev, "device_type"), device_type))
+			continue;
+		const char *health = jstr(dev, "health");
+		int usable = !strcmp(health, "Good") || !strcmp(health, "Unknown");
+		d->total++;
+		d->usable += usable;
+		d->idle += usable && !strcmp(jstr(dev, "state"), "Idle");
+		if (!usable)
+			note_unusable(d, jstr(dev, "hostname"), health);
+	}
+	rc = page;
+out:
+	cJSON_Delete(j);
+	return rc;
+}
+
+int lava_device_type_check(struct lava_client *c, const char *device_type,
+			   struct lava_devices *d, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	size_t len = strspn(device_type, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789._-");
+	if (!device_type[0] || device_type[len]) {
+		hb_errbuf(err, errlen, "LAVA device type '%.100s': letters, digits and ._- only",
+			  device_type);
+		return LAVA_EREJECTED;
+	}
+	int seen = 0, count = 0;
+	for (int page = 0; page < LAVA_DEVICES_PAGES; page++) {
+		char path[256];
+		snprintf(path, sizeof(path), "/api/v0.2/devices/?device_type=%s&limit=%d&offset=%d",
+			 device_type, LAVA_DEVICES_PAGE, seen);
+		struct body b = { NULL, 0 };
+		int rc = request(c, "GET", path, NULL, &b, err, errlen);
+		if (rc != LAVA_OK)
+			return rc;
+		char why[200];
+		int got = lava_devices_parse(b.data ? b.data : "", device_type, d, &count, why,
+					     sizeof(why));
+		free(b.data);
+		if (got < 0) {
+			hb_errbuf(err, errlen, "GET %s%s: %s", c->url, path, why);
+			return LAVA_EUNREACHABLE;
+		}
+		seen += got;
+		if (got == 0 || seen >= count)
+			break;
+	}
+	if (!d->usable) {
+		hb_errbuf(err, errlen, "LAVA device type %s has no device in health Good or Unknown "
+			"(%d device(s)%s%s): not submitting; a lab admin must bring one back to Good",
+			device_type, d->total, d->unusable[0] ? ": " : "", d->unusable);
+		return LAVA_EREJECTED;
+	}
+	return LAVA_OK;
+}
+
 int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char *err,
 		size_t errlen)
 {
@@ -479,6 +576,24 @@ int lava_job_status(struct lava_client *c, long job_id, char state[32], char hea
 		return rc;
 	snprintf(state, 32, "%s", jstr(j, "state"));
 	snprintf(health, 32, "%s", jstr(j, "health"));
+	cJSON_Delete(j);
+	return LAVA_OK;
+}
+
+int lava_job_device(struct lava_client *c, long job_id, char device[64], char *err,
+		    size_t errlen)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/", job_id);
+	device[0] = '\0';
+	int rc;
+	cJSON *j = get_json(c, path, &rc, err, errlen);
+	if (!j)
+		return rc;
+	const char *name = jstr(j, "actual_device");
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+	if (!name[n] && n < 64)
+		memcpy(device, name, n + 1);
 	cJSON_Delete(j);
 	return LAVA_OK;
 }

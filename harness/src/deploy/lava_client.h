@@ -61,12 +61,43 @@ int lava_url_is_loopback(const char *url);
 /* Is the device there and usable? LAVA_EREJECTED with the reason when its
  * health is Bad, Maintenance or Retired, or it does not exist. */
 int lava_device_check(struct lava_client *c, const char *hostname, char *err, size_t errlen);
+
+/* The devices of one device type, as the server lists them: LAVA
+ * schedules a job for the type on any of them that is usable and idle. */
+struct lava_devices {
+	int total;		/* devices of the type */
+	int usable;		/* health Good or Unknown: the scheduler may give them jobs */
+	int idle;		/* usable and state Idle: a job for the type starts at once */
+	char unusable[256];	/* "r7800-02 (Bad), ..." (printable, cut), for messages */
+};
+/* Upper bounds on what a server's answer may claim: one page's results,
+ * the pages read (LAVA pages by limit and offset), a device count. */
+#define LAVA_DEVICES_PAGE 100
+#define LAVA_DEVICES_PAGES 20
+#define LAVA_DEVICES_MAX (LAVA_DEVICES_PAGE * LAVA_DEVICES_PAGES)
+/* One page of GET /api/v0.2/devices/?device_type=T (hostile input: JSON
+ * with count and results[], each with hostname, device_type, health and
+ * state) added to *d; devices of another type are not counted. Returns the
+ * page's number of results (0 .. LAVA_DEVICES_PAGE) with *count the
+ * server's total (0 .. LAVA_DEVICES_MAX), or -1 with the reason in err
+ * for anything else. */
+int lava_devices_parse(const char *json, const char *device_type, struct lava_devices *d,
+		       int *count, char *err, size_t errlen);
+/* Every device of the type into *d; LAVA_EREJECTED with the reason when the
+ * type has none that is usable (or a name that is no URL path segment). */
+int lava_device_type_check(struct lava_client *c, const char *device_type,
+			   struct lava_devices *d, char *err, size_t errlen);
 int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char *err,
 		size_t errlen);
 /* state: Submitted, Scheduling, Scheduled, Running, Canceling, Finished;
  * health: Unknown, Complete, Incomplete, Canceled. */
 int lava_job_status(struct lava_client *c, long job_id, char state[32], char health[32],
 		    char *err, size_t errlen);
+/* The hostname of the device the job runs on (its actual_device); "" while
+ * it has none, or when the name is not letters, digits and ._- (hostile
+ * input: never copied then). */
+int lava_job_device(struct lava_client *c, long job_id, char device[64], char *err,
+		    size_t errlen);
 /* Log lines from line `start` on (YAML, one entry per line as lava-run
  * prints them); *text is a new string, maybe empty. */
 int lava_job_logs(struct lava_client *c, long job_id, long start, char **text, char *err,

@@ -51,7 +51,7 @@ struct lava_rest {
 	char state[32];		/* written by the poller, read after it ended */
 	char health[32];
 	char url[512];
-	char version[160];
+	char version[800];
 };
 
 static void *poller_main(void *arg)
@@ -201,7 +201,12 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	free(job_path);
 	if (lava_session_open(&r->s, d->workdir, dut_ip, CONTROL_PORT) < 0)
 		goto out;
-	if (lava_device_check(r->client, b->lava.device, err, sizeof(err)) != LAVA_OK ||
+	/* LAVA gives a job for the type to any of its usable devices, so one
+	 * that went Bad leaves the job to the others; only a type with none
+	 * left stops the plan. */
+	struct lava_devices devs;
+	if (lava_device_type_check(r->client, b->lava.device_type, &devs, err, sizeof(err)) !=
+		    LAVA_OK ||
 	    lava_submit(r->client, job, &r->job_id, err, sizeof(err)) != LAVA_OK) {
 		rc = lab_unavailable(d, err);
 		goto out;
@@ -210,7 +215,8 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	 * boot_timeout_s must not count the time in LAVA's queue. */
 	char health[32];
 	int lost = 0;
-	hb_info("LAVA job %ld: waiting for %s", r->job_id, b->lava.device);
+	hb_info("LAVA job %ld: waiting for a device of type %s (%d of %d idle)", r->job_id,
+		b->lava.device_type, devs.idle, devs.total);
 	for (;;) {
 		if (lava_job_status(r->client, r->job_id, r->state, health, err, sizeof(err)) !=
 		    LAVA_OK) {
@@ -227,11 +233,17 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 			break;
 		usleep(500000);
 	}
+	/* which of the type's devices measured: the run's provenance */
+	char device[64] = "";
+	if (!lost && !strcmp(r->state, "Running") &&
+	    lava_job_device(r->client, r->job_id, device, err, sizeof(err)) == LAVA_OK && device[0])
+		snprintf(r->version, sizeof(r->version), "LAVA server %.500s, device %s (type %.100s)",
+			 r->url, device, b->lava.device_type);
 	char *id_path = path_join(d->workdir, "lava-job-id");
 	char *id = xasprintf("%s/scheduler/job/%ld\n", r->url, r->job_id);
 	write_file_atomic(id_path, id, strlen(id));
-	hb_info("LAVA job %ld on %s: %s/scheduler/job/%ld", r->job_id, b->lava.device, r->url,
-		r->job_id);
+	hb_info("LAVA job %ld on %s: %s/scheduler/job/%ld", r->job_id,
+		device[0] ? device : "a device of its type", r->url, r->job_id);
 	if (d->log)
 		fprintf(d->log, "# hilbench: LAVA job %s", id);
 	free(id);
@@ -248,23 +260,56 @@ out:
 	return rc;
 }
 
+/* The server's URL for board b, without trailing slashes; "" if none. */
+static void server_url(const struct board *b, char *out, size_t len)
+{
+	const char *url = getenv("HILBENCH_LAVA_URL");
+	if (!url || !url[0])
+		url = b->lava.server;
+	snprintf(out, len, "%s", url ? url : "");
+	while (strlen(out) > 0 && out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
+}
+
+/* The device type's idle devices (Good or Unknown, and Idle), at least 1:
+ * as many jobs as start at once. 1 when the server cannot say (the boot
+ * that follows reports why). */
+static int lava_rest_slots(const struct board *b)
+{
+	char url[512], err[1024];
+	char *token = NULL;
+	server_url(b, url, sizeof(url));
+	if (!url[0] || lava_token_load(&token, err, sizeof(err)) < 0)
+		return 1;
+	struct lava_client_opts o = { .attempts = 2 };
+	struct lava_client *c = lava_client_new(url, token, &o, err, sizeof(err));
+	lava_token_free(token);
+	struct lava_devices devs = { 0 };
+	int rc = c ? lava_device_type_check(c, b->lava.device_type, &devs, err, sizeof(err)) : -1;
+	lava_client_free(c);
+	if (rc != LAVA_OK) {
+		hb_info("LAVA: cannot count the idle devices of type %s (%s): one job at a time",
+			b->lava.device_type, err);
+		return 1;
+	}
+	hb_info("LAVA server %s: %d of %d device(s) of type %s idle%s%s", url, devs.idle,
+		devs.total, b->lava.device_type, devs.unusable[0] ? "; not usable: " : "",
+		devs.unusable);
+	return devs.idle > 1 ? devs.idle : 1;
+}
+
 static int lava_rest_start(struct dut *d, const struct dut_image *img)
 {
 	const struct board *b = d->board;
 	struct lava_rest *r = xcalloc(1, sizeof(*r));
 	int to[2] = { -1, -1 }, con[2] = { -1, -1 };
-	const char *url = getenv("HILBENCH_LAVA_URL");
 
 	r->cmd_out = -1;
 	r->s.con_in = -1;
 	d->priv = r;
-	if (!url || !url[0])
-		url = b->lava.server;
-	snprintf(r->url, sizeof(r->url), "%s", url ? url : "");
-	while (strlen(r->url) > 0 && r->url[strlen(r->url) - 1] == '/')
-		r->url[strlen(r->url) - 1] = '\0';
-	snprintf(r->version, sizeof(r->version), "LAVA server %s, device %s", r->url,
-		 b->lava.device ? b->lava.device : "?");
+	server_url(b, r->url, sizeof(r->url));
+	snprintf(r->version, sizeof(r->version), "LAVA server %.500s, device type %.100s", r->url,
+		 b->lava.device_type);
 	if (!r->url[0]) {
 		hb_err("%s: no LAVA server: set $HILBENCH_LAVA_URL or lava.server in the board file",
 		       b->path);
@@ -360,5 +405,6 @@ const struct deploy_ops lava_rest_ops = {
 	.start = lava_rest_start,
 	.stop = lava_rest_stop,
 	.version = lava_rest_version,
+	.slots = lava_rest_slots,
 	.one_run_per_boot = 1,
 };

@@ -3,11 +3,13 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build/gitsource.h"
@@ -34,6 +36,24 @@ const struct exec_stages *exec_stages_of(const struct exec_opts *o)
  * boot's console log and a run's artifacts take about 200 KiB. */
 #define STORE_MIN_FREE_KIB 1024
 
+/* One boot in flight, in a process of its own (fan-out, executor.h). */
+struct flight {
+	pid_t pid;
+	int fd;			/* its flight_report arrives here */
+};
+
+/* What a flight's process stored, for the plan's counts. */
+struct flight_report {
+	int stored, done, passed, kept, stopped;
+};
+
+/* The boots in flight; width is how many may be. */
+struct fleet {
+	struct flight f[EXECUTOR_MAX_JOBS];
+	size_t n, width;
+	int forwarded;		/* the interrupt was passed on to them */
+};
+
 /* Provenance shared by every run of one invocation. */
 struct plan_state {
 	const struct plan *plan;
@@ -50,6 +70,7 @@ struct plan_state {
 	int kept;		/* runs whose row waits in their directory */
 	struct progress own;	/* when o->progress is NULL */
 	struct progress *prog;	/* o->progress or &own */
+	struct fleet fleet;
 };
 
 /* One labelled cell of a boot: the strategy's own, or a sweep point. */
@@ -584,13 +605,156 @@ static void run_boots(struct cell *c, const struct workload *wls, const struct t
 	}
 }
 
+/* Reaps the flights that ended, adding what each stored to the plan's
+ * counts; with block, waits for one at least (while any fly). Passes an
+ * interrupt on to every flight once. Returns how many ended. */
+static size_t land(struct plan_state *ps, int block)
+{
+	struct fleet *fl = &ps->fleet;
+	for (;;) {
+		if (hb_interrupted && !fl->forwarded) {
+			/* Ctrl-C reaches them through the terminal, SIGTERM only us */
+			for (size_t i = 0; i < fl->n; i++)
+				kill(fl->f[i].pid, SIGTERM);
+			fl->forwarded = 1;
+		}
+		size_t ended = 0;
+		for (size_t i = 0; i < fl->n;) {
+			int status;
+			pid_t w = waitpid(fl->f[i].pid, &status, WNOHANG);
+			if (w == 0 || (w < 0 && errno == EINTR)) {
+				i++;
+				continue;
+			}
+			struct flight_report r;
+			if (read_all(fl->f[i].fd, &r, sizeof(r)) == 0) {
+				ps->stored += r.stored;
+				ps->kept += r.kept;
+				ps->done += r.done;
+				ps->passed += r.passed;
+				for (int k = 0; k < r.done; k++)
+					progress_run_end(ps->prog, 1);
+				/* it said why (stop_plan) */
+				ps->stopped |= r.stopped;
+			} else {
+				hb_err("the process of a run (pid %d) ended without saying what it "
+				       "stored; `hilbench show %s` lists what is in the store",
+				       (int)fl->f[i].pid, ps->session);
+			}
+			close(fl->f[i].fd);
+			fl->f[i] = fl->f[--fl->n];
+			ended++;
+		}
+		if (ended || !block || !fl->n)
+			return ended;
+		progress_draw(ps->prog);
+		usleep(100000);
+	}
+}
+
+/* The flight's own process: boots, runs and stores t with a store
+ * connection of its own (the parent's must not cross a fork), then
+ * reports on fd what it stored. */
+__attribute__((noreturn)) static void fly_child(struct cell *c, const struct workload *wls,
+						const struct todo *t, int fd)
+{
+	struct plan_state *ps = c->ps;
+	hb_status(NULL);	/* the parent's bar, inherited: the parent draws it */
+	struct progress own;
+	progress_start(&own);
+	own.lines_only = 1;
+	ps->prog = &own;
+	ps->fleet.n = 0;	/* the parent's flights are not ours to reap */
+	struct flight_report r = { .stopped = 1 };
+	struct store *s = store_open(store_dir(ps->store));
+	if (s) {
+		struct plan_state before = *ps;
+		ps->store = s;
+		run_boots(c, wls, t, 1);
+		r = (struct flight_report){ .stored = ps->stored - before.stored,
+					    .done = ps->done - before.done,
+					    .passed = ps->passed - before.passed,
+					    .kept = ps->kept - before.kept, .stopped = ps->stopped };
+		store_close(s);
+	}
+	_exit(write_all(fd, &r, sizeof(r)) == 0 ? 0 : 1);
+}
+
+/* Run t in a flight of its own once one of the fleet's places is free;
+ * stored as not run when the plan was interrupted meanwhile. */
+static void fly(struct cell *c, const struct workload *wls, const struct todo *t)
+{
+	struct plan_state *ps = c->ps;
+	struct fleet *fl = &ps->fleet;
+	while (fl->n >= fl->width)
+		land(ps, 1);
+	if (ps->stopped)
+		return;
+	if (hb_interrupted) {
+		record_unrun(c, wls, t, 1, 1, RUN_MISS, "not run: interrupted");
+		return;
+	}
+	int p[2] = { -1, -1 };
+	pid_t pid = -1;
+	fflush(NULL);
+	if (pipe2(p, O_CLOEXEC) == 0)
+		pid = fork();
+	if (pid < 0) {
+		hb_err("cannot start a process for a run: %s; running it here", strerror(errno));
+		if (p[0] >= 0) {
+			close(p[0]);
+			close(p[1]);
+		}
+		run_boots(c, wls, t, 1);
+		return;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		fly_child(c, wls, t, p[1]);
+	}
+	close(p[1]);
+	fl->f[fl->n++] = (struct flight){ .pid = pid, .fd = p[0] };
+}
+
+/* How many one-run boots of b may fly at once: --max-jobs, else 1. The
+ * board file gives every device of its type the same pair of addresses,
+ * so two jobs running at once would meet at the host's iperf3 peer; the
+ * lab's idle devices (what the backend says it can start now) are only
+ * reported until a board can name a peer per device (docs/lava.md,
+ * "Fan-out"). 1 for a backend without slots (lava-local: several lava-run
+ * boots at once on this machine were never tried). */
+static size_t fleet_width(const struct plan_state *ps, const struct board *b)
+{
+	const struct deploy_ops *ops = deploy_backend(b->backend);
+	if (!ops || !ops->one_run_per_boot || !ops->slots) {
+		if (ps->opts->max_jobs > 1)
+			hb_info("%s: --max-jobs: its %s backend runs one boot at a time", b->name,
+				ops ? ops->name : b->backend);
+		return 1;
+	}
+	int idle = ops->slots(b), n = ps->opts->max_jobs > 0 ? ps->opts->max_jobs : 1;
+	if (ps->opts->max_jobs <= 0 && idle > 1)
+		hb_info("%s: %d devices of its type are idle, and its runs go one job at a time: "
+			"they would share one host peer (--max-jobs N queues more; docs/lava.md)",
+			b->name, idle);
+	if (n > EXECUTOR_MAX_JOBS)
+		n = EXECUTOR_MAX_JOBS;
+	if (n > 1)
+		hb_info("%s: up to %d runs at once, one %s boot each", b->name, n, ops->name);
+	return n > 1 ? (size_t)n : 1;
+}
+
 static void run_cell(struct cell *c, const struct workload *wls, const struct todo *t, size_t n)
 {
 	const struct deploy_ops *ops = deploy_backend(c->board->backend);
 	if (ops && ops->one_run_per_boot) {
 		/* A LAVA job boots, runs one workload and ends. */
-		for (size_t i = 0; i < n; i++)
-			run_boots(c, wls, t + i, 1);
+		for (size_t i = 0; i < n; i++) {
+			if (c->ps->fleet.width > 1)
+				fly(c, wls, t + i);
+			else
+				run_boots(c, wls, t + i, 1);
+		}
 		return;
 	}
 	if (c->ps->plan->boots == BOOTS_PER_CELL) {
@@ -813,6 +977,7 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 	for (size_t bi = 0; bi < nb && !hb_interrupted && !ps.stopped; bi++) {
 		const struct board *b = &boards[bi];
 		const char *series = o->series ? o->series : b->series.v[0];
+		ps.fleet.width = fleet_width(&ps, b);
 		for (size_t ci = 0; ci < ncells && !hb_interrupted && !ps.stopped; ci++) {
 			const struct sweep *sw;
 			struct cell c = { .ps = &ps, .board = b, .series = series };
@@ -822,6 +987,8 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 				continue;	/* resumed: nothing left in this cell */
 			if (cell_prepare(&ps, &c, series, sw, wls, nw, todo, &n) < 0) {
 				cell_free(&c);
+				while (ps.fleet.n)
+					land(&ps, 1);
 				rc = HB_FAIL;
 				goto out;
 			}
@@ -846,6 +1013,9 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 			}
 			cell_free(&c);
 		}
+		/* the next board may fly another width */
+		while (ps.fleet.n)
+			land(&ps, 1);
 	}
 	if (!o->progress) {
 		progress_end(&ps.own);

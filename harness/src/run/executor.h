@@ -25,6 +25,16 @@
  * imported first, then the plan continues an earlier session: runs it
  * already has as pass are skipped, the rest run under the same session.
  *
+ * Fan-out: a backend that boots once per run (a LAVA job each) keeps up to
+ * o->max_jobs boots in flight, or as many as its deploy_ops.slots() says
+ * the lab can start at once (the idle devices of a LAVA device type); each
+ * in a process of its own that boots, runs, stores its run through its own
+ * store connection the moment the job ends (retrying as above) and tells
+ * the plan what it stored. SIGINT or SIGTERM reaches every such process
+ * (forwarded once), which ends its job (a LAVA job is canceled); the runs
+ * not started are stored as not run. A lab that cannot take boots in one
+ * stops the plan: no new boot starts, those in flight end theirs.
+ *
  * The build and the run of one workload are steps in struct exec_stages,
  * so that unit tests drive this loop with no kernel to build and no
  * traffic to send (the boot is deploy/dut.h's, through a deploy backend).
@@ -48,6 +58,8 @@
  * later points (a sweep's boot holds all of them); the failed runs keep
  * their class and reason. */
 #define EXECUTOR_SWEEP_REBOOTS 2
+/* The most one-run boots in flight at once (--max-jobs, a lab's idle devices). */
+#define EXECUTOR_MAX_JOBS 64
 
 struct exec_stages;
 struct git_revision;
@@ -74,6 +86,9 @@ struct exec_opts {
 	 * one it keeps (and its totals). */
 	struct progress *progress;
 	int jobs;			/* --jobs: boards at once (run/planner.h); 0 = per free core */
+	/* --max-jobs: one-run boots in flight at once (fan-out, above); 0 =
+	 * the backend's slots(), at most EXECUTOR_MAX_JOBS */
+	int max_jobs;
 };
 
 /* How a cell's images are built and one workload is run on a booted DUT. */

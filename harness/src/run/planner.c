@@ -186,34 +186,6 @@ struct verdicts {
 	size_t n;
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	for (const char *p = buf; len;) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *buf, size_t len)
-{
-	for (char *p = buf; len;) {
-		ssize_t r = read(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 /* In a process of its own: its own store connection, its lines without a
  * bar (the parent draws it); the verdicts through fd. Never returns. */
 __attribute__((noreturn)) static void judge_in_child(struct planner *pl, struct planner_cell *c,

@@ -299,6 +299,36 @@ int write_string(const char *path, const char *s)
 	return w == (ssize_t)len ? 0 : -1;
 }
 
+int write_all(int fd, const void *buf, size_t len)
+{
+	for (const char *p = buf; len;) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int read_all(int fd, void *buf, size_t len)
+{
+	for (char *p = buf; len;) {
+		ssize_t r = read(fd, p, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			errno = EPIPE;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
 int copy_file(const char *from, const char *to)
 {
 	size_t len;

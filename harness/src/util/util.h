@@ -85,6 +85,10 @@ int create_unique(const char *path, char **tmp);
 /* Plain write of a string, for /proc and /sys files. */
 int write_string(const char *path, const char *s);
 int copy_file(const char *from, const char *to);
+/* All of len bytes to or from fd (a pipe between processes), through
+ * EINTR and short transfers; -1 with errno on failure, or at EOF first. */
+int write_all(int fd, const void *buf, size_t len);
+int read_all(int fd, void *buf, size_t len);
 char *path_join(const char *a, const char *b);
 char *path_dirname(const char *path);
 
