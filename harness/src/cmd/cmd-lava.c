@@ -318,7 +318,7 @@ static int follow_logs(struct lava_client *c, long id, long *next, char *err, si
 {
 	char *text;
 	int rc = lava_job_logs(c, id, *next, &text, err, errlen);
-	if (rc != LAVA_OK)
+	if (rc != 0)
 		return rc;
 	struct lava_log_entry *e = xmalloc(sizeof(*e));
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -335,12 +335,7 @@ static int follow_logs(struct lava_client *c, long id, long *next, char *err, si
 	fflush(stdout);
 	free(e);
 	free(text);
-	return LAVA_OK;
-}
-
-static int exit_of(int rc)
-{
-	return rc == LAVA_EREJECTED ? HB_EXIT_USAGE : HB_EXIT_INFRA;
+	return 0;
 }
 
 static int submit(int argc, char **argv)
@@ -387,15 +382,15 @@ static int submit(int argc, char **argv)
 		return HB_EXIT_USAGE;
 	}
 	long id = 0, next = 0;
-	int rc = LAVA_OK, status = HB_EXIT_INFRA;
-	if (device && (rc = lava_device_check(lc, device, err, sizeof(err))) != LAVA_OK)
+	int rc = 0, status = HB_EXIT_INFRA;
+	if (device && (rc = lava_device_check(lc, device, err, sizeof(err))) < 0)
 		goto fail;
-	if ((rc = lava_submit(lc, job, &id, err, sizeof(err))) != LAVA_OK)
+	if ((rc = lava_submit(lc, job, &id, err, sizeof(err))) < 0)
 		goto fail;
 	hb_info("LAVA job %ld submitted to %s", id, server);
 	while (!hb_interrupted) {
-		if ((rc = lava_job_status(lc, id, state, health, err, sizeof(err))) != LAVA_OK ||
-		    (rc = follow_logs(lc, id, &next, err, sizeof(err))) != LAVA_OK)
+		if ((rc = lava_job_status(lc, id, state, health, err, sizeof(err))) < 0 ||
+		    (rc = follow_logs(lc, id, &next, err, sizeof(err))) < 0)
 			goto fail;
 		if (!strcmp(state, "Finished"))
 			break;
@@ -406,7 +401,7 @@ static int submit(int argc, char **argv)
 		/* A fresh start for the cancel itself: the flag ends every wait. */
 		hb_interrupted = 0;
 		rc = lava_job_cancel(lc, id, err, sizeof(err));
-		hb_info("LAVA job %ld: %s", id, rc == LAVA_OK ? "canceled" : err);
+		hb_info("LAVA job %ld: %s", id, rc == 0 ? "canceled" : err);
 		status = HB_EXIT_INFRA;
 		goto out;
 	}
@@ -415,7 +410,7 @@ static int submit(int argc, char **argv)
 	goto out;
 fail:
 	hb_err("%s", err);
-	status = exit_of(rc);
+	status = hb_exit_of(rc);
 out:
 	lava_client_free(lc);
 	free(job);

@@ -318,7 +318,7 @@ static void nap(const struct lava_client *c, double s)
 
 /*
  * One request with the retry policy. method "GET" or "POST" (json_body
- * set). 2xx: LAVA_OK with the body in *out (caller frees). The body of a
+ * set). 2xx: 0 with the body in *out (caller frees). The body of a
  * POST is resent on a retry: LAVA might then see a job twice if a 5xx came
  * after it stored the first, which beats losing it.
  */
@@ -333,7 +333,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 	if (json_body)
 		h = curl_slist_append(h, "Content-Type: application/json");
 	double wait = c->o.backoff_s;
-	int rc = LAVA_EUNREACHABLE;
+	int rc = HB_FAIL_LAB;
 	char last[256] = "";
 	for (int attempt = 1; attempt <= c->o.attempts && !interrupted(c); attempt++) {
 		struct body b = { NULL, 0 };
@@ -363,7 +363,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
 		if (cc == CURLE_OK && status >= 200 && status < 300) {
 			*out = b;
-			rc = LAVA_OK;
+			rc = 0;
 			break;
 		}
 		if (cc == CURLE_OK && status >= 400 && status < 500) {
@@ -371,7 +371,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 			server_message(&b, msg, sizeof(msg));
 			hb_errbuf(err, errlen, "%s %s: HTTP %ld: %s", method, url, status, msg);
 			free(b.data);
-			rc = LAVA_EREJECTED;
+			rc = HB_FAIL_INPUT;
 			break;
 		}
 		if (cc == CURLE_OK)
@@ -386,7 +386,7 @@ static int request(struct lava_client *c, const char *method, const char *path,
 			wait *= 2;
 		}
 	}
-	if (rc == LAVA_EUNREACHABLE)
+	if (rc == HB_FAIL_LAB)
 		hb_errbuf(err, errlen, "%s %s: %s%s", method, url,
 			interrupted(c) ? "interrupted" : last,
 			interrupted(c) ? "" : " (gave up after the retries; is the server up?)");
@@ -403,13 +403,13 @@ static cJSON *get_json(struct lava_client *c, const char *path, int *rc, char *e
 {
 	struct body b = { NULL, 0 };
 	*rc = request(c, "GET", path, NULL, &b, err, errlen);
-	if (*rc != LAVA_OK)
+	if (*rc != 0)
 		return NULL;
 	cJSON *j = cJSON_Parse(b.data ? b.data : "");
 	free(b.data);
 	if (!j) {
 		hb_errbuf(err, errlen, "GET %s%s: the answer is not JSON", c->url, path);
-		*rc = LAVA_EUNREACHABLE;
+		*rc = HB_FAIL_LAB;
 	}
 	return j;
 }
@@ -436,7 +436,7 @@ int lava_device_check(struct lava_client *c, const char *hostname, char *err, si
 		if (!strcmp(health, unusable[i])) {
 			hb_errbuf(err, errlen, "LAVA device %s is %s (state %s): not submitting; a lab "
 				"admin must bring it back to Good", hostname, health, jstr(j, "state"));
-			rc = LAVA_EREJECTED;
+			rc = HB_FAIL_INPUT;
 		}
 	cJSON_Delete(j);
 	return rc;
@@ -507,7 +507,7 @@ int lava_device_type_check(struct lava_client *c, const char *device_type,
 	if (!device_type[0] || device_type[len]) {
 		hb_errbuf(err, errlen, "LAVA device type '%.100s': letters, digits and ._- only",
 			  device_type);
-		return LAVA_EREJECTED;
+		return HB_FAIL_INPUT;
 	}
 	int seen = 0, count = 0;
 	for (int page = 0; page < LAVA_DEVICES_PAGES; page++) {
@@ -516,7 +516,7 @@ int lava_device_type_check(struct lava_client *c, const char *device_type,
 			 device_type, LAVA_DEVICES_PAGE, seen);
 		struct body b = { NULL, 0 };
 		int rc = request(c, "GET", path, NULL, &b, err, errlen);
-		if (rc != LAVA_OK)
+		if (rc != 0)
 			return rc;
 		char why[200];
 		int got = lava_devices_parse(b.data ? b.data : "", device_type, d, &count, why,
@@ -524,7 +524,7 @@ int lava_device_type_check(struct lava_client *c, const char *device_type,
 		free(b.data);
 		if (got < 0) {
 			hb_errbuf(err, errlen, "GET %s%s: %s", c->url, path, why);
-			return LAVA_EUNREACHABLE;
+			return HB_FAIL_LAB;
 		}
 		seen += got;
 		if (got == 0 || seen >= count)
@@ -534,9 +534,9 @@ int lava_device_type_check(struct lava_client *c, const char *device_type,
 		hb_errbuf(err, errlen, "LAVA device type %s has no device in health Good or Unknown "
 			"(%d device(s)%s%s): not submitting; a lab admin must bring one back to Good",
 			device_type, d->total, d->unusable[0] ? ": " : "", d->unusable);
-		return LAVA_EREJECTED;
+		return HB_FAIL_INPUT;
 	}
-	return LAVA_OK;
+	return 0;
 }
 
 int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char *err,
@@ -549,7 +549,7 @@ int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char 
 	struct body b = { NULL, 0 };
 	int rc = request(c, "POST", "/api/v0.2/jobs/", body, &b, err, errlen);
 	free(body);
-	if (rc != LAVA_OK)
+	if (rc != 0)
 		return rc;
 	cJSON *j = cJSON_Parse(b.data ? b.data : "");
 	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(j, "job_ids");
@@ -558,7 +558,7 @@ int lava_submit(struct lava_client *c, const char *job_yaml, long *job_id, char 
 		*job_id = (long)first->valuedouble;
 	} else {
 		hb_errbuf(err, errlen, "POST %s/api/v0.2/jobs/: no job_ids in the answer", c->url);
-		rc = LAVA_EUNREACHABLE;
+		rc = HB_FAIL_LAB;
 	}
 	cJSON_Delete(j);
 	free(b.data);
@@ -577,7 +577,7 @@ int lava_job_status(struct lava_client *c, long job_id, char state[32], char hea
 	snprintf(state, 32, "%s", jstr(j, "state"));
 	snprintf(health, 32, "%s", jstr(j, "health"));
 	cJSON_Delete(j);
-	return LAVA_OK;
+	return 0;
 }
 
 int lava_job_device(struct lava_client *c, long job_id, char device[64], char *err,
@@ -595,7 +595,7 @@ int lava_job_device(struct lava_client *c, long job_id, char device[64], char *e
 	if (!name[n] && n < 64)
 		memcpy(device, name, n + 1);
 	cJSON_Delete(j);
-	return LAVA_OK;
+	return 0;
 }
 
 int lava_job_logs(struct lava_client *c, long job_id, long start, char **text, char *err,
@@ -605,7 +605,7 @@ int lava_job_logs(struct lava_client *c, long job_id, long start, char **text, c
 	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/logs/?start=%ld", job_id, start);
 	struct body b = { NULL, 0 };
 	int rc = request(c, "GET", path, NULL, &b, err, errlen);
-	if (rc == LAVA_OK)
+	if (rc == 0)
 		*text = b.data ? b.data : xstrdup("");
 	return rc;
 }

@@ -2,21 +2,20 @@
  * lava_client: LAVA's REST API (v0.2) over libcurl, for the lava backend
  * and `hilbench lava submit` (docs/lava.md).
  *
- * Contract: every call returns LAVA_OK, or LAVA_EREJECTED when the server
- * answered 4xx (err carries the status and the server's own message: a bad
- * job, a wrong token), or LAVA_EUNREACHABLE when it could not be reached or
- * kept failing (connection refused, timeouts, 5xx) after the retries, each
- * retry waiting twice as long as the one before. A run interrupted by
- * SIGINT/SIGTERM (hb_interrupted) stops retrying and returns
- * LAVA_EUNREACHABLE, unless the client is uninterruptible. The token is sent in the Authorization header only and
+ * Contract (util.h's enum hb_fail): every call returns 0, or
+ * HB_FAIL_INPUT when the server answered 4xx (err carries the status and
+ * the server's own message: a bad job, a wrong token: the user's to fix),
+ * or HB_FAIL_LAB when it could not be reached or kept failing (connection
+ * refused, timeouts, 5xx) after the retries, each retry waiting twice as
+ * long as the one before. A run interrupted by SIGINT/SIGTERM
+ * (hb_interrupted) stops retrying and returns HB_FAIL_LAB, unless the
+ * client is uninterruptible. The token is sent in the Authorization header only and
  * never appears in a message, a log or err.
  */
 #ifndef HB_LAVA_CLIENT_H
 #define HB_LAVA_CLIENT_H
 
 #include <stddef.h>
-
-enum { LAVA_OK = 0, LAVA_EREJECTED = -1, LAVA_EUNREACHABLE = -2 };
 
 #define LAVA_TOKEN_ENV "HILBENCH_LAVA_TOKEN"
 #define LAVA_TOKEN_FILE_ENV "HILBENCH_LAVA_TOKEN_FILE"
@@ -58,7 +57,7 @@ void lava_client_free(struct lava_client *c);
  * workers may be here too, and reach an artifact host on loopback. */
 int lava_url_is_loopback(const char *url);
 
-/* Is the device there and usable? LAVA_EREJECTED with the reason when its
+/* Is the device there and usable? HB_FAIL_INPUT with the reason when its
  * health is Bad, Maintenance or Retired, or it does not exist. */
 int lava_device_check(struct lava_client *c, const char *hostname, char *err, size_t errlen);
 
@@ -83,7 +82,7 @@ struct lava_devices {
  * for anything else. */
 int lava_devices_parse(const char *json, const char *device_type, struct lava_devices *d,
 		       int *count, char *err, size_t errlen);
-/* Every device of the type into *d; LAVA_EREJECTED with the reason when the
+/* Every device of the type into *d; HB_FAIL_INPUT with the reason when the
  * type has none that is usable (or a name that is no URL path segment). */
 int lava_device_type_check(struct lava_client *c, const char *device_type,
 			   struct lava_devices *d, char *err, size_t errlen);

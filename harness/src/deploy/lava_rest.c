@@ -72,15 +72,14 @@ static void *poller_main(void *arg)
 		if (r->cancel && !canceled) {
 			canceled = 1;
 			cancel_deadline = monotonic_s() + FINISH_TIMEOUT_S;
-			if (lava_job_cancel(r->client, r->job_id, err, sizeof(err)) != LAVA_OK)
+			if (lava_job_cancel(r->client, r->job_id, err, sizeof(err)) < 0)
 				hb_err("LAVA job %ld: cannot cancel: %s", r->job_id, err);
 		}
 		if (monotonic_s() - last_poll < POLL_S)
 			continue;
 		last_poll = monotonic_s();
 		char *text = NULL;
-		if (lava_job_status(r->client, r->job_id, r->state, r->health, err, sizeof(err)) !=
-		    LAVA_OK) {
+		if (lava_job_status(r->client, r->job_id, r->state, r->health, err, sizeof(err)) < 0) {
 			hb_err("LAVA job %ld: %s", r->job_id, err);
 			break;
 		}
@@ -88,9 +87,9 @@ static void *poller_main(void *arg)
 		 * until the worker sends the first lines. */
 		int queued = !strcmp(state, "Submitted") || !strcmp(state, "Scheduling") ||
 			     !strcmp(state, "Scheduled");
-		int lrc = queued ? LAVA_EREJECTED
+		int lrc = queued ? HB_FAIL_INPUT
 				 : lava_job_logs(r->client, r->job_id, next, &text, err, sizeof(err));
-		if (lrc == LAVA_EUNREACHABLE || (lrc != LAVA_OK && !strcmp(state, "Finished") &&
+		if (lrc == HB_FAIL_LAB || (lrc != 0 && !strcmp(state, "Finished") &&
 						 next == 0 && !queued)) {
 			hb_err("LAVA job %ld: %s", r->job_id, err);
 			break;
@@ -205,9 +204,8 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	 * that went Bad leaves the job to the others; only a type with none
 	 * left stops the plan. */
 	struct lava_devices devs;
-	if (lava_device_type_check(r->client, b->lava.device_type, &devs, err, sizeof(err)) !=
-		    LAVA_OK ||
-	    lava_submit(r->client, job, &r->job_id, err, sizeof(err)) != LAVA_OK) {
+	if (lava_device_type_check(r->client, b->lava.device_type, &devs, err, sizeof(err)) < 0 ||
+	    lava_submit(r->client, job, &r->job_id, err, sizeof(err)) < 0) {
 		rc = lab_unavailable(d, err);
 		goto out;
 	}
@@ -218,8 +216,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	hb_info("LAVA job %ld: waiting for a device of type %s (%d of %d idle)", r->job_id,
 		b->lava.device_type, devs.idle, devs.total);
 	for (;;) {
-		if (lava_job_status(r->client, r->job_id, r->state, health, err, sizeof(err)) !=
-		    LAVA_OK) {
+		if (lava_job_status(r->client, r->job_id, r->state, health, err, sizeof(err)) < 0) {
 			char msg[1200];
 			snprintf(msg, sizeof(msg), "LAVA job %ld: %s", r->job_id, err);
 			lab_unavailable(d, msg);
@@ -236,7 +233,7 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	/* which of the type's devices measured: the run's provenance */
 	char device[64] = "";
 	if (!lost && !strcmp(r->state, "Running") &&
-	    lava_job_device(r->client, r->job_id, device, err, sizeof(err)) == LAVA_OK && device[0])
+	    lava_job_device(r->client, r->job_id, device, err, sizeof(err)) == 0 && device[0])
 		snprintf(r->version, sizeof(r->version), "LAVA server %.500s, device %s (type %.100s)",
 			 r->url, device, b->lava.device_type);
 	char *id_path = path_join(d->workdir, "lava-job-id");
@@ -287,7 +284,7 @@ static int lava_rest_slots(const struct board *b)
 	struct lava_devices devs = { 0 };
 	int rc = c ? lava_device_type_check(c, b->lava.device_type, &devs, err, sizeof(err)) : -1;
 	lava_client_free(c);
-	if (rc != LAVA_OK) {
+	if (rc != 0) {
 		hb_info("LAVA: cannot count the idle devices of type %s (%s): one job at a time",
 			b->lava.device_type, err);
 		return 1;
@@ -379,7 +376,7 @@ static void lava_rest_stop(struct dut *d)
 	if (r->job_id && strcmp(r->state, "Finished") && (!r->s.run_sent || hb_interrupted ||
 							   !r->poller_started)) {
 		char err[1024];
-		if (lava_job_cancel(r->client, r->job_id, err, sizeof(err)) != LAVA_OK)
+		if (lava_job_cancel(r->client, r->job_id, err, sizeof(err)) < 0)
 			hb_err("LAVA job %ld: cannot cancel: %s; cancel %s/scheduler/job/%ld by hand "
 			       "if it still holds the device", r->job_id, err, r->url, r->job_id);
 		else

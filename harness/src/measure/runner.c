@@ -992,6 +992,7 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 		 functions ? functions : "");
 	free(functions);
 	int host_ok = 0, host_rc = 0, host_behind = 0;
+	char host_died[96] = "";	/* why the host's side died, if it did */
 	struct clock_check cc = { .idle_per_host_s = -1 };
 	collect(d, run_id, budget, rundir, dut_json, trace, &a);
 	if (d->insn_window[0]) {
@@ -1000,7 +1001,7 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 		a.insn_counted = 1;
 	}
 	host_view_stop(&hv);
-	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0);
+	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0, host_died, sizeof(host_died));
 	host_ok = host_rc == 0;
 	host_behind = host_fell_behind(d, w, &hv, &a, &cc);
 	if (hb_interrupted) {
@@ -1011,10 +1012,9 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 	} else if (a.health[0]) {
 		res->cls = RUN_FAIL;
 		snprintf(res->reason, sizeof(res->reason), "DUT kernel log: %.470s", a.health);
-	} else if (host_rc == TRAFFIC_DIED) {
+	} else if (host_died[0]) {
 		/* RUN_ERROR: the DUT's side then fails too, but as a consequence */
-		snprintf(res->reason, sizeof(res->reason),
-			 "the host's libiperf side died mid-run (killed by a signal)");
+		snprintf(res->reason, sizeof(res->reason), "%s", host_died);
 	} else if (!a.end_seen && d->console_closed) {
 		/* RUN_ERROR: no kernel message, so most likely not the DUT's doing */
 		snprintf(res->reason, sizeof(res->reason),

@@ -78,7 +78,7 @@ int traffic_server_start(struct iperf_job *j, const char *bind_addr, int port,
 	while (!netns_port_listening(port)) {
 		if (monotonic_s() > deadline || waitpid(j->pid, NULL, WNOHANG) != 0 || hb_interrupted) {
 			hb_err("the host's iperf server did not start listening on port %d", port);
-			traffic_wait(j, 0);
+			traffic_wait(j, 0, NULL, 0);
 			return -1;
 		}
 		usleep(10000);
@@ -86,8 +86,10 @@ int traffic_server_start(struct iperf_job *j, const char *bind_addr, int port,
 	return 0;
 }
 
-int traffic_wait(struct iperf_job *j, double timeout_s)
+int traffic_wait(struct iperf_job *j, double timeout_s, char *err, size_t errlen)
 {
+	if (err && errlen)
+		err[0] = '\0';
 	if (j->pid <= 0)
 		return -1;
 	double deadline = monotonic_s() + timeout_s;
@@ -103,15 +105,20 @@ int traffic_wait(struct iperf_job *j, double timeout_s)
 		usleep(20000);
 	}
 	j->pid = -1;
-	if (r > 0 && WIFSIGNALED(st))
-		return TRAFFIC_DIED;	/* not our kill: that returned above */
+	if (r > 0 && WIFSIGNALED(st)) {
+		/* not our kill: that returned above */
+		if (err && errlen)
+			snprintf(err, errlen, "the host's libiperf side died mid-run (killed by "
+				 "signal %d)", WTERMSIG(st));
+		return -1;
+	}
 	return r > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 void traffic_job_free(struct iperf_job *j)
 {
 	if (j->pid > 0)
-		traffic_wait(j, 0);
+		traffic_wait(j, 0, NULL, 0);
 	free(j->json_path);
 	j->json_path = NULL;
 }

@@ -11,15 +11,16 @@
  * which ends a test, runs on the DUT's clock.
  *
  * Contract: traffic_server_start() returns 0 when the child listens;
- * traffic_wait() returns 0
- * when iperf finished and its JSON was written, TRAFFIC_DIED when the child
+ * traffic_wait() returns 0 when iperf finished and its JSON was written,
+ * else -1 (it kills the child on timeout or interruption); when the child
  * was killed by a signal it did not get from here (the host's side broke,
- * not the DUT's), -1 otherwise (it kills the child on timeout or
- * interruption). Children die with the harness.
+ * not the DUT's) it says so in err ("" otherwise; err may be NULL).
+ * Children die with the harness.
  */
 #ifndef HB_TRAFFIC_H
 #define HB_TRAFFIC_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 
@@ -30,8 +31,7 @@ struct iperf_job {
 
 int traffic_server_start(struct iperf_job *j, const char *bind_addr, int port,
 			 const char *json_path);
-#define TRAFFIC_DIED (-2)
-int traffic_wait(struct iperf_job *j, double timeout_s);
+int traffic_wait(struct iperf_job *j, double timeout_s, char *err, size_t errlen);
 void traffic_job_free(struct iperf_job *j);
 
 #endif
