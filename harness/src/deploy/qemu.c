@@ -120,6 +120,57 @@ static void qemu_version(struct qemu_state *q, const char *binary, const char *p
 	free(v);
 }
 
+/* QEMU's command line for this boot: the board's machine, the image
+ * (with dtb, the board's or its seeded copy), the console on stdio, the
+ * EMAC on the tap with a header dump, virtual time, the counter plugin. */
+static void qemu_argv(struct dut *d, const struct dut_image *img, const char *binary,
+		      const char *dtb, struct strlist *a)
+{
+	const struct board *b = d->board;
+	strlist_push(a, binary);
+	strlist_push(a, "-M");
+	strlist_push(a, b->qemu.machine);
+	if (b->qemu.cpu) {
+		strlist_push(a, "-cpu");
+		strlist_push(a, b->qemu.cpu);
+	}
+	if (b->qemu.memory_mb) {
+		strlist_push(a, "-m");
+		strlist_pushf(a, "%d", b->qemu.memory_mb);
+	}
+	const char *const boot[] = { "-kernel", img->kernel, "-dtb", dtb, "-initrd", img->initrd,
+				     "-append", img->cmdline, "-serial", "stdio", "-netdev",
+				     "tap,id=n0,ifname=" QEMU_TAP ",script=no,downscript=no",
+				     "-net", "nic,netdev=n0" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(boot); i++)
+		strlist_push(a, boot[i]);
+	/* Every frame the NIC model exchanges with the tap, headers only: an
+	 * independent count from inside the emulator (measure/pcapfile.h). */
+	char *dump = path_join(d->workdir, "netdev.pcap");
+	char *file = qemu_opt_escape(dump);
+	strlist_push(a, "-object");
+	strlist_pushf(a, "filter-dump,id=hbdump,netdev=n0,maxlen=%s,file=%s", QEMU_DUMP_SNAPLEN, file);
+	free(file);
+	snprintf(d->netdev_pcap, sizeof(d->netdev_pcap), "%s", dump);
+	free(dump);
+	if (d->timing == TIMING_VIRTUAL) {
+		strlist_push(a, "-icount");
+		char ps[32] = "";
+		if (b->qemu.ps_per_insn)
+			snprintf(ps, sizeof(ps), ",ps-per-insn=%d", b->qemu.ps_per_insn);
+		strlist_pushf(a, ICOUNT_SHIFT "%s,sleep=%s,align=off", ps,
+			      b->qemu.icount_sleep ? "on" : "off");
+	}
+	if (img->insn_plugin && img->system_map)
+		insn_plugin_args(d, img, a);
+	for (size_t i = 0; i < b->qemu.globals.n; i++) {
+		strlist_push(a, "-global");
+		strlist_push(a, b->qemu.globals.v[i]);
+	}
+	for (size_t i = 0; i < b->qemu.extra_args.n; i++)
+		strlist_push(a, b->qemu.extra_args.v[i]);
+}
+
 static int qemu_start(struct dut *d, const struct dut_image *img)
 {
 	const struct board *b = d->board;
@@ -137,75 +188,19 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	char *seeded = NULL;
 	if (b->qemu.rng_seed_bytes && !(seeded = seeded_dtb(d, img->dtb, b->qemu.rng_seed_bytes)))
 		return -1;
-	if (netns_enter(&q->ns, QEMU_TAP, b->host_addr) < 0) {
-		free(seeded);
-		return -1;
-	}
-
-	int to[2], from[2];
-	if (pipe2(to, O_CLOEXEC) < 0) {
-		free(seeded);
-		return -1;
-	}
-	if (pipe2(from, O_CLOEXEC) < 0) {
-		close(to[0]);
-		close(to[1]);
-		free(seeded);
-		return -1;
-	}
 	struct strlist a = { 0 };
-	strlist_push(&a, binary);
-	strlist_push(&a, "-M");
-	strlist_push(&a, b->qemu.machine);
-	if (b->qemu.cpu) {
-		strlist_push(&a, "-cpu");
-		strlist_push(&a, b->qemu.cpu);
-	}
-	if (b->qemu.memory_mb) {
-		strlist_push(&a, "-m");
-		strlist_pushf(&a, "%d", b->qemu.memory_mb);
-	}
-	strlist_push(&a, "-kernel");
-	strlist_push(&a, img->kernel);
-	strlist_push(&a, "-dtb");
-	strlist_push(&a, seeded ? seeded : img->dtb);
+	qemu_argv(d, img, binary, seeded ? seeded : img->dtb, &a);
 	free(seeded);
-	strlist_push(&a, "-initrd");
-	strlist_push(&a, img->initrd);
-	strlist_push(&a, "-append");
-	strlist_push(&a, img->cmdline);
-	strlist_push(&a, "-serial");
-	strlist_push(&a, "stdio");
-	strlist_push(&a, "-netdev");
-	strlist_push(&a, "tap,id=n0,ifname=" QEMU_TAP ",script=no,downscript=no");
-	strlist_push(&a, "-net");
-	strlist_push(&a, "nic,netdev=n0");
-	/* Every frame the NIC model exchanges with the tap, headers only: an
-	 * independent count from inside the emulator (measure/pcapfile.h). */
-	char *dump = path_join(d->workdir, "netdev.pcap");
-	char *file = qemu_opt_escape(dump);
-	strlist_push(&a, "-object");
-	strlist_pushf(&a, "filter-dump,id=hbdump,netdev=n0,maxlen=%s,file=%s", QEMU_DUMP_SNAPLEN, file);
-	free(file);
-	snprintf(d->netdev_pcap, sizeof(d->netdev_pcap), "%s", dump);
-	free(dump);
-	if (d->timing == TIMING_VIRTUAL) {
-		strlist_push(&a, "-icount");
-		char ps[32] = "";
-		if (b->qemu.ps_per_insn)
-			snprintf(ps, sizeof(ps), ",ps-per-insn=%d", b->qemu.ps_per_insn);
-		strlist_pushf(&a, ICOUNT_SHIFT "%s,sleep=%s,align=off", ps,
-			      b->qemu.icount_sleep ? "on" : "off");
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 };
+	if (netns_enter(&q->ns, QEMU_TAP, b->host_addr) < 0 || pipe2(to, O_CLOEXEC) < 0 ||
+	    pipe2(from, O_CLOEXEC) < 0) {
+		for (int i = 0; i < 2; i++) {
+			if (to[i] >= 0)
+				close(to[i]);
+		}
+		strlist_free(&a);
+		return -1;
 	}
-	if (img->insn_plugin && img->system_map)
-		insn_plugin_args(d, img, &a);
-	for (size_t i = 0; i < b->qemu.globals.n; i++) {
-		strlist_push(&a, "-global");
-		strlist_push(&a, b->qemu.globals.v[i]);
-	}
-	for (size_t i = 0; i < b->qemu.extra_args.n; i++)
-		strlist_push(&a, b->qemu.extra_args.v[i]);
-
 	char *log = path_join(d->workdir, "qemu.log");
 	struct proc_opts o = PROC_OPTS_DEFAULT;
 	o.stdin_fd = to[0];

@@ -933,6 +933,77 @@ static void take_insn_window(const struct dut *d, const char *rundir, FILE *trac
 	free(dst);
 }
 
+/* The agent's command that starts the run (harness/agent/hb-agent.c). */
+static void send_run(struct dut *d, const struct workload *w, const char *run_id)
+{
+	static const char *const agent_dir[] = { [WL_DUT_TX] = "tx", [WL_DUT_RX] = "rx",
+						 [WL_BIDIR] = "bidir" };
+	char *functions = w->profile == WL_PROFILE_FTRACE && d->under_test ?
+			  argv_join(&d->under_test->profile, ",") : NULL;
+	/* a window the emulator wrote for an earlier run is not this one's */
+	if (d->insn_window[0])
+		unlink(d->insn_window);
+	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "
+		 "port=%d profile=%s%s%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir],
+		 w->length, (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
+		 IPERF_PORT, wl_profile_name(w->profile), functions ? " functions=" : "",
+		 functions ? functions : "");
+	free(functions);
+}
+
+/* The host's side of a run, as the runner judges it. */
+struct host_side {
+	int ok, behind;
+	char died[96];		/* why it died mid-run, if it did */
+	struct clock_check cc;
+};
+
+/* Why the run is no measurement, the causes in the order they explain each
+ * other (the DUT's own failures first, then what they would bring about);
+ * res->cls and res->reason set and 1, or 0 when its numbers may be read. */
+static int not_measured(const struct dut *d, const struct agent_report *a,
+			const struct host_side *h, double budget, struct run_result *res)
+{
+	if (hb_interrupted) {
+		snprintf(res->reason, sizeof(res->reason), "interrupted");
+	} else if (d->health[0]) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason), "DUT: %.480s", d->health);
+	} else if (a->health[0]) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason), "DUT kernel log: %.470s", a->health);
+	} else if (h->died[0]) {
+		/* RUN_ERROR: the DUT's side then fails too, but as a consequence */
+		snprintf(res->reason, sizeof(res->reason), "%s", h->died);
+	} else if (!a->end_seen && d->console_closed) {
+		/* RUN_ERROR: no kernel message, so most likely not the DUT's doing */
+		snprintf(res->reason, sizeof(res->reason),
+			 "the console closed mid-run without a kernel message (the emulator "
+			 "exited or the console server went away)");
+	} else if (!a->end_seen) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason),
+			 "the agent did not finish within %.0f s (DUT hung or console lost)", budget);
+	} else if (!a->end_ok &&
+		   (h->behind || (d->timing == TIMING_VIRTUAL && h->cc.waited_for_host)) &&
+		   !strncmp(a->end_msg, AGENT_DEADLINE_KILL, strlen(AGENT_DEADLINE_KILL))) {
+		/* RUN_ERROR: the deadline is on the DUT's clock, which raced
+		 * ahead of a host that had not sent its traffic yet */
+		snprintf(res->reason, sizeof(res->reason), "agent: %.100s; %s", a->end_msg, h->cc.reason);
+	} else if (!a->end_ok) {
+		res->cls = RUN_FAIL;
+		snprintf(res->reason, sizeof(res->reason), "agent: %s", a->end_msg);
+	} else if (!a->file_ok) {
+		snprintf(res->reason, sizeof(res->reason),
+			 "the DUT's iperf3 JSON did not arrive intact (size/CRC mismatch)");
+	} else if (!h->ok) {
+		snprintf(res->reason, sizeof(res->reason), "the host's libiperf side failed");
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 enum run_class runner_run(struct dut *d, const struct workload *asked, const char *run_id,
 			  const char *rundir, struct run_result *res)
 {
@@ -978,22 +1049,8 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 	hb_info("  %s: %s %s, %d s (+%d s warm-up)", run_id, wl_proto_name(w->proto),
 		wl_dir_name(w->dir), w->duration_s, w->omit_s);
 	host_view_start(&hv, d);
-	static const char *const agent_dir[] = { [WL_DUT_TX] = "tx", [WL_DUT_RX] = "rx",
-						 [WL_BIDIR] = "bidir" };
-	char *functions = w->profile == WL_PROFILE_FTRACE && d->under_test ?
-			  argv_join(&d->under_test->profile, ",") : NULL;
-	/* a window the emulator wrote for an earlier run is not this one's */
-	if (d->insn_window[0])
-		unlink(d->insn_window);
-	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "
-		 "port=%d profile=%s%s%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir],
-		 w->length, (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
-		 IPERF_PORT, wl_profile_name(w->profile), functions ? " functions=" : "",
-		 functions ? functions : "");
-	free(functions);
-	int host_ok = 0, host_rc = 0, host_behind = 0;
-	char host_died[96] = "";	/* why the host's side died, if it did */
-	struct clock_check cc = { .idle_per_host_s = -1 };
+	send_run(d, w, run_id);
+	struct host_side h = { .cc = { .idle_per_host_s = -1 } };
 	collect(d, run_id, budget, rundir, dut_json, trace, &a);
 	if (d->insn_window[0]) {
 		/* expected: a window without them is the run's error */
@@ -1001,54 +1058,20 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 		a.insn_counted = 1;
 	}
 	host_view_stop(&hv);
-	host_rc = traffic_wait(&host, a.end_seen ? 15 : 0, host_died, sizeof(host_died));
-	host_ok = host_rc == 0;
-	host_behind = host_fell_behind(d, w, &hv, &a, &cc);
-	if (hb_interrupted) {
-		snprintf(res->reason, sizeof(res->reason), "interrupted");
-	} else if (d->health[0]) {
-		res->cls = RUN_FAIL;
-		snprintf(res->reason, sizeof(res->reason), "DUT: %.480s", d->health);
-	} else if (a.health[0]) {
-		res->cls = RUN_FAIL;
-		snprintf(res->reason, sizeof(res->reason), "DUT kernel log: %.470s", a.health);
-	} else if (host_died[0]) {
-		/* RUN_ERROR: the DUT's side then fails too, but as a consequence */
-		snprintf(res->reason, sizeof(res->reason), "%s", host_died);
-	} else if (!a.end_seen && d->console_closed) {
-		/* RUN_ERROR: no kernel message, so most likely not the DUT's doing */
-		snprintf(res->reason, sizeof(res->reason),
-			 "the console closed mid-run without a kernel message (the emulator "
-			 "exited or the console server went away)");
-	} else if (!a.end_seen) {
-		res->cls = RUN_FAIL;
-		snprintf(res->reason, sizeof(res->reason),
-			 "the agent did not finish within %.0f s (DUT hung or console lost)", budget);
-	} else if (!a.end_ok &&
-		   (host_behind || (d->timing == TIMING_VIRTUAL && cc.waited_for_host)) &&
-		   !strncmp(a.end_msg, AGENT_DEADLINE_KILL, strlen(AGENT_DEADLINE_KILL))) {
-		/* RUN_ERROR: the deadline is on the DUT's clock, which raced
-		 * ahead of a host that had not sent its traffic yet */
-		snprintf(res->reason, sizeof(res->reason), "agent: %.100s; %s", a.end_msg, cc.reason);
-	} else if (!a.end_ok) {
-		res->cls = RUN_FAIL;
-		snprintf(res->reason, sizeof(res->reason), "agent: %s", a.end_msg);
-	} else if (!a.file_ok) {
-		snprintf(res->reason, sizeof(res->reason),
-			 "the DUT's iperf3 JSON did not arrive intact (size/CRC mismatch)");
-	} else if (!host_ok) {
-		snprintf(res->reason, sizeof(res->reason), "the host's libiperf side failed");
-	} else if (compute_metrics(w, d->under_test, &a, b->dut_interface, rundir, dut_json, host_json, res)) {
+	h.ok = traffic_wait(&host, a.end_seen ? 15 : 0, h.died, sizeof(h.died)) == 0;
+	h.behind = host_fell_behind(d, w, &hv, &a, &h.cc);
+	if (!not_measured(d, &a, &h, budget, res) &&
+	    compute_metrics(w, d->under_test, &a, b->dut_interface, rundir, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
 		host_metrics(&hv, &a, run_id, trace, res);
-		clock_metrics(&cc, trace, res);
+		clock_metrics(&h.cc, trace, res);
 	}
-	if (res->cls == RUN_PASS && host_behind) {
+	if (res->cls == RUN_PASS && h.behind) {
 		/* RUN_ERROR, and no numbers: they measured the host */
 		res->cls = RUN_ERROR;
 		res->n_metrics = 0;
 		snprintf(res->reason, sizeof(res->reason), "the run's rates are not the DUT's: %s",
-			 cc.reason);
+			 h.cc.reason);
 	}
 out:
 	host_view_stop(&hv);

@@ -903,8 +903,79 @@ static int resume_session(struct store *s, const struct plan *p, const char *wan
 	return 0;
 }
 
+/* What a plan loads before anything runs, and each cell's runs to do. */
+struct plan_load {
+	struct board *boards;
+	struct workload *wls;
+	struct todo *todo;	/* one cell's, reused */
+	size_t *ntodo;		/* per board and cell */
+	size_t nb, nw, ncells;
+};
+
+/* Every cell's runs counted into ntodo and the plan's totals, before the
+ * first is measured; 0 or cell_prepare()'s failure. */
+static int count_runs(struct plan_state *ps, struct plan_load *L)
+{
+	const struct plan *p = ps->plan;
+	int rc = 0;
+	for (size_t bi = 0; bi < L->nb && rc == 0; bi++) {
+		const char *series = ps->opts->series ? ps->opts->series : L->boards[bi].series.v[0];
+		for (size_t ci = 0; ci < L->ncells && rc == 0; ci++) {
+			const struct sweep *sw;
+			struct cell c = { .ps = ps, .board = &L->boards[bi], .series = series };
+			cell_spec(p, ci, &c.strategy, &sw);
+			size_t *n = &L->ntodo[bi * L->ncells + ci];
+			int prc = cell_prepare(ps, &c, series, sw, L->wls, L->nw, L->todo, n);
+			if (prc < 0)
+				rc = prc;
+			ps->total += (int)*n;
+			ps->cells += *n > 0;
+			cell_free(&c);
+		}
+	}
+	return rc;
+}
+
+/* Cell ci of board bi: built (never retried: a build is deterministic)
+ * and run, or its runs stored as not run; HB_FAIL when its runs cannot
+ * even be listed again. */
+static int build_and_run(struct plan_state *ps, const struct plan_load *L, size_t bi, size_t ci)
+{
+	const struct exec_opts *o = ps->opts;
+	const struct board *b = &L->boards[bi];
+	const char *series = o->series ? o->series : b->series.v[0];
+	const struct sweep *sw;
+	struct cell c = { .ps = ps, .board = b, .series = series };
+	cell_spec(ps->plan, ci, &c.strategy, &sw);
+	size_t n;
+	if (cell_prepare(ps, &c, series, sw, L->wls, L->nw, L->todo, &n) < 0) {
+		cell_free(&c);
+		return HB_FAIL;
+	}
+	/* A driver with a bar of its own built the cell already: this finds
+	 * the cache, and its moment counts with the runs. */
+	if (!o->progress) {
+		progress(&c, "building");
+		progress_build_begin(ps->prog);
+	}
+	int brc = exec_stages_of(o)->prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
+	if (!o->progress)
+		progress_build_end(ps->prog);
+	if (brc == 0) {
+		c.built = 1;
+		read_manifest_facts(&c);
+		run_cell(&c, L->wls, L->todo, n);
+	} else {
+		record_unrun(&c, L->wls, L->todo, n, 1, RUN_ERROR,
+			     brc == HB_FAIL_INPUT ? "build failed: bad input (see the error above)"
+						  : "build failed (see the error above)");
+	}
+	cell_free(&c);
+	return 0;
+}
+
 int executor_run_plan(const struct plan *p, struct store *s, const struct exec_opts *o,
-		   char session[40])
+		      char session[40])
 {
 	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session };
 	ps.prog = o->progress ? o->progress : &ps.own;
@@ -926,22 +997,21 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 
 	/* Load everything first: a typo in the last workload must not cost an
 	 * hour of measurements before it is reported. */
-	struct board *boards = xcalloc(p->boards.n, sizeof(*boards));
-	struct workload *wls = xcalloc(p->workloads.n, sizeof(*wls));
-	size_t ncells = plan_cells(p);
-	struct todo *todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
-				    sizeof(*todo));
-	size_t *ntodo = xcalloc(p->boards.n * ncells, sizeof(*ntodo));
+	struct plan_load L = { .ncells = plan_cells(p) };
+	L.boards = xcalloc(p->boards.n, sizeof(*L.boards));
+	L.wls = xcalloc(p->workloads.n, sizeof(*L.wls));
+	L.todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
+			 sizeof(*L.todo));
+	L.ntodo = xcalloc(p->boards.n * L.ncells, sizeof(*L.ntodo));
 	int rc = 0;
-	size_t nb = 0, nw = 0;
-	for (; nb < p->boards.n && rc == 0; nb++)
-		if (catalog_board(p->boards.v[nb], &boards[nb]) < 0)
+	for (; L.nb < p->boards.n && rc == 0; L.nb++)
+		if (catalog_board(p->boards.v[L.nb], &L.boards[L.nb]) < 0)
 			rc = HB_FAIL_INPUT;
-	for (; nw < p->workloads.n && rc == 0; nw++)
-		if (catalog_workload(p->workloads.v[nw], &wls[nw]) < 0)
+	for (; L.nw < p->workloads.n && rc == 0; L.nw++)
+		if (catalog_workload(p->workloads.v[L.nw], &L.wls[L.nw]) < 0)
 			rc = HB_FAIL_INPUT;
-	for (size_t bi = 0; bi < nb && rc == 0; bi++)
-		rc = check_cell_names(&boards[bi], p, o);
+	for (size_t bi = 0; bi < L.nb && rc == 0; bi++)
+		rc = check_cell_names(&L.boards[bi], p, o);
 	if (rc != 0)
 		goto out;
 	/* A store that cannot take runs is found before anything is measured. */
@@ -950,72 +1020,30 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 		goto out;
 	}
 	sweep_dead_tmpdirs(s);
-	for (size_t bi = 0; bi < nb && rc == 0; bi++) {
-		const char *series = o->series ? o->series : boards[bi].series.v[0];
-		for (size_t ci = 0; ci < ncells && rc == 0; ci++) {
-			const struct sweep *sw;
-			struct cell c = { .ps = &ps, .board = &boards[bi], .series = series };
-			cell_spec(p, ci, &c.strategy, &sw);
-			size_t *n = &ntodo[bi * ncells + ci];
-			int prc = cell_prepare(&ps, &c, series, sw, wls, nw, todo, n);
-			if (prc < 0)
-				rc = prc;
-			ps.total += (int)*n;
-			ps.cells += *n > 0;
-			cell_free(&c);
-		}
-	}
-	if (rc != 0)
+	if ((rc = count_runs(&ps, &L)) != 0)
 		goto out;
 	if (!o->progress) {
 		progress_expect(&ps.own, ps.total, ps.cells);
 		hb_info("session %s: plan %s, %d runs (%zu boards x %zu cells x %zu workloads x "
-			"%d%s), %s time", session, p->name, ps.total, p->boards.n, ncells,
+			"%d%s), %s time", session, p->name, ps.total, p->boards.n, L.ncells,
 			p->workloads.n, p->repetitions,
 			o->resume ? ", less those already passed" : "", timing_mode_name(p->timing));
 	}
-	for (size_t bi = 0; bi < nb && !hb_interrupted && !ps.stopped; bi++) {
-		const struct board *b = &boards[bi];
-		const char *series = o->series ? o->series : b->series.v[0];
-		ps.fleet.width = fleet_width(&ps, b);
-		for (size_t ci = 0; ci < ncells && !hb_interrupted && !ps.stopped; ci++) {
-			const struct sweep *sw;
-			struct cell c = { .ps = &ps, .board = b, .series = series };
-			cell_spec(p, ci, &c.strategy, &sw);
-			size_t n;
-			if (!ntodo[bi * ncells + ci])
+	for (size_t bi = 0; bi < L.nb && !hb_interrupted && !ps.stopped; bi++) {
+		ps.fleet.width = fleet_width(&ps, &L.boards[bi]);
+		for (size_t ci = 0; ci < L.ncells && !hb_interrupted && !ps.stopped; ci++) {
+			if (!L.ntodo[bi * L.ncells + ci])
 				continue;	/* resumed: nothing left in this cell */
-			if (cell_prepare(&ps, &c, series, sw, wls, nw, todo, &n) < 0) {
-				cell_free(&c);
-				while (ps.fleet.n)
-					land(&ps, 1);
+			if (build_and_run(&ps, &L, bi, ci) < 0) {
 				rc = HB_FAIL;
-				goto out;
+				break;
 			}
-			/* A driver with a bar of its own built the cell already: this
-			 * finds the cache, and its moment counts with the runs. */
-			if (!o->progress) {
-				progress(&c, "building");
-				progress_build_begin(ps.prog);
-			}
-			int brc = exec_stages_of(o)->prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
-			if (!o->progress)
-				progress_build_end(ps.prog);
-			if (brc == 0) {
-				c.built = 1;
-				read_manifest_facts(&c);
-				run_cell(&c, wls, todo, n);
-			} else {
-				/* a build is deterministic: never retried */
-				record_unrun(&c, wls, todo, n, 1, RUN_ERROR,
-					     brc == HB_FAIL_INPUT ? "build failed: bad input (see the error above)"
-								  : "build failed (see the error above)");
-			}
-			cell_free(&c);
 		}
 		/* the next board may fly another width */
 		while (ps.fleet.n)
 			land(&ps, 1);
+		if (rc != 0)
+			goto out;
 	}
 	if (!o->progress) {
 		progress_end(&ps.own);
@@ -1023,13 +1051,13 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 	}
 	rc = ps.passed == ps.total ? 0 : HB_FAIL;
 out:
-	for (size_t i = 0; i < nb; i++)
-		board_free(&boards[i]);
-	for (size_t i = 0; i < nw; i++)
-		workload_free(&wls[i]);
-	free(boards);
-	free(wls);
-	free(todo);
-	free(ntodo);
+	for (size_t i = 0; i < L.nb; i++)
+		board_free(&L.boards[i]);
+	for (size_t i = 0; i < L.nw; i++)
+		workload_free(&L.wls[i]);
+	free(L.boards);
+	free(L.wls);
+	free(L.todo);
+	free(L.ntodo);
 	return rc;
 }
