@@ -348,20 +348,12 @@ static int store_decisions(const struct planner *pl, struct store *s)
 	return 0;
 }
 
-int planner_run(struct planner *pl, const struct plan *p, struct store *s,
-		const struct exec_opts *o)
+/* The plan's cells against its reference, its board and workloads loaded
+ * into probe, its strategies checked, the session named (resumed or new):
+ * 0 (the caller then frees probe), or HB_FAIL_INPUT said (nothing to free). */
+static int planner_prepare(struct planner *pl, const struct plan *p, struct store *s,
+			   const struct exec_opts *o, struct gate_loop *probe)
 {
-	memset(pl, 0, sizeof(*pl));
-	/* the gate loops judge with the gate section's reference repetitions */
-	pl->judged = *p;
-	pl->judged.repetitions = p->gate.reference_repetitions;
-	p = pl->plan = &pl->judged;
-	pl->reference = reference_of(p);
-	pl->jobs = planner_jobs(p, o->jobs);
-	progress_start(&pl->prog);
-	pl->opts = *o;
-	pl->opts.resume = NULL;	/* the session's runs are reused by the gate loops */
-	pl->opts.progress = &pl->prog;
 	const char *where = p->path ? p->path : p->name;
 	if (p->boards.n != 1) {
 		hb_err("%s: 'repeat: until-decided' judges on one board, the plan names %zu; give "
@@ -377,26 +369,46 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		       "no other; add one or give 'repeat: fixed'", where, pl->reference);
 		return HB_FAIL_INPUT;
 	}
-	struct gate_loop probe = { .plan = p };
-	int rc = gate_loop_load(&probe);	/* the board and every workload load */
+	*probe = (struct gate_loop){ .plan = p };
+	int rc = gate_loop_load(probe);	/* the board and every workload load */
 	if (!rc) {
 		char err[2048];
-		const char *series = o->series ? o->series : probe.board.series.v[0];
+		const char *series = o->series ? o->series : probe->board.series.v[0];
 		if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
 			hb_err("%s", err);
 			rc = HB_FAIL_INPUT;
 		}
 	}
 	if (rc) {
-		gate_loop_free(&probe);
+		gate_loop_free(probe);
 		return HB_FAIL_INPUT;
 	}
 	if (o->resume && resume_session(s, p, o->resume, pl->session) < 0) {
-		gate_loop_free(&probe);
+		gate_loop_free(probe);
 		return HB_FAIL_INPUT;
 	}
 	if (!o->resume)
 		store_new_id(pl->session);
+	return 0;
+}
+
+int planner_run(struct planner *pl, const struct plan *p, struct store *s,
+		const struct exec_opts *o)
+{
+	memset(pl, 0, sizeof(*pl));
+	/* the gate loops judge with the gate section's reference repetitions */
+	pl->judged = *p;
+	pl->judged.repetitions = p->gate.reference_repetitions;
+	p = pl->plan = &pl->judged;
+	pl->reference = reference_of(p);
+	pl->jobs = planner_jobs(p, o->jobs);
+	progress_start(&pl->prog);
+	pl->opts = *o;
+	pl->opts.resume = NULL;	/* the session's runs are reused by the gate loops */
+	pl->opts.progress = &pl->prog;
+	struct gate_loop probe;
+	if (planner_prepare(pl, p, s, o, &probe) < 0)
+		return HB_FAIL_INPUT;
 	pl->opts.session = pl->session;
 	struct strlist wl[NPHASES] = { 0 };
 	struct expectation e = { .reference_left = p->repetitions * (int)p->workloads.n };
@@ -410,7 +422,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		pl->ncells, pl->reference, p->repetitions, p->gate.first_repetitions,
 		p->gate.max_repetitions, pl->jobs);
 	expect(pl, &e);
-	rc = build_all(pl, &probe.board);
+	int rc = build_all(pl, &probe.board);
 	gate_loop_free(&probe);
 	progress_lane(&pl->prog, LANE_REFERENCE);
 	if (!rc && !hb_interrupted)
