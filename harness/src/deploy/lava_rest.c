@@ -126,40 +126,17 @@ static int lab_unavailable(struct dut *d, const char *err)
 	return HB_FAIL_LAB;
 }
 
-/* The device named, the job rendered and submitted, the poller running;
- * 0, -1 or HB_FAIL_LAB (deploy_ops.start). */
-static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *r)
+/* The job for this boot, its files published where the worker fetches
+ * them over HTTP (the lab's artifact host, or, for a server on this
+ * machine, whose workers may be here too, one on loopback) and written to
+ * the boot's directory; NULL with *rc -1 or HB_FAIL_LAB (said). */
+static char *render_job(struct dut *d, const struct dut_image *img, struct lava_rest *r, int *rc)
 {
 	const struct board *b = d->board;
-	char err[1024], dut_ip[64], ifname[32];
-	char *urls[3] = { NULL, NULL, NULL }, *awk = NULL, *job = NULL, *token = NULL;
-	char sums[3][65];
+	char err[1024], sums[3][65];
+	char *urls[3] = { NULL, NULL, NULL }, *awk = NULL, *job = NULL;
 	const char *files[3] = { img->kernel, img->dtb, img->initrd };
-	int rc = -1;
-
-	board_ip(b->dut_addr, dut_ip, sizeof(dut_ip));
-	if (ipv4_iface_of(b->host_addr, ifname, sizeof(ifname)) < 0) {
-		hb_err("%s: dut.host_addr %s is on no interface of this machine; the lava backend "
-		       "drives the DUT's traffic from here, so this host must be its wired peer "
-		       "(docs/lava.md)", b->path, b->host_addr);
-		return -1;
-	}
-	if (lava_token_load(&token, err, sizeof(err)) < 0) {
-		hb_err("%s", err);
-		return -1;
-	}
-	/* Nothing retries forever: Ctrl-C must still reach the server's
-	 * cancel and the last log lines, so this client is not interrupted. */
-	struct lava_client_opts o = { .uninterruptible = 1 };
-	r->client = lava_client_new(r->url, token, &o, err, sizeof(err));
-	lava_token_free(token);
-	if (!r->client) {
-		rc = lab_unavailable(d, err);	/* every boot would meet the same URL */
-		goto out;
-	}
-	/* The worker fetches the files over HTTP: from the lab's artifact
-	 * host, or, for a server on this machine (whose workers may be here
-	 * too), from one on loopback. */
+	*rc = -1;
 	int local = lava_url_is_loopback(r->url);
 	if (!b->lava.artifact_url && !local) {
 		/* Every boot would meet the same: stop the plan, as for a server
@@ -167,11 +144,11 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		snprintf(err, sizeof(err), "%s: LAVA server %s is not on this machine, so its "
 			 "workers need the job's files over HTTP: set lava.artifact_url (docs/lava.md, "
 			 "\"The artifact host\")", b->path, r->url);
-		rc = lab_unavailable(d, err);
-		goto out;
+		*rc = lab_unavailable(d, err);
+		return NULL;
 	}
 	if (lava_artifacts_open(&r->art, b, local ? "127.0.0.1" : NULL, d->workdir) < 0)
-		goto out;
+		return NULL;
 	for (int i = 0; i < 3; i++)
 		if (lava_artifacts_publish(&r->art, files[i], &urls[i], sums[i]) < 0)
 			goto out;
@@ -198,6 +175,69 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	if (write_file_atomic(job_path, job, strlen(job)) < 0)
 		hb_err("cannot write %s: %s", job_path, strerror(errno));
 	free(job_path);
+out:
+	for (int i = 0; i < 3; i++)
+		free(urls[i]);
+	free(awk);
+	return job;
+}
+
+/* Until a worker takes the job (the board's boot_timeout_s must not count
+ * the time in LAVA's queue), or Ctrl-C: 0, or 1 when the job's state could
+ * not be read (said in d->health). r->state is the last state; health its
+ * health. */
+static int wait_for_worker(struct dut *d, struct lava_rest *r, const struct lava_devices *devs,
+			   char health[32])
+{
+	char err[1024];
+	hb_info("LAVA job %ld: waiting for a device of type %s (%d of %d idle)", r->job_id,
+		d->board->lava.device_type, devs->idle, devs->total);
+	for (;;) {
+		if (lava_job_status(r->client, r->job_id, r->state, health, err, sizeof(err)) < 0) {
+			char msg[1200];
+			snprintf(msg, sizeof(msg), "LAVA job %ld: %s", r->job_id, err);
+			lab_unavailable(d, msg);
+			return 1;
+		}
+		if (strcmp(r->state, "Submitted") && strcmp(r->state, "Scheduling") &&
+		    strcmp(r->state, "Scheduled"))
+			return 0;
+		if (hb_interrupted)
+			return 0;
+		usleep(500000);
+	}
+}
+
+/* The device named, the job rendered and submitted, the poller running;
+ * 0, -1 or HB_FAIL_LAB (deploy_ops.start). */
+static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *r)
+{
+	const struct board *b = d->board;
+	char err[1024], dut_ip[64], ifname[32];
+	char *job = NULL, *token = NULL;
+	int rc = -1;
+
+	board_ip(b->dut_addr, dut_ip, sizeof(dut_ip));
+	if (ipv4_iface_of(b->host_addr, ifname, sizeof(ifname)) < 0) {
+		hb_err("%s: dut.host_addr %s is on no interface of this machine; the lava backend "
+		       "drives the DUT's traffic from here, so this host must be its wired peer "
+		       "(docs/lava.md)", b->path, b->host_addr);
+		return -1;
+	}
+	if (lava_token_load(&token, err, sizeof(err)) < 0) {
+		hb_err("%s", err);
+		return -1;
+	}
+	/* Nothing retries forever: Ctrl-C must still reach the server's
+	 * cancel and the last log lines, so this client is not interrupted. */
+	struct lava_client_opts o = { .uninterruptible = 1 };
+	r->client = lava_client_new(r->url, token, &o, err, sizeof(err));
+	lava_token_free(token);
+	if (!r->client)
+		return lab_unavailable(d, err);	/* every boot would meet the same URL */
+	if (!(job = render_job(d, img, r, &rc)))
+		return rc;
+	rc = -1;
 	if (lava_session_open(&r->s, d->workdir, dut_ip, CONTROL_PORT) < 0)
 		goto out;
 	/* LAVA gives a job for the type to any of its usable devices, so one
@@ -209,27 +249,8 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		rc = lab_unavailable(d, err);
 		goto out;
 	}
-	/* The boot starts when a worker takes the job: the board's
-	 * boot_timeout_s must not count the time in LAVA's queue. */
-	char health[32];
-	int lost = 0;
-	hb_info("LAVA job %ld: waiting for a device of type %s (%d of %d idle)", r->job_id,
-		b->lava.device_type, devs.idle, devs.total);
-	for (;;) {
-		if (lava_job_status(r->client, r->job_id, r->state, health, err, sizeof(err)) < 0) {
-			char msg[1200];
-			snprintf(msg, sizeof(msg), "LAVA job %ld: %s", r->job_id, err);
-			lab_unavailable(d, msg);
-			lost = 1;
-			break;
-		}
-		if (strcmp(r->state, "Submitted") && strcmp(r->state, "Scheduling") &&
-		    strcmp(r->state, "Scheduled"))
-			break;
-		if (hb_interrupted)
-			break;
-		usleep(500000);
-	}
+	char health[32] = "";
+	int lost = wait_for_worker(d, r, &devs, health);
 	/* which of the type's devices measured: the run's provenance */
 	char device[64] = "";
 	if (!lost && !strcmp(r->state, "Running") &&
@@ -250,9 +271,6 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 		snprintf(d->health, sizeof(d->health), "LAVA job %ld is %s%s%s, not Running",
 			 r->job_id, r->state, health[0] ? " " : "", health);
 out:
-	for (int i = 0; i < 3; i++)
-		free(urls[i]);
-	free(awk);
 	free(job);
 	return rc;
 }
