@@ -184,17 +184,7 @@ int dut_send(struct dut *d, const char *fmt, ...)
 	if (n < 0 || n >= (int)sizeof(line) - 1)
 		return -1;
 	line[n++] = '\n';
-	const char *p = line;
-	while (n > 0) {
-		ssize_t w = write(d->con_wr, p, (size_t)n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (int)w;
-	}
-	return 0;
+	return write_all(d->con_wr, line, (size_t)n);
 }
 
 int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
