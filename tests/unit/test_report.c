@@ -735,7 +735,7 @@ static void a_planned_session_is_answered_by_its_decisions(void **state)
 	decide("plan2", "slower", "REGRESSED", -10.0, -10.2, -9.8, "decided at look 1 of 6");
 	decide("plan2", "capped", "inconclusive", 0.5, -1.5, 2.5, "cap: 6 runs a side");
 	char *text = flat(render_session("plan2", REPORT_TEXT));
-	assert_non_null(strstr(text, "faster is best, +10.0 % (CI +9.8..+10.2 %), decided at look 1 "
+	assert_non_null(strstr(text, "faster is best, +10.0 % (interval +9.8..+10.2 %), decided at look 1 "
 				     "of 6, threshold 1 %, n 6/1, against baseline"));
 	assert_non_null(strstr(text, "worse: slower (-10.0%)"));
 	assert_non_null(strstr(text, "no significant change: same"));

@@ -270,7 +270,8 @@ const char *summary_change(const struct summary_cell *c, int is_ref, char *buf, 
 	else if (isnan(lo))
 		snprintf(buf, len, "%+.1f %%", delta);
 	else
-		snprintf(buf, len, "%+.1f %% (CI %+.1f..%+.1f %%)", delta, lo, hi);
+		snprintf(buf, len, "%+.1f %% (%s %+.1f..%+.1f %%)", delta,
+			 c->decided ? "interval" : "CI", lo, hi);
 	return buf;
 }
 

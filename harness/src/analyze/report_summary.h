@@ -79,7 +79,8 @@ void report_rules(const struct dataset *d, FILE *out);
 char *report_rules_text(const struct dataset *d);
 /* The sentence that answers a row: which strategy, by how much, how sure. */
 void summary_sentence(const struct summary_table *t, const struct summary_row *r, FILE *out);
-/* The change of a cell as "+15.7 % (CI +14.9..+16.5 %)", "ref", "FAIL" or "-". */
+/* The change of a cell as "+15.7 % (CI +14.9..+16.5 %)" (a decision's:
+ * "(interval ...)", the planner's over all its looks), "ref", "FAIL" or "-". */
 const char *summary_change(const struct summary_cell *c, int is_ref, char *buf, size_t len);
 
 /* The summary as text (md: a Markdown table) and its sentences. */
