@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analyze/gate.h"
 #include "util/util.h"
 
 struct writer {
@@ -47,13 +48,11 @@ static void heading(struct writer *w, const char *reference)
 /* The page's verdict colours (report_html.c) by outcome. */
 static const char *outcome_class(const char *outcome)
 {
-	if (!strcmp(outcome, "improved"))
-		return "s-better";
-	if (!strcmp(outcome, "REGRESSED"))
-		return "s-worse";
-	if (!strcmp(outcome, "pass"))
-		return "s-same";
-	return "s-inconclusive";
+	enum gate_outcome o;
+	if (gate_outcome_parse(outcome, &o) < 0)
+		return "s-inconclusive";
+	return o == GATE_IMPROVED ? "s-better" : o == GATE_REGRESSED ? "s-worse"
+	       : o == GATE_PASS ? "s-same" : "s-inconclusive";
 }
 
 static void cell(struct writer *w, const char *s)

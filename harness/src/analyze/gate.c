@@ -129,13 +129,24 @@ enum gate_next gate_next_run(const struct gate_policy *g, int ref_repetitions, s
 	return GATE_NEXT_CANDIDATE;
 }
 
+static const char *const outcome_names[] = {
+	[GATE_PASS] = "pass", [GATE_IMPROVED] = "improved", [GATE_REGRESSED] = "REGRESSED",
+	[GATE_OPEN] = "open", [GATE_INCONCLUSIVE] = "inconclusive",
+};
+
 const char *gate_outcome_name(enum gate_outcome o)
 {
-	static const char *const names[] = {
-		[GATE_PASS] = "pass", [GATE_IMPROVED] = "improved", [GATE_REGRESSED] = "REGRESSED",
-		[GATE_OPEN] = "open", [GATE_INCONCLUSIVE] = "inconclusive",
-	};
-	return names[o];
+	return outcome_names[o];
+}
+
+int gate_outcome_parse(const char *name, enum gate_outcome *o)
+{
+	for (size_t i = 0; i < HB_ARRAY_SIZE(outcome_names); i++)
+		if (!strcmp(name, outcome_names[i])) {
+			*o = (enum gate_outcome)i;
+			return 0;
+		}
+	return -1;
 }
 
 enum gate_outcome gate_overall(const struct gate_decision *d, size_t n, int runs_missing)

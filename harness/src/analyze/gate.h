@@ -100,6 +100,8 @@ enum gate_next { GATE_NEXT_NONE, GATE_NEXT_REFERENCE, GATE_NEXT_CANDIDATE };
 enum gate_next gate_next_run(const struct gate_policy *g, int ref_repetitions, size_t nref,
 			     size_t ncand, bool open, int *reps);
 const char *gate_outcome_name(enum gate_outcome o);
+/* gate_outcome_name() back (a stored decision's outcome); -1 for another name. */
+int gate_outcome_parse(const char *name, enum gate_outcome *o);
 /* "3634 -> 3701 Mbit/s +1.844 % (CI +0.5..+3.1 %)", and where a side has
  * no pass runs (its kernel panicked) that instead of NaN: "3634 -> no pass
  * runs of the candidate". Into buf, which it returns. */

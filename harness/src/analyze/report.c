@@ -266,7 +266,7 @@ static void json_row(void *ctx, const struct series *s, const struct comparison 
 		json_number(o, "delta_pct", c->delta_pct);
 		json_number(o, "welch_p", c->welch.p);
 		json_number(o, "mann_whitney_p", c->mw.p);
-		cJSON_AddStringToObject(o, "verdict", verdict_name(x ? decided_verdict(x) : c->verdict));
+		cJSON_AddStringToObject(o, "verdict", verdict_name(decided_verdict(x, c)));
 		char why[160];
 		cJSON_AddStringToObject(o, "verdict_text", decided_verdict_text(x, c, why, sizeof(why)));
 		if (x) {
@@ -392,7 +392,7 @@ static void junit_row(void *ctx, const struct series *s, const struct comparison
 	fputs("\" name=\"", j->cases);
 	xml_escape(j->cases, s->strategy);
 	fputs("\">", j->cases);
-	enum verdict v = x ? decided_verdict(x) : c->verdict;
+	enum verdict v = decided_verdict(x, c);
 	if (v == VERDICT_WORSE || v == VERDICT_INCONCLUSIVE) {
 		int worse = v == VERDICT_WORSE;
 		j->failures += worse;
@@ -554,7 +554,7 @@ static void commit_metric(FILE *out, const struct dataset *d, const char *worklo
 				STATS_DEFAULT_ALPHA, m->better == BETTER_HIGHER, &c);
 		const struct decided *x = s == ref ? NULL
 			: dataset_decided(d, s->strategy, d->strategies.v[0], workload, m->name);
-		enum verdict v = x ? decided_verdict(x) : c.verdict;
+		enum verdict v = decided_verdict(x, &c);
 		int changed = (x || (c.ref.n >= STATS_MIN_VERDICT_N && c.cand.n >= STATS_MIN_VERDICT_N)) &&
 			      (v == VERDICT_BETTER || v == VERDICT_WORSE);
 		if (!headline && !changed)

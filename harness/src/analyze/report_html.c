@@ -74,7 +74,7 @@ static void h_row(void *ctx, const struct series *s, const struct comparison *c,
 		h->rows[h->n] = s;
 		h->cmp[h->n++] = *c;
 	}
-	const char *v = is_ref ? "ref" : verdict_name(x ? decided_verdict(x) : c->verdict);
+	const char *v = is_ref ? "ref" : verdict_name(decided_verdict(x, c));
 	char why[160];
 	fputs("<tr><td>", h->out);
 	html_escape(h->out, s->strategy);

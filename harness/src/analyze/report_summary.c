@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/gate.h"
 #include "config/catalog.h"
 #include "util/util.h"
 
@@ -160,18 +161,29 @@ static int is_conclusive(const struct summary_cell *c)
 	return c->s && c->c.ref.n >= STATS_MIN_VERDICT_N && c->c.cand.n >= STATS_MIN_VERDICT_N;
 }
 
-enum verdict decided_verdict(const struct decided *x)
+enum verdict decided_verdict(const struct decided *x, const struct comparison *c)
 {
-	const char *o = x->outcome;
-	return !strcmp(o, "improved") ? VERDICT_BETTER : !strcmp(o, "REGRESSED") ? VERDICT_WORSE
-	       : !strcmp(o, "pass") ? VERDICT_NO_CHANGE : VERDICT_INCONCLUSIVE;
+	enum gate_outcome o;
+	if (!x)
+		return c->verdict;
+	if (gate_outcome_parse(x->outcome, &o) < 0)
+		return VERDICT_INCONCLUSIVE;
+	return o == GATE_IMPROVED ? VERDICT_BETTER : o == GATE_REGRESSED ? VERDICT_WORSE
+	       : o == GATE_PASS ? VERDICT_NO_CHANGE : VERDICT_INCONCLUSIVE;
 }
 
 enum verdict summary_verdict(const struct summary_cell *c)
 {
 	if (c->decided)
-		return decided_verdict(c->decided);
+		return decided_verdict(c->decided, &c->c);
 	return is_conclusive(c) ? c->c.verdict : VERDICT_INCONCLUSIVE;
+}
+
+/* How sure a decision is: "decided at look 1 of 6, threshold 1 %, n 6/1". */
+static void decided_basis(const struct decided *x, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s, threshold %.2g %%, n %d/%d", x->why, x->threshold_pct,
+		 x->reference_runs, x->candidate_runs);
 }
 
 const char *decided_verdict_text(const struct decided *x, const struct comparison *c, char *buf,
@@ -179,8 +191,9 @@ const char *decided_verdict_text(const struct decided *x, const struct compariso
 {
 	if (!x)
 		return verdict_text(c, buf, len);
-	snprintf(buf, len, "%s: %s, threshold %.2g %%, n %d/%d", verdict_name(decided_verdict(x)),
-		 x->why, x->threshold_pct, x->reference_runs, x->candidate_runs);
+	char basis[128];
+	decided_basis(x, basis, sizeof(basis));
+	snprintf(buf, len, "%s: %s", verdict_name(decided_verdict(x, c)), basis);
 	return buf;
 }
 
@@ -321,12 +334,13 @@ static int pick_unsure(const struct summary_cell *c)
  * threshold 1 %, n 6/1". */
 static void how_sure(FILE *out, const struct summary_cell *c)
 {
-	if (c->decided)
-		fprintf(out, "%s, threshold %.2g %%, n %d/%d", c->decided->why,
-			c->decided->threshold_pct, c->decided->reference_runs,
-			c->decided->candidate_runs);
-	else
+	char basis[128];
+	if (c->decided) {
+		decided_basis(c->decided, basis, sizeof(basis));
+		fputs(basis, out);
+	} else {
 		fprintf(out, "p %.2g, n %zu/%zu", c->c.welch.p, c->c.ref.n, c->c.cand.n);
+	}
 }
 
 static double abs_change(const struct summary_cell *c)

@@ -57,8 +57,9 @@ void summary_build(const struct dataset *d, struct summary_table *t);
 void summary_free(struct summary_table *t);
 
 /* A planner's decision as a verdict: improved is better, REGRESSED worse,
- * pass ~ (no change as large as the threshold), anything else inconclusive. */
-enum verdict decided_verdict(const struct decided *x);
+ * pass ~ (no change as large as the threshold), anything else
+ * inconclusive; without one (x NULL), c's own verdict. */
+enum verdict decided_verdict(const struct decided *x, const struct comparison *c);
 /* A cell's verdict: the planner's decision where it made one, else
  * Welch's (inconclusive below STATS_MIN_VERDICT_N runs a side). */
 enum verdict summary_verdict(const struct summary_cell *c);
