@@ -324,6 +324,7 @@ static void a_revision_s_runs_name_its_commit_and_repository(void **state)
 	static const char diff[] = "+++ b/driver.c\n+int y;\n";
 	assert_int_equal(write_file_atomic(earlier, diff, strlen(diff)), 0);
 	assert_int_equal(write_file_atomic(gr.patch, diff, strlen(diff)), 0);
+	assert_int_equal(sha256_file_hex(gr.patch, gr.patch_sha256), 0);	/* as prepare does */
 	assert_int_equal(write_file_atomic(other, "+++ b/x.c\n", 10), 0);
 	struct exec_opts o = { .revision = &gr };
 	strlist_push(&o.user_patches, other);

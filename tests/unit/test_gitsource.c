@@ -76,6 +76,9 @@ static void a_revision_is_its_diff_from_the_root(void **state)
 	assert_non_null(text);
 	assert_non_null(strstr(text, "+++ b/driver.c"));
 	assert_non_null(strstr(text, "+int y;"));
+	char sha[65];
+	sha256_hex(text, strlen(text), sha);
+	assert_string_equal(r.patch_sha256, sha);
 	free(text);
 	char tag[16];
 	git_revision_tag(&r, tag);

@@ -112,6 +112,10 @@ int git_revision_prepare(const char *repo, const char *rev, const char *base,
 		free(tmp);
 	}
 	free(dir);
+	if (rc == 0 && sha256_file_hex(out->patch, out->patch_sha256) < 0) {
+		hb_err("cannot read %s: %s", out->patch, strerror(errno));
+		rc = -1;
+	}
 	return rc;
 }
 

@@ -27,6 +27,7 @@ struct git_revision {
 	char base[41];
 	char *subject;		/* the commit's subject line */
 	char *patch;		/* the diff file; NULL when REV's tree is BASE's */
+	char patch_sha256[65];	/* of its bytes: the build's layer of it */
 	char *url;		/* where the repository's commits can be fetched
 				 * (source_git_origin(), https only); NULL: not said */
 };

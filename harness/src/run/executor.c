@@ -125,15 +125,14 @@ static void fill_provenance(struct plan_state *ps)
  * the same kernel). */
 static void record_revision_layer(cJSON *patches, const struct git_revision *rev)
 {
-	char sha[65];
-	if (!rev->patch || sha256_file_hex(rev->patch, sha) < 0)
+	if (!rev->patch)
 		return;
 	cJSON *p;
 	cJSON_ArrayForEach(p, patches) {
 		const cJSON *layer = cJSON_GetObjectItemCaseSensitive(p, "layer");
 		const cJSON *psha = cJSON_GetObjectItemCaseSensitive(p, "sha256");
 		if (!cJSON_IsString(layer) || strcmp(layer->valuestring, "user") ||
-		    !cJSON_IsString(psha) || strcmp(psha->valuestring, sha))
+		    !cJSON_IsString(psha) || strcmp(psha->valuestring, rev->patch_sha256))
 			continue;
 		cJSON_ReplaceItemInObjectCaseSensitive(p, "path", cJSON_CreateString(rev->patch));
 		if (rev->url)
