@@ -648,25 +648,29 @@ static void run_variant(void **state)
 	assert_true(ok);
 }
 
+/* The base board on the lava backend: its deploy section replaced (the
+ * 'from' of a variant) by a lava one ('to', more text may follow). */
+#define LAVA_BOARD_FROM \
+	"  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n" \
+	"    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n"
+#define LAVA_BOARD_TO \
+	"  backend: lava\n  boot_timeout_s: 120\nlava:\n  device_type: ipq806x-r7800\n" \
+	"  deploy_to: tftp\n  kernel_type: zimage\n  boot_method: u-boot\n" \
+	"  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: lab-r7800-01\n"
+
 static const struct variant variants[] = {
 	/* the base texts and edge values that must be accepted */
 	{ "board base loads", 'b', NULL, board_base, 0, 0, NULL },
 	{ "workload base loads", 'w', NULL, workload_base, 0, 0, NULL },
 	{ "plan base loads", 'p', NULL, plan_base, 0, 0, NULL },
 	{ "lava backend needs no qemu", 'b',
-	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
-	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
-	  "  backend: lava\n  boot_timeout_s: 120\nlava:\n  device_type: ipq806x-r7800\n"
-	  "  deploy_to: tftp\n  kernel_type: zimage\n  boot_method: u-boot\n"
-	  "  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: lab-r7800-01\n", 0, 0, NULL },
+	  LAVA_BOARD_FROM, LAVA_BOARD_TO, 0, 0, NULL },
 	{ "lava backend without a lava device", 'b',
-	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
-	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
+	  LAVA_BOARD_FROM,
 	  "  backend: lava\n  boot_timeout_s: 120\n", 19, 12,
 	  "deploy.backend is lava but the lava: section names no 'device'" },
 	{ "lava-local backend without its SD bootloader", 'b',
-	  "  backend: qemu\n  boot_timeout_s: 120\n  qemu:\n    binary: qemu-system-arm\n"
-	  "    machine: orangepi-pc\n    memory_mb: 512\n    extra_args: [-no-reboot]\n",
+	  LAVA_BOARD_FROM,
 	  "  backend: lava-local\n  boot_timeout_s: 120\nlava:\n  device_type: x\n"
 	  "  deploy_to: tftp\n  kernel_type: zimage\n  boot_method: u-boot\n"
 	  "  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n  device: d\n", 19, 12,
@@ -689,6 +693,29 @@ static const struct variant variants[] = {
 	  "iperf3]\nlava:\n  device_type: x\n  deploy_to: tftp\n  kernel_type: zimage\n"
 	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n"
 	  "  artifact_dir: srv/a\n", 35, 17, "lava.artifact_dir 'srv/a' is not an absolute path" },
+	{ "lava peers, a namespace per device", 'b',
+	  LAVA_BOARD_FROM, LAVA_BOARD_TO
+	  "  peers:\n    - device: lab-r7800-01\n      netns: hb-peer-01\n"
+	  "    - device: lab-r7800-02\n      netns: hb-peer-02\n", 0, 0, NULL },
+	{ "lava peers, a device twice", 'b',
+	  LAVA_BOARD_FROM, LAVA_BOARD_TO
+	  "  peers:\n    - device: lab-r7800-01\n      netns: hb-peer-01\n"
+	  "    - device: lab-r7800-01\n      netns: hb-peer-02\n", 32, 15,
+	  "device 'lab-r7800-01' has two peers (lava.peers[1])" },
+	{ "lava peers, a namespace twice", 'b',
+	  LAVA_BOARD_FROM, LAVA_BOARD_TO
+	  "  peers:\n    - device: lab-r7800-01\n      netns: hb-peer-01\n"
+	  "    - device: lab-r7800-02\n      netns: hb-peer-01\n", 33, 14,
+	  "namespace 'hb-peer-01' is the peer of two devices (lava.peers[1])" },
+	{ "lava peers, a namespace no name", 'b',
+	  LAVA_BOARD_FROM, LAVA_BOARD_TO
+	  "  peers:\n    - device: lab-r7800-01\n      netns: ../etc\n", 31, 14,
+	  "'lava.peers[1].netns' has '../etc', which is not a valid name" },
+	{ "lava peers on a board of another backend", 'b', "iperf3]\n",
+	  "iperf3]\nlava:\n  device_type: x\n  deploy_to: tftp\n  kernel_type: zimage\n"
+	  "  boot_method: u-boot\n  boot_commands: ramdisk\n  prompts: [\"/ #\"]\n"
+	  "  peers:\n    - device: d\n      netns: n\n", 36, 5,
+	  "lava.peers names the traffic peers of a LAVA server's devices, but deploy.backend is qemu" },
 	{ "/31 point-to-point pair", 'b', "198.18.0.1/24\n  dut_addr: 198.18.0.2/24",
 	  "198.18.0.0/31\n  dut_addr: 198.18.0.1/31", 0, 0, NULL },
 	{ "tcp length below 16", 'w', "protocol: udp\ndirection: dut-rx\nlength: 1400",

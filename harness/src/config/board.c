@@ -87,6 +87,13 @@ static const struct yfield deploy_fields[] = {
 	{ 0 }
 };
 
+#define LP(f) offsetof(struct board_lava_peer, f)
+static const struct yfield lava_peer_fields[] = {
+	{ .key = "device", .type = YF_STRING, .required = 1, .off = LP(device), .is_name = 1 },
+	{ .key = "netns", .type = YF_STRING, .required = 1, .off = LP(netns), .is_name = 1 },
+	{ 0 }
+};
+
 static const struct yfield lava_fields[] = {
 	{ .key = "device_type", .type = YF_STRING, .required = 1, .off = B(lava.device_type),
 	  .is_name = 1 },
@@ -104,6 +111,8 @@ static const struct yfield lava_fields[] = {
 	{ .key = "server", .type = YF_STRING, .off = B(lava.server) },
 	{ .key = "artifact_url", .type = YF_STRING, .off = B(lava.artifact_url) },
 	{ .key = "artifact_dir", .type = YF_STRING, .off = B(lava.artifact_dir) },
+	{ .key = "peers", .type = YF_TABLE, .off = B(lava.peers), .sub = lava_peer_fields,
+	  .elem_size = sizeof(struct board_lava_peer) },
 	{ 0 }
 };
 
@@ -299,6 +308,39 @@ static int check_series(const struct ydoc *d, struct board *b, char *err, size_t
 	return 0;
 }
 
+/* lava.peers: one namespace per device, and only where jobs run on a
+ * lab's devices (the lava backend). */
+static int check_peers(const struct ydoc *d, const struct board *b, char *err, size_t errlen)
+{
+	if (!b->lava.peers.n)
+		return 0;
+	const struct ynode *seq = ynode_get(ynode_get(d->root, "lava"), "peers");
+	const struct board_lava_peer *p = b->lava.peers.v;
+	if (strcmp(b->backend, "lava"))
+		return ydoc_err(d, seq, err, errlen, "lava.peers names the traffic peers of a LAVA "
+				"server's devices, but deploy.backend is %s; drop it or use backend lava",
+				b->backend);
+	for (size_t i = 0; i < b->lava.peers.n; i++) {
+		const struct ynode *item = seq->kid[i];
+		if (strlen(p[i].device) >= BOARD_LAVA_NAME_MAX || strlen(p[i].netns) >= BOARD_LAVA_NAME_MAX)
+			return ydoc_err(d, item, err, errlen, "lava.peers[%zu]: a device or namespace "
+					"name longer than %d characters; shorten it", i + 1,
+					BOARD_LAVA_NAME_MAX - 1);
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(p[i].device, p[j].device))
+				return ydoc_err(d, ynode_get(item, "device"), err, errlen,
+						"device '%s' has two peers (lava.peers[%zu]); keep one",
+						p[i].device, j + 1);
+			if (!strcmp(p[i].netns, p[j].netns))
+				return ydoc_err(d, ynode_get(item, "netns"), err, errlen,
+						"namespace '%s' is the peer of two devices (lava.peers[%zu]); "
+						"two jobs at once would meet there: give each device its own",
+						p[i].netns, j + 1);
+		}
+	}
+	return 0;
+}
+
 static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen)
 {
 	const struct ynode *kernel = ynode_get(d->root, "kernel");
@@ -352,8 +394,8 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 				"lava.artifact_dir '%s' is not an absolute path; name the "
 				"directory lava.artifact_url serves, like /srv/hilbench/artifacts",
 				b->lava.artifact_dir);
-	if (check_addrs(d, b, err, errlen) || check_series(d, b, err, errlen) ||
-	    check_boot(d, b, err, errlen))
+	if (check_peers(d, b, err, errlen) || check_addrs(d, b, err, errlen) ||
+	    check_series(d, b, err, errlen) || check_boot(d, b, err, errlen))
 		return -1;
 	/* LAVA deploys the uImage hilbench makes: the board must make one. */
 	if (b->lava.kernel_type && !strcmp(b->lava.kernel_type, "uimage") &&
@@ -419,6 +461,15 @@ int board_load(const char *path, struct board *b, char *err, size_t errlen)
 	return 0;
 }
 
+const char *board_lava_peer(const struct board *b, const char *device)
+{
+	const struct board_lava_peer *p = b->lava.peers.v;
+	for (size_t i = 0; i < b->lava.peers.n; i++)
+		if (!strcmp(p[i].device, device))
+			return p[i].netns;
+	return NULL;
+}
+
 void board_free(struct board *b)
 {
 	char **strs[] = {
@@ -439,6 +490,12 @@ void board_free(struct board *b)
 	strlist_free(&b->qemu.globals);
 	strlist_free(&b->packages);
 	strlist_free(&b->lava.prompts);
+	struct board_lava_peer *peer = b->lava.peers.v;
+	for (size_t i = 0; i < b->lava.peers.n; i++) {
+		free(peer[i].device);
+		free(peer[i].netns);
+	}
+	free(peer);
 	memset(b, 0, sizeof *b);
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/yamldoc.h"
 #include "util/util.h"
 
 struct board_qemu {
@@ -64,6 +65,20 @@ struct board_lava {
 	 * (absolute); NULL: $HILBENCH_CACHE/artifacts. */
 	char *artifact_url;
 	char *artifact_dir;
+	/* Each device's traffic peer (lava backend): the named network
+	 * namespace on this machine (/run/netns/NAME, `ip netns add`) that
+	 * holds the host end of that device's link. The board's addresses
+	 * then serve every device, each behind its own namespace, so jobs for
+	 * the type run at once; none: all devices share this host's one peer. */
+	struct ytable peers;	/* of struct board_lava_peer */
+};
+
+/* A device's or a peer namespace's name is shorter than this. */
+#define BOARD_LAVA_NAME_MAX 64
+
+struct board_lava_peer {
+	char *device;		/* the device's hostname on the LAVA server */
+	char *netns;		/* its peer's network namespace */
 };
 
 /* The form the board's boot loader takes the kernel in (build/image.h). */
@@ -143,6 +158,9 @@ int series_compare(const char *a, const char *b, int *cmp);
 int board_series_check(const struct board *b, const char *series, char *err, size_t errlen);
 /* "zimage", "uimage", ...: the boot.format spelling. */
 const char *boot_format_name(int format);
+/* The network namespace of device's traffic peer, NULL when the board
+ * names none for it. */
+const char *board_lava_peer(const struct board *b, const char *device);
 void board_free(struct board *b);
 
 #endif
