@@ -1,6 +1,8 @@
 /* fanout: the executor's fan-out for a backend that boots once per run (a
  * LAVA job each, run/executor.h): as many runs in flight as --max-jobs
- * says, never more, and one without it whatever the lab's idle devices; every run stored; an interrupt
+ * says, never more, or else as many as the lab's idle devices with a
+ * traffic peer each; never more than the backend's cap (devices that
+ * share one peer: one at a time); every run stored; an interrupt
  * ends every flight (each stops its boot while interrupted, as the lava
  * backend then cancels its job) and stores what never started as not run;
  * a boot that failed for infrastructure reasons (a job that ended
@@ -35,6 +37,7 @@
 struct fan_seen {
 	atomic_int in_flight, most_in_flight, started, stopped, canceled, ran;
 	int slots;		/* what slots() says */
+	int cap;		/* ... and its cap */
 	int want;		/* a run waits until this many boots are up at once */
 	int total;		/* ... or this many have started: the plan's last ones */
 	int bad_boots;		/* the first this many starts: the console closes at once */
@@ -92,9 +95,10 @@ static const char *fan_version(struct dut *d)
 	return "lava backend test double";
 }
 
-static int fan_slots(const struct board *b)
+static int fan_slots(const struct board *b, int *cap)
 {
 	(void)b;
+	*cap = seen->cap;
 	return seen->slots;
 }
 
@@ -165,6 +169,7 @@ static int setup(void **state)
 		return -1;
 	memset(seen, 0, sizeof(*seen));
 	seen->slots = seen->want = 1;
+	seen->cap = 64;
 	seen->total = 6;
 	seen->plan_pid = getpid();
 	hb_interrupted = 0;
@@ -225,15 +230,26 @@ static int run_plan(int max_jobs, struct classes *k)
 	return rc;
 }
 
-/* The lab's idle devices alone never make runs fly together: their
- * traffic would share one host peer. */
-static void one_run_flies_unless_max_jobs_says_more(void **state)
+/* Without --max-jobs, as many fly as the lab's idle devices with a peer
+ * each. */
+static void the_lab_s_devices_with_a_peer_each_fly_at_once(void **state)
 {
 	(void)state;
-	seen->slots = 3;
-	seen->want = 1;
+	seen->slots = seen->want = 3;
 	struct classes k;
 	assert_int_equal(run_plan(0, &k), 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->most_in_flight), 3);
+}
+
+/* Devices that share one traffic peer: one job at a time, whatever
+ * --max-jobs asks. */
+static void a_shared_peer_caps_max_jobs_at_one(void **state)
+{
+	(void)state;
+	seen->cap = 1;
+	struct classes k;
+	assert_int_equal(run_plan(3, &k), 0);
 	assert_int_equal(k.pass, 6);
 	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
 }
@@ -320,8 +336,9 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(one_run_flies_unless_max_jobs_says_more, setup,
+		cmocka_unit_test_setup_teardown(the_lab_s_devices_with_a_peer_each_fly_at_once, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(a_shared_peer_caps_max_jobs_at_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(as_many_runs_fly_as_max_jobs_says, setup, teardown),
 		cmocka_unit_test_setup_teardown(max_jobs_bounds_the_flights, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_slot_is_one_run_at_a_time, setup, teardown),

@@ -20,8 +20,8 @@ static const char usage[] =
 	"UDP the DUT sends runs on up to --jobs boards at once (default: one per free\n"
 	"core), TCP and host-sent traffic one board at a time (docs/measurements.md).\n"
 	"--repeat N or --fixed: the same number of runs for every strategy instead.\n"
-	"A LAVA board's runs go to its server as jobs, --max-jobs N at once (default\n"
-	"1: its devices share one host peer; docs/lava.md, \"Fan-out\").\n"
+	"A LAVA board's runs go to its server as jobs, --max-jobs N at once (default:\n"
+	"its idle devices with a traffic peer each, else 1; docs/lava.md, \"Fan-out\").\n"
 	"Runs are stored like `hilbench run`'s.\n";
 
 int cmd_compare(int argc, char **argv)

@@ -63,11 +63,13 @@ struct deploy_ops {
 	/* Each boot serves one run (a LAVA job boots, runs, and ends), so the
 	 * caller boots once per run and fills dut_image.workload/run_id. */
 	int one_run_per_boot;
-	/* How many boots of b the lab can start at once now, >= 1 (the lava
-	 * backend: the idle devices of the board's device type); NULL: 1.
-	 * The executor keeps that many one-run boots in flight
-	 * (run/executor.h, "Fan-out"). */
-	int (*slots)(const struct board *b);
+	/* How many boots of b the lab can start at once now, each on a link
+	 * of its own, >= 1 (the lava backend: the idle devices of the board's
+	 * device type that have a traffic peer each); *cap: the most that may
+	 * ever be in flight (1 when they would share one peer). NULL: 1. The
+	 * executor keeps that many one-run boots in flight, or --max-jobs up
+	 * to *cap (run/executor.h, "Fan-out"). */
+	int (*slots)(const struct board *b, int *cap);
 };
 
 struct dut {

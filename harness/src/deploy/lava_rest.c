@@ -6,6 +6,11 @@
  * agent takes the runner's command on a TCP port, so this machine must be
  * the DUT's traffic peer (dut.host_addr on one of its interfaces, wired to
  * the DUT); hilbench drives and counts traffic there as on every backend.
+ * A board whose devices each have a peer of their own (lava.peers) has that
+ * interface in one network namespace per device: once the job runs, the
+ * run's thread joins the namespace of the device LAVA chose, so traffic,
+ * capture and the agent's connection (made there, netns_socket()) go over
+ * that device's link, while the poller stays where the server is reached.
  * The console is LAVA's log, polled (GET .../logs/?start=N); LAVA's results
  * lines are kept beside it. The job is canceled when the run is
  * interrupted or the boot fails. The server is $HILBENCH_LAVA_URL or the
@@ -20,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,6 +37,7 @@
 #include "deploy/lava_client.h"
 #include "deploy/lava_job.h"
 #include "deploy/lava_session.h"
+#include "deploy/netns.h"
 #include "util/ipv4.h"
 #include "util/util.h"
 
@@ -43,6 +50,7 @@ struct lava_rest {
 	struct lava_client *client;
 	struct lava_session s;
 	struct lava_artifacts art;	/* the job's files over HTTP */
+	struct netns peer;	/* the device's peer namespace, once joined */
 	long job_id;
 	int cmd_out;		/* what the runner writes to the console */
 	pthread_t poller;
@@ -63,6 +71,10 @@ static void *poller_main(void *arg)
 	int cmd_open = 1, canceled = 0;
 	double last_poll = 0, cancel_deadline = 0;
 
+	/* started after the run joined its device's peer: the server is
+	 * reached from where hilbench started */
+	if (netns_thread_return(&r->peer) < 0)
+		r->cancel = 1;
 	for (;;) {
 		struct pollfd p = { .fd = cmd_open ? r->cmd_out : -1, .events = POLLIN };
 		if (poll(&p, 1, 200) > 0 &&
@@ -208,22 +220,62 @@ static int wait_for_worker(struct dut *d, struct lava_rest *r, const struct lava
 	}
 }
 
+/* Is dut.host_addr on an interface here (in the device's peer namespace,
+ * when it has one)? 0, or -1 with the message printed. */
+static int peer_check(const struct board *b)
+{
+	char ifname[32];
+	if (ipv4_iface_of(b->host_addr, ifname, sizeof(ifname)) == 0)
+		return 0;
+	hb_err("%s: dut.host_addr %s is on no interface %s; the lava backend drives the DUT's "
+	       "traffic from here, so this host must be its wired peer (docs/lava.md)", b->path,
+	       b->host_addr, b->lava.peers.n ? "in the device's peer namespace" : "of this machine");
+	return -1;
+}
+
+/* The run goes over the link of the device LAVA gave the job: its peer's
+ * namespace (lava.peers), with dut.host_addr on it. 0; HB_FAIL_LAB when
+ * the board names no peer for the device, which every later job may meet
+ * too; -1 when the namespace cannot be used (said). */
+static int join_peer(struct dut *d, struct lava_rest *r, const char *device)
+{
+	const struct board *b = d->board;
+	if (!device[0]) {
+		snprintf(d->health, sizeof(d->health), "LAVA job %ld: the server did not say which "
+			 "device runs it, so its traffic peer is unknown", r->job_id);
+		return -1;
+	}
+	const char *ns = board_lava_peer(b, device);
+	if (!ns) {
+		char msg[400];
+		snprintf(msg, sizeof(msg), "%s: LAVA job %ld runs on device %s, which has no "
+			 "traffic peer in lava.peers: add one (docs/lava.md, \"A lab\")", b->path,
+			 r->job_id, device);
+		return lab_unavailable(d, msg);
+	}
+	if (netns_join(&r->peer, ns) < 0 || peer_check(b) < 0) {
+		snprintf(d->health, sizeof(d->health), "device %s: its traffic peer %s is not usable",
+			 device, ns);
+		return -1;
+	}
+	r->s.peer = &r->peer;	/* the poller hands the agent its commands */
+	hb_info("LAVA job %ld: traffic over device %s's link, in network namespace %s", r->job_id,
+		device, ns);
+	return 0;
+}
+
 /* The device named, the job rendered and submitted, the poller running;
  * 0, -1 or HB_FAIL_LAB (deploy_ops.start). */
 static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *r)
 {
 	const struct board *b = d->board;
-	char err[1024], dut_ip[64], ifname[32];
+	char err[1024], dut_ip[64];
 	char *job = NULL, *token = NULL;
 	int rc = -1;
 
 	board_ip(b->dut_addr, dut_ip, sizeof(dut_ip));
-	if (ipv4_iface_of(b->host_addr, ifname, sizeof(ifname)) < 0) {
-		hb_err("%s: dut.host_addr %s is on no interface of this machine; the lava backend "
-		       "drives the DUT's traffic from here, so this host must be its wired peer "
-		       "(docs/lava.md)", b->path, b->host_addr);
+	if (!b->lava.peers.n && peer_check(b) < 0)
 		return -1;
-	}
 	if (lava_token_load(&token, err, sizeof(err)) < 0) {
 		hb_err("%s", err);
 		return -1;
@@ -267,7 +319,9 @@ static int submit(struct dut *d, const struct dut_image *img, struct lava_rest *
 	free(id);
 	free(id_path);
 	rc = lost ? HB_FAIL_LAB : hb_interrupted || strcmp(r->state, "Running") ? -1 : 0;
-	if (rc && !lost && !hb_interrupted)
+	if (!rc && b->lava.peers.n)
+		rc = join_peer(d, r, device);
+	if (rc && !lost && !hb_interrupted && !d->health[0])
 		snprintf(d->health, sizeof(d->health), "LAVA job %ld is %s%s%s, not Running",
 			 r->job_id, r->state, health[0] ? " " : "", health);
 out:
@@ -286,13 +340,18 @@ static void server_url(const struct board *b, char *out, size_t len)
 		out[strlen(out) - 1] = '\0';
 }
 
-/* The device type's idle devices (Good or Unknown, and Idle), at least 1:
- * as many jobs as start at once. 1 when the server cannot say (the boot
- * that follows reports why). */
-static int lava_rest_slots(const struct board *b)
+/* How many of b's jobs start at once: the type's idle devices (Good or
+ * Unknown, and Idle) when each device has a traffic peer of its own
+ * (lava.peers, at most as many as it names), else 1; *cap: 1 when several
+ * devices would share this host's one peer, so two jobs must never run at
+ * once, else no bound (one device queues the jobs; a device without a
+ * peer fails its run, join_peer()). 1 when the server cannot say (the
+ * boot that follows reports why). */
+static int lava_rest_slots(const struct board *b, int *cap)
 {
 	char url[512], err[1024];
 	char *token = NULL;
+	*cap = b->lava.peers.n ? INT_MAX : 1;
 	server_url(b, url, sizeof(url));
 	if (!url[0] || lava_token_load(&token, err, sizeof(err)) < 0)
 		return 1;
@@ -310,7 +369,17 @@ static int lava_rest_slots(const struct board *b)
 	hb_info("LAVA server %s: %d of %d device(s) of type %s idle%s%s", url, devs.idle,
 		devs.total, b->lava.device_type, devs.unusable[0] ? "; not usable: " : "",
 		devs.unusable);
-	return devs.idle > 1 ? devs.idle : 1;
+	if (!b->lava.peers.n) {
+		if (devs.total <= 1)
+			*cap = INT_MAX;
+		else
+			hb_info("%s: the %d devices of type %s share this host's one traffic peer (the "
+				"board names no lava.peers): one job at a time (docs/lava.md, \"A lab\")",
+				b->name, devs.total, b->lava.device_type);
+		return 1;
+	}
+	int n = devs.idle < (int)b->lava.peers.n ? devs.idle : (int)b->lava.peers.n;
+	return n > 1 ? n : 1;
 }
 
 static int lava_rest_start(struct dut *d, const struct dut_image *img)
@@ -321,6 +390,7 @@ static int lava_rest_start(struct dut *d, const struct dut_image *img)
 
 	r->cmd_out = -1;
 	r->s.con_in = -1;
+	r->peer.orig_fd = r->peer.joined_fd = -1;
 	d->priv = r;
 	server_url(b, r->url, sizeof(r->url));
 	snprintf(r->version, sizeof(r->version), "LAVA server %.500s, device type %.100s", r->url,
@@ -389,6 +459,7 @@ static void lava_rest_stop(struct dut *d)
 			hb_err("LAVA job %ld is %s%s%s", r->job_id, r->health[0] ? r->health : "unknown",
 			       r->s.job_error[0] ? ": " : "", r->s.job_error);
 	}
+	netns_leave(&r->peer);
 	/* A job the poller could not follow, or one that never started
 	 * running here, must not hold the lab's device. */
 	if (r->job_id && strcmp(r->state, "Finished") && (!r->s.run_sent || hb_interrupted ||

@@ -72,7 +72,7 @@ static int control_connect(struct lava_session *l)
 	 * short retry covers a slow BusyBox. */
 	double deadline = monotonic_s() + 15;
 	for (;;) {
-		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int s = netns_socket(l->peer, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s < 0)
 			return -1;
 		if (connect(s, (struct sockaddr *)&a, sizeof(a)) == 0)

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "deploy/dut.h"
+#include "deploy/netns.h"
 
 struct lava_session {
 	int opened;		/* lava_session_open() ran: close has work to do */
@@ -27,6 +28,9 @@ struct lava_session {
 	char dut_ip[64];
 	int control_port;
 	int control_fd;		/* to the agent; -1 before the first command, after the run */
+	/* where the agent's link is when the feeding thread is elsewhere (the
+	 * device's peer, lava.peers); NULL: that thread's own namespace */
+	const struct netns *peer;
 	_Atomic int run_sent;	/* the agent got its command */
 	int job_passed;		/* LAVA's "job" result was pass */
 	int n_results, n_failed;

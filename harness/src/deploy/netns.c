@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "agent_proto.h"
+#include "config/yamldoc.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -27,6 +29,7 @@ static int ip(char *const argv[])
 int netns_enter(struct netns *ns, const char *tap, const char *host_cidr)
 {
 	snprintf(ns->tap, sizeof(ns->tap), "%s", tap);
+	ns->joined_fd = -1;
 	ns->orig_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (ns->orig_fd < 0 || unshare(CLONE_NEWNET) < 0) {
 		hb_err("cannot create a network namespace: %s (hilbench needs root "
@@ -54,10 +57,80 @@ int netns_enter(struct netns *ns, const char *tap, const char *host_cidr)
 	return 0;
 }
 
+int netns_join(struct netns *ns, const char *name)
+{
+	ns->tap[0] = '\0';
+	ns->orig_fd = ns->joined_fd = -1;
+	if (!ydoc_name_ok(name)) {
+		hb_err("'%s' is no network namespace name ([a-z0-9._-])", name);
+		return -1;
+	}
+	char *path = xasprintf("/run/netns/%s", name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int orig = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	int rc = -1;
+	if (fd < 0)
+		hb_err("network namespace %s: %s: %s; create it with `ip netns add %s` and move the "
+		       "host end of the device's link into it (docs/lava.md, \"A lab\")", name, path,
+		       strerror(errno), name);
+	else if (orig < 0 || setns(fd, CLONE_NEWNET) < 0)
+		hb_err("cannot enter network namespace %s: %s (hilbench needs root or "
+		       "CAP_SYS_ADMIN)", name, strerror(errno));
+	else {
+		ns->orig_fd = orig;
+		ns->joined_fd = fd;
+		orig = fd = -1;
+		rc = 0;
+	}
+	if (orig >= 0)
+		close(orig);
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return rc;
+}
+
+int netns_thread_return(const struct netns *ns)
+{
+	if (ns->orig_fd >= 0 && setns(ns->orig_fd, CLONE_NEWNET) < 0) {
+		hb_err("cannot return to the original network namespace: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int netns_socket(const struct netns *ns, int domain, int type, int protocol)
+{
+	if (!ns || ns->joined_fd < 0)
+		return socket(domain, type, protocol);
+	int here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (here < 0)
+		return -1;
+	int s = -1, saved;
+	if (setns(ns->joined_fd, CLONE_NEWNET) == 0) {
+		s = socket(domain, type, protocol);
+		saved = errno;
+		if (setns(here, CLONE_NEWNET) < 0) {
+			/* this thread must not stay there: nothing it does next
+			 * would reach what it means to */
+			hb_err("cannot return to this thread's network namespace: %s", strerror(errno));
+			abort();
+		}
+		errno = saved;
+	}
+	saved = errno;
+	close(here);
+	errno = saved;
+	return s;
+}
+
 void netns_leave(struct netns *ns)
 {
 	if (ns->orig_fd < 0)
 		return;
+	if (ns->joined_fd >= 0)
+		close(ns->joined_fd);
+	ns->joined_fd = -1;
 	if (setns(ns->orig_fd, CLONE_NEWNET) < 0)
 		hb_err("cannot return to the original network namespace: %s", strerror(errno));
 	close(ns->orig_fd);

@@ -715,13 +715,12 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 	fl->f[fl->n++] = (struct flight){ .pid = pid, .fd = p[0] };
 }
 
-/* How many one-run boots of b may fly at once: --max-jobs, else 1. The
- * board file gives every device of its type the same pair of addresses,
- * so two jobs running at once would meet at the host's iperf3 peer; the
- * lab's idle devices (what the backend says it can start now) are only
- * reported until a board can name a peer per device (docs/lava.md,
- * "Fan-out"). 1 for a backend without slots (lava-local: several lava-run
- * boots at once on this machine were never tried). */
+/* How many one-run boots of b may fly at once: --max-jobs, else what the
+ * lab can start now, each on a link of its own (the backend's slots), and
+ * never more than its cap: devices that share one traffic peer run one
+ * job at a time (docs/lava.md, "Fan-out"). 1 for a backend without slots
+ * (lava-local: several lava-run boots at once on this machine were never
+ * tried). */
 static size_t fleet_width(const struct plan_state *ps, const struct board *b)
 {
 	const struct deploy_ops *ops = deploy_backend(b->backend);
@@ -731,11 +730,13 @@ static size_t fleet_width(const struct plan_state *ps, const struct board *b)
 				ops ? ops->name : b->backend);
 		return 1;
 	}
-	int idle = ops->slots(b), n = ps->opts->max_jobs > 0 ? ps->opts->max_jobs : 1;
-	if (ps->opts->max_jobs <= 0 && idle > 1)
-		hb_info("%s: %d devices of its type are idle, and its runs go one job at a time: "
-			"they would share one host peer (--max-jobs N queues more; docs/lava.md)",
-			b->name, idle);
+	int cap = 1, slots = ops->slots(b, &cap);
+	int n = ps->opts->max_jobs > 0 ? ps->opts->max_jobs : slots;
+	if (n > cap) {
+		hb_info("%s: --max-jobs %d: at most %d at once (its devices share one traffic peer)",
+			b->name, n, cap);
+		n = cap;
+	}
 	if (n > EXECUTOR_MAX_JOBS)
 		n = EXECUTOR_MAX_JOBS;
 	if (n > 1)

@@ -27,7 +27,8 @@
  *
  * Fan-out: a backend that boots once per run (a LAVA job each) keeps up to
  * o->max_jobs boots in flight, or as many as its deploy_ops.slots() says
- * the lab can start at once (the idle devices of a LAVA device type); each
+ * the lab can start at once (the idle devices of a LAVA device type that
+ * have a traffic peer each), never more than the slots' cap; each
  * in a process of its own that boots, runs, stores its run through its own
  * store connection the moment the job ends (retrying as above) and tells
  * the plan what it stored. SIGINT or SIGTERM reaches every such process
