@@ -84,7 +84,7 @@ DATA_DIRS  := boards workloads plans settings drivers emulators emulator-patches
 MAN_SRC    := $(sort $(wildcard docs/man/*.scd))
 MAN_PAGES  := $(MAN_SRC:docs/man/%.scd=$(B)/man/%)
 .PHONY: all help deps emulator check check-unit check-agent check-lava check-lava-local \
-	check-lava-server check-cross check-boards check-integration valgrind fuzz fuzz-check \
+	check-lava-server check-lava-workers check-cross check-boards check-integration valgrind fuzz fuzz-check \
 	compare check-fresh check-starve bench clean man install check-install check-package
 all: $(B)/hilbench $(AGENTS) ## build the host program (build/hilbench) and the DUT agents
 
@@ -228,6 +228,9 @@ check-lava-local: all ## runs through LAVA's lava-run (the lava-local backend; a
 
 check-lava-server: all ## a real LAVA server on loopback (not in make check: 3-5 min cold)
 	bash tests/lava/server.sh
+
+check-lava-workers: all ## a LAVA server and two workers, one plan fanned out (not in make check: ~10 min)
+	bash tests/lava/workers.sh
 
 check-cross: $(B)/hilbench ## every 6.1 strategy's stmmac objects for the real boards' configs
 	bash tests/boards/cross-build.sh $(B)/hilbench
