@@ -973,17 +973,13 @@ static int build_and_run(struct plan_state *ps, const struct plan_load *L, size_
 	return 0;
 }
 
-int executor_run_plan(const struct plan *p, struct store *s, const struct exec_opts *o,
-		      char session[40])
+/* The session the runs go to: --resume's, the caller's, or a new one.
+ * Runs that finished when the store could not take them are stored first:
+ * they are not measured again, and their session exists. */
+static int open_session(struct store *s, const struct plan *p, const struct exec_opts *o,
+			char session[40])
 {
-	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session };
-	ps.prog = o->progress ? o->progress : &ps.own;
-	if (!o->progress)
-		progress_start(&ps.own);
-	ps.attempts = o->attempts > 0 ? o->attempts : EXECUTOR_ATTEMPTS;
 	session[0] = '\0';
-	/* Runs that finished when the store could not take them are stored
-	 * first: they are not measured again, and their session exists. */
 	if (o->resume && runfile_import_all(s) < 0)
 		return HB_FAIL;
 	if (o->resume && resume_session(s, p, o->resume, session) < 0)
@@ -992,71 +988,105 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 		snprintf(session, 40, "%s", o->session);
 	else if (!o->resume)
 		store_new_id(session);
-	fill_provenance(&ps);
+	return 0;
+}
 
-	/* Load everything first: a typo in the last workload must not cost an
-	 * hour of measurements before it is reported. */
-	struct plan_load L = { .ncells = plan_cells(p) };
-	L.boards = xcalloc(p->boards.n, sizeof(*L.boards));
-	L.wls = xcalloc(p->workloads.n, sizeof(*L.wls));
-	L.todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
-			 sizeof(*L.todo));
-	L.ntodo = xcalloc(p->boards.n * L.ncells, sizeof(*L.ntodo));
+/* The plan's boards and workloads, its names checked. Everything is loaded
+ * first: a typo in the last workload must not cost an hour of measurements
+ * before it is reported. 0, or HB_FAIL_INPUT (said); plan_load_free() after
+ * either. */
+static int load_before_running(const struct plan *p, const struct exec_opts *o,
+			       struct plan_load *L)
+{
+	*L = (struct plan_load){ .ncells = plan_cells(p) };
+	L->boards = xcalloc(p->boards.n, sizeof(*L->boards));
+	L->wls = xcalloc(p->workloads.n, sizeof(*L->wls));
+	L->todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
+			  sizeof(*L->todo));
+	L->ntodo = xcalloc(p->boards.n * L->ncells, sizeof(*L->ntodo));
 	int rc = 0;
-	for (; L.nb < p->boards.n && rc == 0; L.nb++)
-		if (catalog_board(p->boards.v[L.nb], &L.boards[L.nb]) < 0)
+	for (; L->nb < p->boards.n && rc == 0; L->nb++)
+		if (catalog_board(p->boards.v[L->nb], &L->boards[L->nb]) < 0)
 			rc = HB_FAIL_INPUT;
-	for (; L.nw < p->workloads.n && rc == 0; L.nw++)
-		if (catalog_workload(p->workloads.v[L.nw], &L.wls[L.nw]) < 0)
+	for (; L->nw < p->workloads.n && rc == 0; L->nw++)
+		if (catalog_workload(p->workloads.v[L->nw], &L->wls[L->nw]) < 0)
 			rc = HB_FAIL_INPUT;
-	for (size_t bi = 0; bi < L.nb && rc == 0; bi++)
-		rc = check_cell_names(&L.boards[bi], p, o);
-	if (rc != 0)
-		goto out;
-	/* A store that cannot take runs is found before anything is measured. */
-	if (store_check_writable(s) < 0) {
-		rc = HB_FAIL;
-		goto out;
+	for (size_t bi = 0; bi < L->nb && rc == 0; bi++)
+		rc = check_cell_names(&L->boards[bi], p, o);
+	return rc;
+}
+
+static void plan_load_free(struct plan_load *L)
+{
+	for (size_t i = 0; i < L->nb; i++)
+		board_free(&L->boards[i]);
+	for (size_t i = 0; i < L->nw; i++)
+		workload_free(&L->wls[i]);
+	free(L->boards);
+	free(L->wls);
+	free(L->todo);
+	free(L->ntodo);
+}
+
+/* Every board's cells that owe runs, built and run, until the plan is
+ * interrupted or stopped; a board's flights all land before the next
+ * board's start (it may fly another width). HB_FAIL when a cell's runs
+ * cannot even be listed again. */
+static int run_boards(struct plan_state *ps, const struct plan_load *L)
+{
+	int rc = 0;
+	for (size_t bi = 0; bi < L->nb && !hb_interrupted && !ps->stopped && rc == 0; bi++) {
+		ps->fleet.width = fleet_width(ps, &L->boards[bi]);
+		for (size_t ci = 0; ci < L->ncells && !hb_interrupted && !ps->stopped; ci++) {
+			if (!L->ntodo[bi * L->ncells + ci])
+				continue;	/* resumed: nothing left in this cell */
+			if (build_and_run(ps, L, bi, ci) < 0) {
+				rc = HB_FAIL;
+				break;
+			}
+		}
+		while (ps->fleet.n)
+			land(ps, 1);
 	}
-	sweep_dead_tmpdirs(s);
-	if ((rc = count_runs(&ps, &L)) != 0)
-		goto out;
-	if (!o->progress) {
+	return rc;
+}
+
+int executor_run_plan(const struct plan *p, struct store *s, const struct exec_opts *o,
+		      char session[40])
+{
+	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session };
+	ps.prog = o->progress ? o->progress : &ps.own;
+	if (!o->progress)
+		progress_start(&ps.own);
+	ps.attempts = o->attempts > 0 ? o->attempts : EXECUTOR_ATTEMPTS;
+	int rc = open_session(s, p, o, session);
+	if (rc != 0)
+		return rc;
+	fill_provenance(&ps);
+	struct plan_load L;
+	rc = load_before_running(p, o, &L);
+	/* A store that cannot take runs is found before anything is measured. */
+	if (rc == 0 && store_check_writable(s) < 0)
+		rc = HB_FAIL;
+	if (rc == 0) {
+		sweep_dead_tmpdirs(s);
+		rc = count_runs(&ps, &L);
+	}
+	if (rc == 0 && !o->progress) {
 		progress_expect(&ps.own, ps.total, ps.cells);
 		hb_info("session %s: plan %s, %d runs (%zu boards x %zu cells x %zu workloads x "
 			"%d%s), %s time", session, p->name, ps.total, p->boards.n, L.ncells,
 			p->workloads.n, p->repetitions,
 			o->resume ? ", less those already passed" : "", timing_mode_name(p->timing));
 	}
-	for (size_t bi = 0; bi < L.nb && !hb_interrupted && !ps.stopped; bi++) {
-		ps.fleet.width = fleet_width(&ps, &L.boards[bi]);
-		for (size_t ci = 0; ci < L.ncells && !hb_interrupted && !ps.stopped; ci++) {
-			if (!L.ntodo[bi * L.ncells + ci])
-				continue;	/* resumed: nothing left in this cell */
-			if (build_and_run(&ps, &L, bi, ci) < 0) {
-				rc = HB_FAIL;
-				break;
-			}
-		}
-		/* the next board may fly another width */
-		while (ps.fleet.n)
-			land(&ps, 1);
-		if (rc != 0)
-			goto out;
-	}
-	if (!o->progress) {
+	if (rc == 0)
+		rc = run_boards(&ps, &L);
+	if (rc == 0 && !o->progress) {
 		progress_end(&ps.own);
 		hb_info("session %s: %d of %d runs passed", session, ps.passed, ps.total);
 	}
-	rc = ps.passed == ps.total ? 0 : HB_FAIL;
-out:
-	for (size_t i = 0; i < L.nb; i++)
-		board_free(&L.boards[i]);
-	for (size_t i = 0; i < L.nw; i++)
-		workload_free(&L.wls[i]);
-	free(L.boards);
-	free(L.wls);
-	free(L.todo);
-	free(L.ntodo);
+	if (rc == 0)
+		rc = ps.passed == ps.total ? 0 : HB_FAIL;
+	plan_load_free(&L);
 	return rc;
 }

@@ -392,20 +392,77 @@ static int planner_prepare(struct planner *pl, const struct plan *p, struct stor
 	return 0;
 }
 
+/* pl set up for plan p: the gate loops judge with the gate section's
+ * reference repetitions; the caller's options with the planner's bar, and
+ * no --resume (the session's runs are reused by the gate loops). */
+static void planner_init(struct planner *pl, const struct plan *p, const struct exec_opts *o)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->judged = *p;
+	pl->judged.repetitions = p->gate.reference_repetitions;
+	pl->plan = &pl->judged;
+	pl->reference = reference_of(pl->plan);
+	pl->jobs = planner_jobs(pl->plan, o->jobs);
+	progress_start(&pl->prog);
+	pl->opts = *o;
+	pl->opts.resume = NULL;
+	pl->opts.progress = &pl->prog;
+}
+
+/* With one board at a time there is nothing to run beside: each
+ * candidate's workloads all go in one phase, and share its boots. */
+static void one_phase(const struct plan *p, struct strlist wl[NPHASES], struct expectation *e,
+		      size_t ncells)
+{
+	strlist_free(&wl[PHASE_DUT_PACED]);
+	strlist_free(&wl[PHASE_HOST_PACED]);
+	for (size_t i = 0; i < p->workloads.n; i++)
+		strlist_push(&wl[PHASE_HOST_PACED], p->workloads.v[i]);
+	e->workloads[PHASE_DUT_PACED] = 0;
+	e->workloads[PHASE_HOST_PACED] = p->workloads.n;
+	e->judged[PHASE_DUT_PACED] = ncells;
+}
+
+/* The candidates' host-paced workloads, one candidate at a time. */
+static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct store *s,
+			 struct expectation *e)
+{
+	for (size_t i = 0; wl->n && i < pl->ncells && !hb_interrupted; i++) {
+		expect(pl, e);
+		e->runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], wl, s);
+		e->judged[PHASE_HOST_PACED]++;
+		if (pl->cells[i].rc == HB_FAIL_INPUT)
+			return HB_FAIL_INPUT;
+	}
+	return 0;
+}
+
+/* The build, the reference's runs, then each phase's candidates. */
+static int run_phases(struct planner *pl, const struct board *b, struct store *s,
+		      struct strlist wl[NPHASES], struct expectation *e)
+{
+	int rc = build_all(pl, b);
+	progress_lane(&pl->prog, LANE_REFERENCE);
+	if (!rc && !hb_interrupted)
+		rc = run_reference(pl, s);
+	e->reference_left = 0;
+	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
+	if (!split)
+		one_phase(pl->plan, wl, e, pl->ncells);
+	progress_lane(&pl->prog, LANE_DUT_PACED);
+	if (!rc && split && !hb_interrupted)
+		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, e);
+	progress_lane(&pl->prog, LANE_HOST_PACED);
+	if (!rc)
+		rc = judge_in_turn(pl, &wl[PHASE_HOST_PACED], s, e);
+	return rc;
+}
+
 int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		const struct exec_opts *o)
 {
-	memset(pl, 0, sizeof(*pl));
-	/* the gate loops judge with the gate section's reference repetitions */
-	pl->judged = *p;
-	pl->judged.repetitions = p->gate.reference_repetitions;
-	p = pl->plan = &pl->judged;
-	pl->reference = reference_of(p);
-	pl->jobs = planner_jobs(p, o->jobs);
-	progress_start(&pl->prog);
-	pl->opts = *o;
-	pl->opts.resume = NULL;	/* the session's runs are reused by the gate loops */
-	pl->opts.progress = &pl->prog;
+	planner_init(pl, p, o);
+	p = pl->plan;
 	struct gate_loop probe;
 	if (planner_prepare(pl, p, s, o, &probe) < 0)
 		return HB_FAIL_INPUT;
@@ -422,45 +479,17 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		pl->ncells, pl->reference, p->repetitions, p->gate.first_repetitions,
 		p->gate.max_repetitions, pl->jobs);
 	expect(pl, &e);
-	int rc = build_all(pl, &probe.board);
+	int rc = run_phases(pl, &probe.board, s, wl, &e);
 	gate_loop_free(&probe);
-	progress_lane(&pl->prog, LANE_REFERENCE);
-	if (!rc && !hb_interrupted)
-		rc = run_reference(pl, s);
-	e.reference_left = 0;
-	/* with one board at a time, each candidate's workloads share its boots */
-	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
-	if (!split) {
-		strlist_free(&wl[PHASE_DUT_PACED]);
-		strlist_free(&wl[PHASE_HOST_PACED]);
-		for (size_t i = 0; i < p->workloads.n; i++)
-			strlist_push(&wl[PHASE_HOST_PACED], p->workloads.v[i]);
-		e.workloads[PHASE_DUT_PACED] = 0;
-		e.workloads[PHASE_HOST_PACED] = p->workloads.n;
-		e.judged[PHASE_DUT_PACED] = pl->ncells;
-	}
-	progress_lane(&pl->prog, LANE_DUT_PACED);
-	if (!rc && split && !hb_interrupted)
-		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, &e);
-	progress_lane(&pl->prog, LANE_HOST_PACED);
-	for (size_t i = 0; !rc && wl[PHASE_HOST_PACED].n && i < pl->ncells && !hb_interrupted; i++) {
-		expect(pl, &e);
-		e.runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], &wl[PHASE_HOST_PACED], s);
-		e.judged[PHASE_HOST_PACED]++;
-		if (pl->cells[i].rc == HB_FAIL_INPUT)
-			rc = HB_FAIL_INPUT;
-	}
 	strlist_free(&wl[PHASE_DUT_PACED]);
 	strlist_free(&wl[PHASE_HOST_PACED]);
 	progress_expect(&pl->prog, pl->prog.runs_done, pl->prog.builds_total);
 	progress_end(&pl->prog);
-	if (rc != HB_FAIL_INPUT && store_decisions(pl, s) < 0)
-		rc = HB_FAIL;
-	int infra = rc != 0;
-	for (size_t i = 0; i < pl->ncells; i++)
-		infra |= pl->cells[i].rc != 0 || pl->cells[i].missing;
 	if (rc == HB_FAIL_INPUT)
 		return rc;
+	int infra = store_decisions(pl, s) < 0 || rc != 0;
+	for (size_t i = 0; i < pl->ncells; i++)
+		infra |= pl->cells[i].rc != 0 || pl->cells[i].missing;
 	return hb_interrupted || infra ? HB_FAIL : 0;
 }
 
