@@ -3,13 +3,11 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build/gitsource.h"
@@ -19,6 +17,7 @@
 #include "config/strategy.h"
 #include "measure/settings_apply.h"
 #include "run/images.h"
+#include "run/pool.h"
 #include "store/metrics.h"
 #include "store/runfile.h"
 #include "util/proc.h"
@@ -36,22 +35,17 @@ const struct exec_stages *exec_stages_of(const struct exec_opts *o)
  * boot's console log and a run's artifacts take about 200 KiB. */
 #define STORE_MIN_FREE_KIB 1024
 
-/* One boot in flight, in a process of its own (fan-out, executor.h). */
-struct flight {
-	pid_t pid;
-	int fd;			/* its flight_report arrives here */
-};
-
-/* What a flight's process stored, for the plan's counts. */
+/* What a flight's process (a boot in flight, fan-out in executor.h)
+ * stored, for the plan's counts: its report to the parent. */
 struct flight_report {
 	int stored, done, passed, kept, stopped;
 };
 
-/* The boots in flight; width is how many may be. */
+/* The boots in flight, each in a process of its own; width is how many
+ * may be. */
 struct fleet {
-	struct flight f[EXECUTOR_MAX_JOBS];
-	size_t n, width;
-	int forwarded;		/* the interrupt was passed on to them */
+	struct pool flights;
+	size_t width;
 };
 
 /* Provenance shared by every run of one invocation. */
@@ -604,46 +598,36 @@ static void run_boots(struct cell *c, const struct workload *wls, const struct t
 	}
 }
 
+/* A flight that ended: what it stored into the plan's counts. */
+static void landed(const struct pool_child *f, void *ctx)
+{
+	struct plan_state *ps = ctx;
+	struct flight_report r;
+	if (f->len != sizeof(r)) {
+		hb_err("the process of a run (pid %d) ended without saying what it stored; "
+		       "`hilbench show %s` lists what is in the store", (int)f->pid, ps->session);
+		return;
+	}
+	memcpy(&r, f->got, sizeof(r));
+	ps->stored += r.stored;
+	ps->kept += r.kept;
+	ps->done += r.done;
+	ps->passed += r.passed;
+	for (int k = 0; k < r.done; k++)
+		progress_run_end(ps->prog, 1);
+	/* it said why (stop_plan) */
+	ps->stopped |= r.stopped;
+}
+
 /* Reaps the flights that ended, adding what each stored to the plan's
- * counts; with block, waits for one at least (while any fly). Passes an
- * interrupt on to every flight once. Returns how many ended. */
+ * counts; with block, waits for one at least (while any fly). An
+ * interrupt is passed on to every flight (run/pool.h). Returns how many
+ * ended. */
 static size_t land(struct plan_state *ps, int block)
 {
-	struct fleet *fl = &ps->fleet;
+	struct pool *fl = &ps->fleet.flights;
 	for (;;) {
-		if (hb_interrupted && !fl->forwarded) {
-			/* Ctrl-C reaches them through the terminal, SIGTERM only us */
-			for (size_t i = 0; i < fl->n; i++)
-				kill(fl->f[i].pid, SIGTERM);
-			fl->forwarded = 1;
-		}
-		size_t ended = 0;
-		for (size_t i = 0; i < fl->n;) {
-			int status;
-			pid_t w = waitpid(fl->f[i].pid, &status, WNOHANG);
-			if (w == 0 || (w < 0 && errno == EINTR)) {
-				i++;
-				continue;
-			}
-			struct flight_report r;
-			if (read_all(fl->f[i].fd, &r, sizeof(r)) == 0) {
-				ps->stored += r.stored;
-				ps->kept += r.kept;
-				ps->done += r.done;
-				ps->passed += r.passed;
-				for (int k = 0; k < r.done; k++)
-					progress_run_end(ps->prog, 1);
-				/* it said why (stop_plan) */
-				ps->stopped |= r.stopped;
-			} else {
-				hb_err("the process of a run (pid %d) ended without saying what it "
-				       "stored; `hilbench show %s` lists what is in the store",
-				       (int)fl->f[i].pid, ps->session);
-			}
-			close(fl->f[i].fd);
-			fl->f[i] = fl->f[--fl->n];
-			ended++;
-		}
+		size_t ended = pool_reap(fl, landed, ps);
 		if (ended || !block || !fl->n)
 			return ended;
 		progress_draw(ps->prog);
@@ -651,32 +635,36 @@ static size_t land(struct plan_state *ps, int block)
 	}
 }
 
-/* The flight's own process: boots, runs and stores t with a store
- * connection of its own (the parent's must not cross a fork), then
- * reports on fd what it stored. */
-__attribute__((noreturn)) static void fly_child(struct cell *c, const struct workload *wls,
-						const struct todo *t, int fd)
+/* A flight's work, in its own process. */
+struct flight {
+	struct cell *c;
+	const struct workload *wls;
+	const struct todo *t;
+};
+
+/* The flight's own process: boots, runs and stores its run with a store
+ * connection of its own, then reports on fd what it stored. */
+static int fly_child(void *arg, int fd)
 {
-	struct plan_state *ps = c->ps;
-	hb_status(NULL);	/* the parent's bar, inherited: the parent draws it */
+	const struct flight *f = arg;
+	struct plan_state *ps = f->c->ps;
 	struct progress own;
 	progress_start(&own);
 	own.lines_only = 1;
 	ps->prog = &own;
-	ps->fleet.n = 0;	/* the parent's flights are not ours to reap */
 	struct flight_report r = { .stopped = 1 };
 	struct store *s = store_open(store_dir(ps->store));
 	if (s) {
 		struct plan_state before = *ps;
 		ps->store = s;
-		run_boots(c, wls, t, 1);
+		run_boots(f->c, f->wls, f->t, 1);
 		r = (struct flight_report){ .stored = ps->stored - before.stored,
 					    .done = ps->done - before.done,
 					    .passed = ps->passed - before.passed,
 					    .kept = ps->kept - before.kept, .stopped = ps->stopped };
 		store_close(s);
 	}
-	_exit(write_all(fd, &r, sizeof(r)) == 0 ? 0 : 1);
+	return write_all(fd, &r, sizeof(r));
 }
 
 /* Run t in a flight of its own once one of the fleet's places is free;
@@ -684,8 +672,7 @@ __attribute__((noreturn)) static void fly_child(struct cell *c, const struct wor
 static void fly(struct cell *c, const struct workload *wls, const struct todo *t)
 {
 	struct plan_state *ps = c->ps;
-	struct fleet *fl = &ps->fleet;
-	while (fl->n >= fl->width)
+	while (ps->fleet.flights.n >= ps->fleet.width)
 		land(ps, 1);
 	if (ps->stopped)
 		return;
@@ -693,26 +680,11 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 		record_unrun(c, wls, t, 1, 1, RUN_MISS, "not run: interrupted");
 		return;
 	}
-	int p[2] = { -1, -1 };
-	pid_t pid = -1;
-	fflush(NULL);
-	if (pipe2(p, O_CLOEXEC) == 0)
-		pid = fork();
-	if (pid < 0) {
-		hb_err("cannot start a process for a run: %s; running it here", strerror(errno));
-		if (p[0] >= 0) {
-			close(p[0]);
-			close(p[1]);
-		}
+	struct flight f = { c, wls, t };
+	if (pool_start(&ps->fleet.flights, "a run", fly_child, &f, NULL) < 0) {
+		hb_info("running it in this process");
 		run_boots(c, wls, t, 1);
-		return;
 	}
-	if (pid == 0) {
-		close(p[0]);
-		fly_child(c, wls, t, p[1]);
-	}
-	close(p[1]);
-	fl->f[fl->n++] = (struct flight){ .pid = pid, .fd = p[0] };
 }
 
 /* How many one-run boots of b may fly at once: --max-jobs, else 1. The
@@ -1045,7 +1017,7 @@ static int run_boards(struct plan_state *ps, const struct plan_load *L)
 				break;
 			}
 		}
-		while (ps->fleet.n)
+		while (ps->fleet.flights.n)
 			land(ps, 1);
 	}
 	return rc;
@@ -1088,5 +1060,6 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 	if (rc == 0)
 		rc = ps.passed == ps.total ? 0 : HB_FAIL;
 	plan_load_free(&L);
+	pool_free(&ps.fleet.flights);
 	return rc;
 }
