@@ -690,110 +690,150 @@ static int keep_artifacts(const struct build_request *req, const char *srcdir,
 	return 0;
 }
 
-int kernel_build(const struct build_request *req, struct build_result *res)
+/* What a kernel build is made of (its key's inputs) and where it goes. */
+struct kernel_inputs {
+	struct source src;
+	struct strategy base, strat;
+	struct layer_patch *patches;
+	size_t npatches;
+	char *toolchain;	/* the cross compiler's version line */
+	char fragment_sha[65];	/* the board's config fragment */
+	int with_dtb;
+	char *srcdir, *log, *marker;	/* in the key's directory */
+};
+
+static void kernel_inputs_free(struct kernel_inputs *in)
+{
+	free(in->marker);
+	free(in->log);
+	free(in->srcdir);
+	free(in->toolchain);
+	free(in->patches);
+	strategy_free(&in->base);
+	strategy_free(&in->strat);
+	source_free(&in->src);
+}
+
+/* The source (checked against the request), the patch stack, the
+ * toolchain and the config fragment; from them the key and the paths of
+ * its directory in res. 0, or HB_FAIL / HB_FAIL_INPUT (said). */
+static int gather_inputs(const struct build_request *req, struct kernel_inputs *in,
+			 struct build_result *res)
 {
 	const struct board *b = req->board;
-	memset(res, 0, sizeof(*res));
-	struct source src;
-	struct strategy base = { 0 }, strat = { 0 };
-	struct layer_patch *patches = NULL;
-	size_t npatches = 0;
-	char *toolchain = NULL, *srcdir = NULL, *log = NULL, *marker = NULL, *lockpath = NULL;
-	char *from = NULL;	/* key of the cached build this one started from */
-	int lockfd = -1, buildlock = -1, rc = HB_FAIL, verified = 1, with_dtb;
-	double t0 = monotonic_s();
-
 	struct source_spec spec = { .path = req->kernel_src, .series = req->series };
-	if ((rc = source_prepare(&spec, &src)) != 0)
-		goto out;
-	if ((rc = check_request(req, &src, &with_dtb)) != 0)
-		goto out;
-	res->series = xstrdup(src.series);
-	rc = HB_FAIL_INPUT;
-	if (gather_patches(req, src.series, &base, &strat, &patches, &npatches) < 0)
-		goto out;
-	rc = HB_FAIL;
-	if (!(toolchain = toolchain_version(b)))
-		goto out;
-	char fragment_sha[65];
-	if (sha256_file_hex(b->config_fragment, fragment_sha) < 0) {
+	int rc = source_prepare(&spec, &in->src);
+	if (rc == 0)
+		rc = check_request(req, &in->src, &in->with_dtb);
+	if (rc != 0)
+		return rc;
+	res->series = xstrdup(in->src.series);
+	if (gather_patches(req, in->src.series, &in->base, &in->strat, &in->patches,
+			   &in->npatches) < 0)
+		return HB_FAIL_INPUT;
+	if (!(in->toolchain = toolchain_version(b)))
+		return HB_FAIL;
+	if (sha256_file_hex(b->config_fragment, in->fragment_sha) < 0) {
 		hb_err("cannot read %s: %s", b->config_fragment, strerror(errno));
-		goto out;
+		return HB_FAIL;
 	}
-	compute_key(req, &src, toolchain, fragment_sha, patches, npatches, res->key);
-	result_paths(req, with_dtb, res);
-	srcdir = path_join(res->dir, "src");
-	log = path_join(res->dir, "build.log");
-	marker = path_join(res->dir, "patched");
-	lockpath = xasprintf("%s.lock", res->dir);
-	if (mkdir_p(res->dir, 0755) < 0) {
-		hb_err("cannot create %s: %s", res->dir, strerror(errno));
-		goto out;
-	}
-	if ((lockfd = lock_wait(lockpath, "another hilbench building this kernel")) < 0)
-		goto out;
-	if (read_manifest(res) == 0) {
-		res->cached = 1;
-		rc = 0;
-		goto out;
-	}
+	compute_key(req, &in->src, in->toolchain, in->fragment_sha, in->patches, in->npatches,
+		    res->key);
+	result_paths(req, in->with_dtb, res);
+	in->srcdir = path_join(res->dir, "src");
+	in->log = path_join(res->dir, "build.log");
+	in->marker = path_join(res->dir, "patched");
+	return 0;
+}
 
-	if ((rc = check_source_version(&src, &verified)) != 0)
-		goto out;
-	rc = HB_FAIL;
-	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", src.kernel_version,
-		req->strategy, b->name, res->key, log);
-	/* An interrupted build resumes in its patched tree; anything less is redone. */
-	if (!path_exists(marker)) {
-		if ((rc = prepare_tree(req, &src, toolchain, fragment_sha, patches, npatches,
-				       srcdir, res->dir, &from)) != 0)
-			goto out;
-		rc = HB_FAIL;
-		if (write_file_atomic(marker, from, strlen(from)) < 0)
-			goto out;
-	} else {
-		from = read_file(marker, NULL);
+/* The key's patched tree. An interrupted build resumes in its patched
+ * tree (the marker names the build it started from); anything less is
+ * redone. *from: that build's key, "" for none (NULL if the marker cannot
+ * be read). */
+static int patched_tree(const struct build_request *req, const struct kernel_inputs *in,
+			const struct build_result *res, char **from)
+{
+	if (path_exists(in->marker)) {
+		*from = read_file(in->marker, NULL);
+		return 0;
 	}
+	int rc = prepare_tree(req, &in->src, in->toolchain, in->fragment_sha, in->patches,
+			      in->npatches, in->srcdir, res->dir, from);
+	if (rc != 0)
+		return rc;
+	return write_file_atomic(in->marker, *from, strlen(*from)) < 0 ? HB_FAIL : 0;
+}
+
+/* Builds the key's kernel, its lock held and nothing cached: the source
+ * verified, the tree patched, compiled, its artifacts kept, the manifest
+ * written last. t0: when kernel_build() began (build_seconds). */
+static int build_key(const struct build_request *req, const struct kernel_inputs *in,
+		     struct build_result *res, double t0)
+{
+	int verified = 1, buildlock = -1;
+	char *from = NULL;	/* key of the cached build this one started from */
+	int rc = check_source_version(&in->src, &verified);
+	if (rc != 0)
+		return rc;
+	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", in->src.kernel_version,
+		req->strategy, req->board->name, res->key, in->log);
+	rc = patched_tree(req, in, res, &from);
 	/* One full compile at a time per cache: make already uses every core,
 	 * and two at once only thrash. An incremental build (a few objects and a
 	 * link) and an objects-only one (kbuild's prepare and one directory) do
 	 * not wait behind a half-hour cold build; patching above needs no CPU,
 	 * so a patch that does not apply never waits either. */
-	if ((!from || !*from) && !req->objects_dir) {
+	if (rc == 0 && (!from || !*from) && !req->objects_dir) {
 		buildlock = lock_compile();
-		if (buildlock < 0)
-			goto out;
+		rc = buildlock < 0 ? HB_FAIL : 0;
 		t0 = monotonic_s();	/* build_seconds: the build, not the wait for the lock */
 	}
-	unlink(log);
-	if ((rc = compile(req, srcdir, log, with_dtb)) != 0)
-		goto out;
-	rc = HB_FAIL;
-	if (keep_artifacts(req, srcdir, res) < 0)
-		goto out;
-	if (write_manifest(req, &src, toolchain, fragment_sha, patches, npatches,
-			   &strat.upstream, from ? from : "", verified, res,
-			   monotonic_s() - t0) < 0) {
-		hb_err("cannot write %s: %s", res->manifest, strerror(errno));
-		goto out;
+	if (rc == 0) {
+		unlink(in->log);
+		rc = compile(req, in->srcdir, in->log, in->with_dtb);
 	}
-	hb_info("built %s in %.0f s", res->kernel_release, monotonic_s() - t0);
-	rc = 0;
-out:
+	if (rc == 0 && keep_artifacts(req, in->srcdir, res) < 0)
+		rc = HB_FAIL;
+	if (rc == 0 && write_manifest(req, &in->src, in->toolchain, in->fragment_sha, in->patches,
+				      in->npatches, &in->strat.upstream, from ? from : "",
+				      verified, res, monotonic_s() - t0) < 0) {
+		hb_err("cannot write %s: %s", res->manifest, strerror(errno));
+		rc = HB_FAIL;
+	}
+	if (rc == 0)
+		hb_info("built %s in %.0f s", res->kernel_release, monotonic_s() - t0);
 	if (buildlock >= 0)
 		close(buildlock);
+	free(from);
+	return rc;
+}
+
+int kernel_build(const struct build_request *req, struct build_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	struct kernel_inputs in = { 0 };
+	double t0 = monotonic_s();
+	char *lockpath = NULL;
+	int lockfd = -1;
+	const char *holder = "another hilbench building this kernel";
+	int rc = gather_inputs(req, &in, res);
+	if (rc == 0) {
+		lockpath = xasprintf("%s.lock", res->dir);
+		if (mkdir_p(res->dir, 0755) < 0) {
+			hb_err("cannot create %s: %s", res->dir, strerror(errno));
+			rc = HB_FAIL;
+		} else if ((lockfd = lock_wait(lockpath, holder)) < 0) {
+			rc = HB_FAIL;
+		} else if (read_manifest(res) == 0) {
+			res->cached = 1;
+		} else {
+			rc = build_key(req, &in, res, t0);
+		}
+	}
 	if (lockfd >= 0)
 		close(lockfd);
 	free(lockpath);
-	free(from);
-	free(marker);
-	free(log);
-	free(srcdir);
-	free(toolchain);
-	free(patches);
-	strategy_free(&base);
-	strategy_free(&strat);
-	source_free(&src);
+	kernel_inputs_free(&in);
 	return rc;
 }
 

@@ -1004,66 +1004,45 @@ static int not_measured(const struct dut *d, const struct agent_report *a,
 	return 1;
 }
 
-enum run_class runner_run(struct dut *d, const struct workload *asked, const char *run_id,
-			  const char *rundir, struct run_result *res)
+/* The run itself, on a workload this board can run: the host's iperf3
+ * server, the agent's run and its report (the host's view of the link
+ * beside it), then its metrics, or why it is not a measurement. Sets
+ * res->cls from RUN_ERROR on, and returns it. */
+static enum run_class run_traffic(struct dut *d, const struct workload *w, const char *run_id,
+				  const char *rundir, const char *host_json, const char *dut_json,
+				  FILE *trace, struct agent_report *a, struct run_result *res)
 {
-	memset(res, 0, sizeof(*res));
 	const struct board *b = d->board;
-	/* the workload as this board runs it (board_virtual_seconds()) */
-	struct workload scaled = *asked;
-	if (d->timing == TIMING_VIRTUAL) {
-		scaled.duration_s = board_virtual_seconds(b, asked->duration_s);
-		scaled.omit_s = board_virtual_seconds(b, asked->omit_s);
-	}
-	const struct workload *w = &scaled;
-	char *host_json = path_join(rundir, "host-iperf.json");
-	char *dut_json = path_join(rundir, "dut-iperf.json");
-	char *trace_path = path_join(rundir, "agent.log");
-	FILE *trace = fopen(trace_path, "w");
 	struct iperf_job host = { .pid = -1 };
-	struct agent_report a = { .coalesce = { -1, -1, -1, -1 } };
-	char *context_path = path_join(rundir, "dut-context.txt");
 	struct host_view hv = { .cap = NULL };
 	char peer[64];
 	board_ip(b->host_addr, peer, sizeof(peer));
 	double budget = w->omit_s + w->duration_s + 60;
 	res->cls = RUN_ERROR;
-	if (!trace) {
-		snprintf(res->reason, sizeof(res->reason), "cannot write %s: %s", trace_path,
-			 strerror(errno));
-		goto out;
-	}
-	if (w->dir == WL_BIDIR && d->timing == TIMING_VIRTUAL) {
-		/* 2 of 2 runs hung: the DUT's clock crawls while both directions
-		 * keep it busy, and the host's side gave up (docs/measurements.md) */
-		snprintf(res->reason, sizeof(res->reason), "%s: bidir runs hang in virtual time; "
-			 "run it with --timing realtime (or timing: realtime in the plan)", w->path);
-		goto out;
-	}
-	a.context = fopen(context_path, "w");
 	/* the DUT is iperf3's client in every direction (hb-agent.c) */
 	if (traffic_server_start(&host, peer, IPERF_PORT, host_json) < 0) {
 		snprintf(res->reason, sizeof(res->reason), "host iperf server did not start");
-		goto out;
+		traffic_job_free(&host);
+		return res->cls;
 	}
 	hb_info("  %s: %s %s, %d s (+%d s warm-up)", run_id, wl_proto_name(w->proto),
 		wl_dir_name(w->dir), w->duration_s, w->omit_s);
 	host_view_start(&hv, d);
 	send_run(d, w, run_id);
 	struct host_side h = { .cc = { .idle_per_host_s = -1 } };
-	collect(d, run_id, budget, rundir, dut_json, trace, &a);
+	collect(d, run_id, budget, rundir, dut_json, trace, a);
 	if (d->insn_window[0]) {
 		/* expected: a window without them is the run's error */
 		take_insn_window(d, rundir, trace);
-		a.insn_counted = 1;
+		a->insn_counted = 1;
 	}
 	host_view_stop(&hv);
-	h.ok = traffic_wait(&host, a.end_seen ? 15 : 0, h.died, sizeof(h.died)) == 0;
-	h.behind = host_fell_behind(d, w, &hv, &a, &h.cc);
-	if (!not_measured(d, &a, &h, budget, res) &&
-	    compute_metrics(w, d->under_test, &a, b->dut_interface, rundir, dut_json, host_json, res)) {
+	h.ok = traffic_wait(&host, a->end_seen ? 15 : 0, h.died, sizeof(h.died)) == 0;
+	h.behind = host_fell_behind(d, w, &hv, a, &h.cc);
+	if (!not_measured(d, a, &h, budget, res) &&
+	    compute_metrics(w, d->under_test, a, b->dut_interface, rundir, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
-		host_metrics(&hv, &a, run_id, trace, res);
+		host_metrics(&hv, a, run_id, trace, res);
 		clock_metrics(&h.cc, trace, res);
 	}
 	if (res->cls == RUN_PASS && h.behind) {
@@ -1073,9 +1052,41 @@ enum run_class runner_run(struct dut *d, const struct workload *asked, const cha
 		snprintf(res->reason, sizeof(res->reason), "the run's rates are not the DUT's: %s",
 			 h.cc.reason);
 	}
-out:
 	host_view_stop(&hv);
 	traffic_job_free(&host);
+	return res->cls;
+}
+
+enum run_class runner_run(struct dut *d, const struct workload *asked, const char *run_id,
+			  const char *rundir, struct run_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	/* the workload as this board runs it (board_virtual_seconds()) */
+	struct workload scaled = *asked;
+	if (d->timing == TIMING_VIRTUAL) {
+		scaled.duration_s = board_virtual_seconds(d->board, asked->duration_s);
+		scaled.omit_s = board_virtual_seconds(d->board, asked->omit_s);
+	}
+	const struct workload *w = &scaled;
+	char *host_json = path_join(rundir, "host-iperf.json");
+	char *dut_json = path_join(rundir, "dut-iperf.json");
+	char *trace_path = path_join(rundir, "agent.log");
+	char *context_path = path_join(rundir, "dut-context.txt");
+	FILE *trace = fopen(trace_path, "w");
+	struct agent_report a = { .coalesce = { -1, -1, -1, -1 } };
+	res->cls = RUN_ERROR;
+	if (!trace) {
+		snprintf(res->reason, sizeof(res->reason), "cannot write %s: %s", trace_path,
+			 strerror(errno));
+	} else if (w->dir == WL_BIDIR && d->timing == TIMING_VIRTUAL) {
+		/* 2 of 2 runs hung: the DUT's clock crawls while both directions
+		 * keep it busy, and the host's side gave up (docs/measurements.md) */
+		snprintf(res->reason, sizeof(res->reason), "%s: bidir runs hang in virtual time; "
+			 "run it with --timing realtime (or timing: realtime in the plan)", w->path);
+	} else {
+		a.context = fopen(context_path, "w");
+		run_traffic(d, w, run_id, rundir, host_json, dut_json, trace, &a, res);
+	}
 	if (trace)
 		fclose(trace);
 	if (a.context)

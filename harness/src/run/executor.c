@@ -3,13 +3,11 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build/gitsource.h"
@@ -19,6 +17,7 @@
 #include "config/strategy.h"
 #include "measure/settings_apply.h"
 #include "run/images.h"
+#include "run/pool.h"
 #include "store/metrics.h"
 #include "store/runfile.h"
 #include "util/proc.h"
@@ -36,22 +35,17 @@ const struct exec_stages *exec_stages_of(const struct exec_opts *o)
  * boot's console log and a run's artifacts take about 200 KiB. */
 #define STORE_MIN_FREE_KIB 1024
 
-/* One boot in flight, in a process of its own (fan-out, executor.h). */
-struct flight {
-	pid_t pid;
-	int fd;			/* its flight_report arrives here */
-};
-
-/* What a flight's process stored, for the plan's counts. */
+/* What a flight's process (a boot in flight, fan-out in executor.h)
+ * stored, for the plan's counts: its report to the parent. */
 struct flight_report {
 	int stored, done, passed, kept, stopped;
 };
 
-/* The boots in flight; width is how many may be. */
+/* The boots in flight, each in a process of its own; width is how many
+ * may be. */
 struct fleet {
-	struct flight f[EXECUTOR_MAX_JOBS];
-	size_t n, width;
-	int forwarded;		/* the interrupt was passed on to them */
+	struct pool flights;
+	size_t width;
 };
 
 /* Provenance shared by every run of one invocation. */
@@ -604,46 +598,36 @@ static void run_boots(struct cell *c, const struct workload *wls, const struct t
 	}
 }
 
+/* A flight that ended: what it stored into the plan's counts. */
+static void landed(const struct pool_child *f, void *ctx)
+{
+	struct plan_state *ps = ctx;
+	struct flight_report r;
+	if (f->len != sizeof(r)) {
+		hb_err("the process of a run (pid %d) ended without saying what it stored; "
+		       "`hilbench show %s` lists what is in the store", (int)f->pid, ps->session);
+		return;
+	}
+	memcpy(&r, f->got, sizeof(r));
+	ps->stored += r.stored;
+	ps->kept += r.kept;
+	ps->done += r.done;
+	ps->passed += r.passed;
+	for (int k = 0; k < r.done; k++)
+		progress_run_end(ps->prog, 1);
+	/* it said why (stop_plan) */
+	ps->stopped |= r.stopped;
+}
+
 /* Reaps the flights that ended, adding what each stored to the plan's
- * counts; with block, waits for one at least (while any fly). Passes an
- * interrupt on to every flight once. Returns how many ended. */
+ * counts; with block, waits for one at least (while any fly). An
+ * interrupt is passed on to every flight (run/pool.h). Returns how many
+ * ended. */
 static size_t land(struct plan_state *ps, int block)
 {
-	struct fleet *fl = &ps->fleet;
+	struct pool *fl = &ps->fleet.flights;
 	for (;;) {
-		if (hb_interrupted && !fl->forwarded) {
-			/* Ctrl-C reaches them through the terminal, SIGTERM only us */
-			for (size_t i = 0; i < fl->n; i++)
-				kill(fl->f[i].pid, SIGTERM);
-			fl->forwarded = 1;
-		}
-		size_t ended = 0;
-		for (size_t i = 0; i < fl->n;) {
-			int status;
-			pid_t w = waitpid(fl->f[i].pid, &status, WNOHANG);
-			if (w == 0 || (w < 0 && errno == EINTR)) {
-				i++;
-				continue;
-			}
-			struct flight_report r;
-			if (read_all(fl->f[i].fd, &r, sizeof(r)) == 0) {
-				ps->stored += r.stored;
-				ps->kept += r.kept;
-				ps->done += r.done;
-				ps->passed += r.passed;
-				for (int k = 0; k < r.done; k++)
-					progress_run_end(ps->prog, 1);
-				/* it said why (stop_plan) */
-				ps->stopped |= r.stopped;
-			} else {
-				hb_err("the process of a run (pid %d) ended without saying what it "
-				       "stored; `hilbench show %s` lists what is in the store",
-				       (int)fl->f[i].pid, ps->session);
-			}
-			close(fl->f[i].fd);
-			fl->f[i] = fl->f[--fl->n];
-			ended++;
-		}
+		size_t ended = pool_reap(fl, landed, ps);
 		if (ended || !block || !fl->n)
 			return ended;
 		progress_draw(ps->prog);
@@ -651,32 +635,36 @@ static size_t land(struct plan_state *ps, int block)
 	}
 }
 
-/* The flight's own process: boots, runs and stores t with a store
- * connection of its own (the parent's must not cross a fork), then
- * reports on fd what it stored. */
-__attribute__((noreturn)) static void fly_child(struct cell *c, const struct workload *wls,
-						const struct todo *t, int fd)
+/* A flight's work, in its own process. */
+struct flight {
+	struct cell *c;
+	const struct workload *wls;
+	const struct todo *t;
+};
+
+/* The flight's own process: boots, runs and stores its run with a store
+ * connection of its own, then reports on fd what it stored. */
+static int fly_child(void *arg, int fd)
 {
-	struct plan_state *ps = c->ps;
-	hb_status(NULL);	/* the parent's bar, inherited: the parent draws it */
+	const struct flight *f = arg;
+	struct plan_state *ps = f->c->ps;
 	struct progress own;
 	progress_start(&own);
 	own.lines_only = 1;
 	ps->prog = &own;
-	ps->fleet.n = 0;	/* the parent's flights are not ours to reap */
 	struct flight_report r = { .stopped = 1 };
 	struct store *s = store_open(store_dir(ps->store));
 	if (s) {
 		struct plan_state before = *ps;
 		ps->store = s;
-		run_boots(c, wls, t, 1);
+		run_boots(f->c, f->wls, f->t, 1);
 		r = (struct flight_report){ .stored = ps->stored - before.stored,
 					    .done = ps->done - before.done,
 					    .passed = ps->passed - before.passed,
 					    .kept = ps->kept - before.kept, .stopped = ps->stopped };
 		store_close(s);
 	}
-	_exit(write_all(fd, &r, sizeof(r)) == 0 ? 0 : 1);
+	return write_all(fd, &r, sizeof(r));
 }
 
 /* Run t in a flight of its own once one of the fleet's places is free;
@@ -684,8 +672,7 @@ __attribute__((noreturn)) static void fly_child(struct cell *c, const struct wor
 static void fly(struct cell *c, const struct workload *wls, const struct todo *t)
 {
 	struct plan_state *ps = c->ps;
-	struct fleet *fl = &ps->fleet;
-	while (fl->n >= fl->width)
+	while (ps->fleet.flights.n >= ps->fleet.width)
 		land(ps, 1);
 	if (ps->stopped)
 		return;
@@ -693,26 +680,11 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 		record_unrun(c, wls, t, 1, 1, RUN_MISS, "not run: interrupted");
 		return;
 	}
-	int p[2] = { -1, -1 };
-	pid_t pid = -1;
-	fflush(NULL);
-	if (pipe2(p, O_CLOEXEC) == 0)
-		pid = fork();
-	if (pid < 0) {
-		hb_err("cannot start a process for a run: %s; running it here", strerror(errno));
-		if (p[0] >= 0) {
-			close(p[0]);
-			close(p[1]);
-		}
+	struct flight f = { c, wls, t };
+	if (pool_start(&ps->fleet.flights, "a run", fly_child, &f, NULL) < 0) {
+		hb_info("running it in this process");
 		run_boots(c, wls, t, 1);
-		return;
 	}
-	if (pid == 0) {
-		close(p[0]);
-		fly_child(c, wls, t, p[1]);
-	}
-	close(p[1]);
-	fl->f[fl->n++] = (struct flight){ .pid = pid, .fd = p[0] };
 }
 
 /* How many one-run boots of b may fly at once: --max-jobs, else what the
@@ -974,17 +946,13 @@ static int build_and_run(struct plan_state *ps, const struct plan_load *L, size_
 	return 0;
 }
 
-int executor_run_plan(const struct plan *p, struct store *s, const struct exec_opts *o,
-		      char session[40])
+/* The session the runs go to: --resume's, the caller's, or a new one.
+ * Runs that finished when the store could not take them are stored first:
+ * they are not measured again, and their session exists. */
+static int open_session(struct store *s, const struct plan *p, const struct exec_opts *o,
+			char session[40])
 {
-	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session };
-	ps.prog = o->progress ? o->progress : &ps.own;
-	if (!o->progress)
-		progress_start(&ps.own);
-	ps.attempts = o->attempts > 0 ? o->attempts : EXECUTOR_ATTEMPTS;
 	session[0] = '\0';
-	/* Runs that finished when the store could not take them are stored
-	 * first: they are not measured again, and their session exists. */
 	if (o->resume && runfile_import_all(s) < 0)
 		return HB_FAIL;
 	if (o->resume && resume_session(s, p, o->resume, session) < 0)
@@ -993,71 +961,106 @@ int executor_run_plan(const struct plan *p, struct store *s, const struct exec_o
 		snprintf(session, 40, "%s", o->session);
 	else if (!o->resume)
 		store_new_id(session);
-	fill_provenance(&ps);
+	return 0;
+}
 
-	/* Load everything first: a typo in the last workload must not cost an
-	 * hour of measurements before it is reported. */
-	struct plan_load L = { .ncells = plan_cells(p) };
-	L.boards = xcalloc(p->boards.n, sizeof(*L.boards));
-	L.wls = xcalloc(p->workloads.n, sizeof(*L.wls));
-	L.todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
-			 sizeof(*L.todo));
-	L.ntodo = xcalloc(p->boards.n * L.ncells, sizeof(*L.ntodo));
+/* The plan's boards and workloads, its names checked. Everything is loaded
+ * first: a typo in the last workload must not cost an hour of measurements
+ * before it is reported. 0, or HB_FAIL_INPUT (said); plan_load_free() after
+ * either. */
+static int load_before_running(const struct plan *p, const struct exec_opts *o,
+			       struct plan_load *L)
+{
+	*L = (struct plan_load){ .ncells = plan_cells(p) };
+	L->boards = xcalloc(p->boards.n, sizeof(*L->boards));
+	L->wls = xcalloc(p->workloads.n, sizeof(*L->wls));
+	L->todo = xcalloc(p->workloads.n * (size_t)p->repetitions * SWEEP_MAX_POINTS,
+			  sizeof(*L->todo));
+	L->ntodo = xcalloc(p->boards.n * L->ncells, sizeof(*L->ntodo));
 	int rc = 0;
-	for (; L.nb < p->boards.n && rc == 0; L.nb++)
-		if (catalog_board(p->boards.v[L.nb], &L.boards[L.nb]) < 0)
+	for (; L->nb < p->boards.n && rc == 0; L->nb++)
+		if (catalog_board(p->boards.v[L->nb], &L->boards[L->nb]) < 0)
 			rc = HB_FAIL_INPUT;
-	for (; L.nw < p->workloads.n && rc == 0; L.nw++)
-		if (catalog_workload(p->workloads.v[L.nw], &L.wls[L.nw]) < 0)
+	for (; L->nw < p->workloads.n && rc == 0; L->nw++)
+		if (catalog_workload(p->workloads.v[L->nw], &L->wls[L->nw]) < 0)
 			rc = HB_FAIL_INPUT;
-	for (size_t bi = 0; bi < L.nb && rc == 0; bi++)
-		rc = check_cell_names(&L.boards[bi], p, o);
-	if (rc != 0)
-		goto out;
-	/* A store that cannot take runs is found before anything is measured. */
-	if (store_check_writable(s) < 0) {
-		rc = HB_FAIL;
-		goto out;
+	for (size_t bi = 0; bi < L->nb && rc == 0; bi++)
+		rc = check_cell_names(&L->boards[bi], p, o);
+	return rc;
+}
+
+static void plan_load_free(struct plan_load *L)
+{
+	for (size_t i = 0; i < L->nb; i++)
+		board_free(&L->boards[i]);
+	for (size_t i = 0; i < L->nw; i++)
+		workload_free(&L->wls[i]);
+	free(L->boards);
+	free(L->wls);
+	free(L->todo);
+	free(L->ntodo);
+}
+
+/* Every board's cells that owe runs, built and run, until the plan is
+ * interrupted or stopped; a board's flights all land before the next
+ * board's start (it may fly another width). HB_FAIL when a cell's runs
+ * cannot even be listed again. */
+static int run_boards(struct plan_state *ps, const struct plan_load *L)
+{
+	int rc = 0;
+	for (size_t bi = 0; bi < L->nb && !hb_interrupted && !ps->stopped && rc == 0; bi++) {
+		ps->fleet.width = fleet_width(ps, &L->boards[bi]);
+		for (size_t ci = 0; ci < L->ncells && !hb_interrupted && !ps->stopped; ci++) {
+			if (!L->ntodo[bi * L->ncells + ci])
+				continue;	/* resumed: nothing left in this cell */
+			if (build_and_run(ps, L, bi, ci) < 0) {
+				rc = HB_FAIL;
+				break;
+			}
+		}
+		while (ps->fleet.flights.n)
+			land(ps, 1);
 	}
-	sweep_dead_tmpdirs(s);
-	if ((rc = count_runs(&ps, &L)) != 0)
-		goto out;
-	if (!o->progress) {
+	return rc;
+}
+
+int executor_run_plan(const struct plan *p, struct store *s, const struct exec_opts *o,
+		      char session[40])
+{
+	struct plan_state ps = { .plan = p, .opts = o, .store = s, .session = session };
+	ps.prog = o->progress ? o->progress : &ps.own;
+	if (!o->progress)
+		progress_start(&ps.own);
+	ps.attempts = o->attempts > 0 ? o->attempts : EXECUTOR_ATTEMPTS;
+	int rc = open_session(s, p, o, session);
+	if (rc != 0)
+		return rc;
+	fill_provenance(&ps);
+	struct plan_load L;
+	rc = load_before_running(p, o, &L);
+	/* A store that cannot take runs is found before anything is measured. */
+	if (rc == 0 && store_check_writable(s) < 0)
+		rc = HB_FAIL;
+	if (rc == 0) {
+		sweep_dead_tmpdirs(s);
+		rc = count_runs(&ps, &L);
+	}
+	if (rc == 0 && !o->progress) {
 		progress_expect(&ps.own, ps.total, ps.cells);
 		hb_info("session %s: plan %s, %d runs (%zu boards x %zu cells x %zu workloads x "
 			"%d%s), %s time", session, p->name, ps.total, p->boards.n, L.ncells,
 			p->workloads.n, p->repetitions,
 			o->resume ? ", less those already passed" : "", timing_mode_name(p->timing));
 	}
-	for (size_t bi = 0; bi < L.nb && !hb_interrupted && !ps.stopped; bi++) {
-		ps.fleet.width = fleet_width(&ps, &L.boards[bi]);
-		for (size_t ci = 0; ci < L.ncells && !hb_interrupted && !ps.stopped; ci++) {
-			if (!L.ntodo[bi * L.ncells + ci])
-				continue;	/* resumed: nothing left in this cell */
-			if (build_and_run(&ps, &L, bi, ci) < 0) {
-				rc = HB_FAIL;
-				break;
-			}
-		}
-		/* the next board may fly another width */
-		while (ps.fleet.n)
-			land(&ps, 1);
-		if (rc != 0)
-			goto out;
-	}
-	if (!o->progress) {
+	if (rc == 0)
+		rc = run_boards(&ps, &L);
+	if (rc == 0 && !o->progress) {
 		progress_end(&ps.own);
 		hb_info("session %s: %d of %d runs passed", session, ps.passed, ps.total);
 	}
-	rc = ps.passed == ps.total ? 0 : HB_FAIL;
-out:
-	for (size_t i = 0; i < L.nb; i++)
-		board_free(&L.boards[i]);
-	for (size_t i = 0; i < L.nw; i++)
-		workload_free(&L.wls[i]);
-	free(L.boards);
-	free(L.wls);
-	free(L.todo);
-	free(L.ntodo);
+	if (rc == 0)
+		rc = ps.passed == ps.total ? 0 : HB_FAIL;
+	plan_load_free(&L);
+	pool_free(&ps.fleet.flights);
 	return rc;
 }

@@ -28,10 +28,10 @@
  * Fan-out: a backend that boots once per run (a LAVA job each) keeps up to
  * o->max_jobs boots in flight, or as many as its deploy_ops.slots() says
  * the lab can start at once (the idle devices of a LAVA device type that
- * have a traffic peer each), never more than the slots' cap; each
- * in a process of its own that boots, runs, stores its run through its own
- * store connection the moment the job ends (retrying as above) and tells
- * the plan what it stored. SIGINT or SIGTERM reaches every such process
+ * have a traffic peer each), never more than the slots' cap; each in a
+ * process of its own (run/pool.h) that boots, runs, stores its run
+ * through its own store connection the moment the job ends (retrying as
+ * above) and tells the plan what it stored. SIGINT or SIGTERM reaches every such process
  * (forwarded once), which ends its job (a LAVA job is canceled); the runs
  * not started are stored as not run. A lab that cannot take boots in one
  * stops the plan: no new boot starts, those in flight end theirs.

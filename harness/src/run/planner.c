@@ -1,14 +1,13 @@
 #include "run/planner.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config/catalog.h"
 #include "measure/crosscheck.h"
+#include "run/pool.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -186,26 +185,34 @@ struct verdicts {
 	size_t n;
 };
 
-/* In a process of its own: its own store connection, its lines without a
- * bar (the parent draws it); the verdicts through fd. Never returns. */
-__attribute__((noreturn)) static void judge_in_child(struct planner *pl, struct planner_cell *c,
-						     const struct strlist *wl,
-						     const char *store_path, int fd)
+/* A candidate judged beside others, in a process of its own. */
+struct candidate_job {
+	struct planner *pl;
+	struct planner_cell *c;
+	const struct strlist *wl;
+	const char *store_path;
+};
+
+/* The candidate's process: its own store connection, its lines without a
+ * bar (the parent draws it); the verdicts through fd. */
+static int judge_in_child(void *arg, int fd)
 {
-	hb_status(NULL);	/* the parent's bar, inherited: the parent draws it */
-	struct store *s = store_open(store_path);
+	const struct candidate_job *j = arg;
+	struct planner *pl = j->pl;
+	struct planner_cell *c = j->c;
+	struct store *s = store_open(j->store_path);
 	struct progress own;
 	progress_start(&own);
 	own.lines_only = 1;
 	pl->opts.progress = &own;
-	int runs = s ? judge(pl, c, wl, s) : 0;
+	int runs = s ? judge(pl, c, j->wl, s) : 0;
 	struct verdicts v = { .rc = s ? c->rc : HB_FAIL, .missing = c->missing,
 			      .runs = runs, .n = c->n };
 	int ok = write_all(fd, &v, sizeof(v)) == 0 &&
 		 write_all(fd, c->v, c->n * sizeof(*c->v)) == 0;
 	if (s)
 		store_close(s);
-	_exit(ok ? 0 : 1);
+	return ok ? 0 : -1;
 }
 
 /* Runs stored in the session so far, of any class (rows come per run and
@@ -239,85 +246,75 @@ static void follow(struct planner *pl, struct store *s, int *seen)
 		progress_run_end(&pl->prog, 1);
 }
 
-/* The candidates' DUT-paced workloads, pl->jobs at once; the bar follows
- * the session's runs in the store. */
+/* What the candidates judged beside each other tell the parent. */
+struct beside {
+	struct expectation *e;
+	int rc;			/* the first candidate's input error */
+};
+
+/* A candidate's process ended: its verdicts into its cell. */
+static void verdicts_landed(const struct pool_child *p, void *ctx)
+{
+	struct beside *b = ctx;
+	struct planner_cell *c = p->tag;
+	struct verdicts v;
+	if (p->len < sizeof(v)) {
+		c->rc = HB_FAIL;
+		hb_err("planner: the process judging %s ended without its verdicts", c->strategy);
+		return;
+	}
+	memcpy(&v, p->got, sizeof(v));
+	size_t room = (p->len - sizeof(v)) / sizeof(*c->v);
+	if (v.n && v.n <= room && p->len - sizeof(v) == v.n * sizeof(*c->v)) {
+		c->v = xcalloc(v.n, sizeof(*c->v));
+		memcpy(c->v, p->got + sizeof(v), v.n * sizeof(*c->v));
+		c->n = v.n;
+	}
+	c->rc = v.rc;
+	c->missing = v.missing;
+	b->e->runs[PHASE_DUT_PACED] += v.runs;
+	b->e->judged[PHASE_DUT_PACED]++;
+	if (c->rc == HB_FAIL_INPUT && !b->rc)
+		b->rc = c->rc;
+}
+
+/* The candidates' DUT-paced workloads, pl->jobs at once (run/pool.h);
+ * the bar follows the session's runs in the store. */
 static int judge_concurrently(struct planner *pl, const struct strlist *wl, struct store *s,
 			      struct expectation *e)
 {
-	size_t next = 0, running = 0;
-	pid_t *pid = xcalloc(pl->ncells, sizeof(*pid));
-	int *fd = xcalloc(pl->ncells, sizeof(*fd));
-	int seen = session_runs(s, pl->session), rc = 0;
-	while ((next < pl->ncells || running) && rc == 0) {
-		while (next < pl->ncells && running < (size_t)pl->jobs && !hb_interrupted) {
-			int p[2];
-			fflush(NULL);
-			if (pipe(p) < 0 || (pid[next] = fork()) < 0) {
-				hb_err("planner: cannot start a process for %s: %s",
-				       pl->cells[next].strategy, strerror(errno));
-				rc = HB_FAIL;
+	struct pool pool = { 0 };
+	struct beside b = { .e = e };
+	size_t next = 0;
+	int seen = session_runs(s, pl->session);
+	while ((next < pl->ncells || pool.n) && b.rc == 0) {
+		while (next < pl->ncells && pool.n < (size_t)pl->jobs && !hb_interrupted) {
+			struct planner_cell *c = &pl->cells[next];
+			struct candidate_job j = { pl, c, wl, store_dir(s) };
+			if (pool_start(&pool, c->strategy, judge_in_child, &j, c) < 0) {
+				b.rc = HB_FAIL;
 				break;
 			}
-			if (pid[next] == 0) {
-				close(p[0]);
-				judge_in_child(pl, &pl->cells[next], wl, store_dir(s), p[1]);
-			}
-			close(p[1]);
-			fd[next] = p[0];
 			progress_say(&pl->prog, "%s: its DUT-paced workloads beside %zu other "
-				     "board(s)", pl->cells[next].strategy, running);
+				     "board(s)", c->strategy, pool.n - 1);
 			next++;
-			running++;
 		}
-		if (!running)
+		if (!pool.n)
 			break;
-		int status;
-		pid_t done = waitpid(-1, &status, WNOHANG);
-		if (done == 0) {
+		if (pool_reap(&pool, verdicts_landed, &b) == 0) {
 			follow(pl, s, &seen);
 			expect(pl, e);
 			progress_draw(&pl->prog);
 			sleep(1);
-			continue;
 		}
-		if (done < 0 && errno == EINTR)
-			continue;
-		size_t i = 0;
-		while (i < next && pid[i] != done)
-			i++;
-		if (done < 0 || i == next)
-			break;
-		running--;
-		pid[i] = 0;
-		struct planner_cell *c = &pl->cells[i];
-		struct verdicts v;
-		if (read_all(fd[i], &v, sizeof(v)) == 0) {
-			c->v = xcalloc(v.n ? v.n : 1, sizeof(*c->v));
-			if (read_all(fd[i], c->v, v.n * sizeof(*c->v)) == 0)
-				c->n = v.n;
-			c->rc = v.rc;
-			c->missing = v.missing;
-			e->runs[PHASE_DUT_PACED] += v.runs;
-			e->judged[PHASE_DUT_PACED]++;
-		} else {
-			c->rc = HB_FAIL;
-			hb_err("planner: the process judging %s ended without its verdicts",
-			       c->strategy);
-		}
-		close(fd[i]);
-		if (c->rc == HB_FAIL_INPUT)
-			rc = c->rc;
 	}
 	/* the children see the interrupt too, store what they ran, and end */
-	for (size_t i = 0; i < next; i++)
-		if (pid[i] > 0) {
-			waitpid(pid[i], NULL, 0);
-			close(fd[i]);
-		}
+	while (pool.n)
+		if (pool_reap(&pool, verdicts_landed, &b) == 0)
+			usleep(100000);
 	follow(pl, s, &seen);
-	free(pid);
-	free(fd);
-	return rc;
+	pool_free(&pool);
+	return b.rc;
 }
 
 /* Every decision into the session, for the reports made from the store
@@ -392,20 +389,77 @@ static int planner_prepare(struct planner *pl, const struct plan *p, struct stor
 	return 0;
 }
 
+/* pl set up for plan p: the gate loops judge with the gate section's
+ * reference repetitions; the caller's options with the planner's bar, and
+ * no --resume (the session's runs are reused by the gate loops). */
+static void planner_init(struct planner *pl, const struct plan *p, const struct exec_opts *o)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->judged = *p;
+	pl->judged.repetitions = p->gate.reference_repetitions;
+	pl->plan = &pl->judged;
+	pl->reference = reference_of(pl->plan);
+	pl->jobs = planner_jobs(pl->plan, o->jobs);
+	progress_start(&pl->prog);
+	pl->opts = *o;
+	pl->opts.resume = NULL;
+	pl->opts.progress = &pl->prog;
+}
+
+/* With one board at a time there is nothing to run beside: each
+ * candidate's workloads all go in one phase, and share its boots. */
+static void one_phase(const struct plan *p, struct strlist wl[NPHASES], struct expectation *e,
+		      size_t ncells)
+{
+	strlist_free(&wl[PHASE_DUT_PACED]);
+	strlist_free(&wl[PHASE_HOST_PACED]);
+	for (size_t i = 0; i < p->workloads.n; i++)
+		strlist_push(&wl[PHASE_HOST_PACED], p->workloads.v[i]);
+	e->workloads[PHASE_DUT_PACED] = 0;
+	e->workloads[PHASE_HOST_PACED] = p->workloads.n;
+	e->judged[PHASE_DUT_PACED] = ncells;
+}
+
+/* The candidates' host-paced workloads, one candidate at a time. */
+static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct store *s,
+			 struct expectation *e)
+{
+	for (size_t i = 0; wl->n && i < pl->ncells && !hb_interrupted; i++) {
+		expect(pl, e);
+		e->runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], wl, s);
+		e->judged[PHASE_HOST_PACED]++;
+		if (pl->cells[i].rc == HB_FAIL_INPUT)
+			return HB_FAIL_INPUT;
+	}
+	return 0;
+}
+
+/* The build, the reference's runs, then each phase's candidates. */
+static int run_phases(struct planner *pl, const struct board *b, struct store *s,
+		      struct strlist wl[NPHASES], struct expectation *e)
+{
+	int rc = build_all(pl, b);
+	progress_lane(&pl->prog, LANE_REFERENCE);
+	if (!rc && !hb_interrupted)
+		rc = run_reference(pl, s);
+	e->reference_left = 0;
+	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
+	if (!split)
+		one_phase(pl->plan, wl, e, pl->ncells);
+	progress_lane(&pl->prog, LANE_DUT_PACED);
+	if (!rc && split && !hb_interrupted)
+		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, e);
+	progress_lane(&pl->prog, LANE_HOST_PACED);
+	if (!rc)
+		rc = judge_in_turn(pl, &wl[PHASE_HOST_PACED], s, e);
+	return rc;
+}
+
 int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		const struct exec_opts *o)
 {
-	memset(pl, 0, sizeof(*pl));
-	/* the gate loops judge with the gate section's reference repetitions */
-	pl->judged = *p;
-	pl->judged.repetitions = p->gate.reference_repetitions;
-	p = pl->plan = &pl->judged;
-	pl->reference = reference_of(p);
-	pl->jobs = planner_jobs(p, o->jobs);
-	progress_start(&pl->prog);
-	pl->opts = *o;
-	pl->opts.resume = NULL;	/* the session's runs are reused by the gate loops */
-	pl->opts.progress = &pl->prog;
+	planner_init(pl, p, o);
+	p = pl->plan;
 	struct gate_loop probe;
 	if (planner_prepare(pl, p, s, o, &probe) < 0)
 		return HB_FAIL_INPUT;
@@ -422,45 +476,17 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		pl->ncells, pl->reference, p->repetitions, p->gate.first_repetitions,
 		p->gate.max_repetitions, pl->jobs);
 	expect(pl, &e);
-	int rc = build_all(pl, &probe.board);
+	int rc = run_phases(pl, &probe.board, s, wl, &e);
 	gate_loop_free(&probe);
-	progress_lane(&pl->prog, LANE_REFERENCE);
-	if (!rc && !hb_interrupted)
-		rc = run_reference(pl, s);
-	e.reference_left = 0;
-	/* with one board at a time, each candidate's workloads share its boots */
-	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
-	if (!split) {
-		strlist_free(&wl[PHASE_DUT_PACED]);
-		strlist_free(&wl[PHASE_HOST_PACED]);
-		for (size_t i = 0; i < p->workloads.n; i++)
-			strlist_push(&wl[PHASE_HOST_PACED], p->workloads.v[i]);
-		e.workloads[PHASE_DUT_PACED] = 0;
-		e.workloads[PHASE_HOST_PACED] = p->workloads.n;
-		e.judged[PHASE_DUT_PACED] = pl->ncells;
-	}
-	progress_lane(&pl->prog, LANE_DUT_PACED);
-	if (!rc && split && !hb_interrupted)
-		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, &e);
-	progress_lane(&pl->prog, LANE_HOST_PACED);
-	for (size_t i = 0; !rc && wl[PHASE_HOST_PACED].n && i < pl->ncells && !hb_interrupted; i++) {
-		expect(pl, &e);
-		e.runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], &wl[PHASE_HOST_PACED], s);
-		e.judged[PHASE_HOST_PACED]++;
-		if (pl->cells[i].rc == HB_FAIL_INPUT)
-			rc = HB_FAIL_INPUT;
-	}
 	strlist_free(&wl[PHASE_DUT_PACED]);
 	strlist_free(&wl[PHASE_HOST_PACED]);
 	progress_expect(&pl->prog, pl->prog.runs_done, pl->prog.builds_total);
 	progress_end(&pl->prog);
-	if (rc != HB_FAIL_INPUT && store_decisions(pl, s) < 0)
-		rc = HB_FAIL;
-	int infra = rc != 0;
-	for (size_t i = 0; i < pl->ncells; i++)
-		infra |= pl->cells[i].rc != 0 || pl->cells[i].missing;
 	if (rc == HB_FAIL_INPUT)
 		return rc;
+	int infra = store_decisions(pl, s) < 0 || rc != 0;
+	for (size_t i = 0; i < pl->ncells; i++)
+		infra |= pl->cells[i].rc != 0 || pl->cells[i].missing;
 	return hb_interrupted || infra ? HB_FAIL : 0;
 }
 

@@ -21,8 +21,9 @@
  * reference's runs; then the candidates' DUT-paced workloads (UDP the DUT
  * sends at an unlimited rate, measure/crosscheck.h), up to `jobs`
  * candidates at once, each in a process of its own (its own boots, network
- * namespaces and store connection); then their host-paced workloads (TCP,
- * the host sending), one candidate at a time: a host-paced run beside
+ * namespaces and store connection; run/pool.h, which passes an interrupt
+ * on to them); then their host-paced workloads (TCP, the host sending),
+ * one candidate at a time: a host-paced run beside
  * another emulator reads the host's CPU pressure (PSI 25-43 % with two on
  * 2 cores), which makes it an error in virtual time, while a DUT-paced
  * one stays within 0.3 %. Real-time runs are never run beside another:
