@@ -343,10 +343,11 @@ static void server_url(const struct board *b, char *out, size_t len)
 /* How many of b's jobs start at once: the type's idle devices (Good or
  * Unknown, and Idle) when each device has a traffic peer of its own
  * (lava.peers, at most as many as it names), else 1; *cap: 1 when several
- * devices would share this host's one peer, so two jobs must never run at
- * once, else no bound (one device queues the jobs; a device without a
- * peer fails its run, join_peer()). 1 when the server cannot say (the
- * boot that follows reports why). */
+ * usable devices (Good or Unknown, as the plan starts) would share this
+ * host's one peer, so two jobs must never run at once, else no bound (one
+ * usable device queues the jobs; a device without a peer fails its run,
+ * join_peer()). 1 when the server cannot say (the boot that follows
+ * reports why). */
 static int lava_rest_slots(const struct board *b, int *cap)
 {
 	char url[512], err[1024];
@@ -370,12 +371,12 @@ static int lava_rest_slots(const struct board *b, int *cap)
 		devs.total, b->lava.device_type, devs.unusable[0] ? "; not usable: " : "",
 		devs.unusable);
 	if (!b->lava.peers.n) {
-		if (devs.total <= 1)
+		if (devs.usable <= 1)
 			*cap = INT_MAX;
 		else
-			hb_info("%s: the %d devices of type %s share this host's one traffic peer (the "
-				"board names no lava.peers): one job at a time (docs/lava.md, \"A lab\")",
-				b->name, devs.total, b->lava.device_type);
+			hb_info("%s: the %d usable devices of type %s share this host's one traffic peer "
+				"(the board names no lava.peers): one job at a time (docs/lava.md, \"A lab\")",
+				b->name, devs.usable, b->lava.device_type);
 		return 1;
 	}
 	int n = devs.idle < (int)b->lava.peers.n ? devs.idle : (int)b->lava.peers.n;
