@@ -18,8 +18,9 @@
 # in the second, jobs ran on both devices at once and each run's traffic
 # went over its own device's link; every job's files were fetched over
 # HTTP, by the two workers only, and no job names a file:// URL; a device
-# marked Bad mid-plan leaves its jobs to the other; and a job that lands
-# on a device without a peer stops the plan, canceled. The
+# marked Bad mid-plan leaves its jobs to the other; a job that lands on a
+# device without a peer stops the plan, canceled; and a board without an
+# artifact host stops before submitting to a server off this machine. The
 # wall-time ratio of the two plans is printed (docs/measurements.md), not
 # asserted. Needs root and `make deps`; installs lava-server if missing.
 set -uo pipefail
@@ -224,6 +225,24 @@ for _ in $(seq 120); do
 	sleep 1
 done
 check "... its job $j3 canceled on the server" [ "$state" = "Finished Canceled" ]
+
+# --- a server off this machine, and a board without an artifact host ----------
+# qemu-orangepi-pc-lava-server names no lava.artifact_url: its jobs' files
+# would be file:// paths no remote worker reads. Its dut.host_addr on a
+# tap here, so only that is missing.
+ip tuntap add dev hbd0 mode tap && ip addr add 198.18.0.1/24 dev hbd0 && ip link set hbd0 up
+jobs_before=$(jobs_in | wc -l)
+before=$(sql "select count(*) from runs")
+HILBENCH_LAVA_URL=http://198.18.1.1:8000/ \
+	"$HB" --data-dir tests/data run --board qemu-orangepi-pc-lava-server --strategy baseline \
+	--workload udp64-tx-paced --timing realtime >"$work/noart.log" 2>&1
+rc=$?
+ip link del hbd0
+check "a remote server and no lava.artifact_url: the plan stops, exit 125" [ "$rc" = 125 ]
+check "... naming the key to set" grep -q "is not on this machine, so its workers need the job's files over HTTP: set lava.artifact_url" "$work/noart.log"
+check "... before anything is submitted" [ "$(jobs_in | wc -l)" = "$jobs_before" ]
+check "... the run stored as an error, with no number" [ "$(sql "select count(*) || ' ' || group_concat(class)
+	from runs where rowid > $before")" = "1 error" ]
 
 s1=$(cat "$work/one.seconds") s2=$(cat "$work/two.seconds")
 echo "# workers.sh: $RUNS runs took $s1 s on one worker ($r1 tried again), $s2 s on two" \
