@@ -269,6 +269,7 @@ static void bad_run_options_say_what_to_do(void **state)
 		{ { "run", "--repeat", "0", NULL }, "--repeat 0: give a whole number from 1 to 100" },
 		{ { "run", "--attempts", "11", NULL }, "--attempts 11: give a whole number from 1 to 10" },
 		{ { "run", "--jobs", "65", NULL }, "--jobs 65: give a whole number from 1 to 64" },
+		{ { "run", "--max-jobs", "0", NULL }, "--max-jobs 0: give a whole number from 1 to 64" },
 		{ { "run", "--no-such", NULL }, "usage: run" },
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(cases); i++) {

@@ -159,7 +159,7 @@ static int run_option(int c, const char *arg, const char *usage, struct run_opti
 		return parse_int_option("--jobs", arg, 1, 64, &o->exec.jobs) < 0 ? HB_FAIL_INPUT : 0;
 	case 'M':
 		return parse_int_option("--max-jobs", arg, 1, EXECUTOR_MAX_JOBS,
-					&o->exec.max_jobs) < 0 ? HB_EXIT_USAGE : 0;
+					&o->exec.max_jobs) < 0 ? HB_FAIL_INPUT : 0;
 	case 'b': pa->boards = arg; return 0;
 	case 's': pa->strategies = arg; return 0;
 	case 'w': pa->workloads = arg; return 0;
