@@ -2,6 +2,9 @@
  * their values into cp_params, reject bad ones with a message naming the
  * option and what to give, and leave every other option to the command;
  * the same for the run selection `report` and `history` share.
+ * run_options_parse() makes `run`'s and `compare`'s plan: an ad-hoc one of
+ * --board, --strategy and --workload, with the command line's overrides,
+ * or a usage error that says what to give.
  * The kernel revision `nightly` and `bisect` measure becomes executor options
  * (run/revision.c):
  * tested on a tiny git repository the test makes in a temp dir. */
@@ -205,6 +208,85 @@ static void since_is_a_date(void **state)
 	}
 }
 
+/* run_options_parse() over argv (NULL-terminated), from getopt's start,
+ * with what it printed in msg; o is freed by the caller either way. */
+static int run_parse_caught(char **argv, struct run_options *o, char *msg, size_t size)
+{
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	optind = 0;	/* glibc: a fresh scan, as at a command's start */
+	catch_stderr();
+	int rc = run_options_parse(argc, argv, "usage: run\n", "adhoc", o);
+	caught(msg, size);
+	return rc;
+}
+
+static void an_adhoc_plan_is_the_command_lines(void **state)
+{
+	(void)state;
+	char *argv[] = { "run", "--board", "b1,b2", "--strategy", "baseline", "--workload", "w1",
+			 "--repeat", "3", "--timing", "realtime", "--jobs", "2", "--max-jobs", "4",
+			 "--attempts", "5", "--kernel-series", "6.12", NULL };
+	struct run_options o;
+	char msg[256];
+	assert_int_equal(run_parse_caught(argv, &o, msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "");
+	assert_string_equal(o.plan.name, "adhoc");
+	assert_int_equal(o.plan.boards.n, 2);
+	assert_string_equal(o.plan.boards.v[1], "b2");
+	assert_string_equal(o.plan.strategies.v[0], "baseline");
+	assert_string_equal(o.plan.workloads.v[0], "w1");
+	assert_int_equal(o.plan.repetitions, 3);
+	assert_int_equal(o.plan.repeat, REPEAT_FIXED);
+	assert_int_equal(o.plan.timing, TIMING_REALTIME);
+	assert_int_equal(o.exec.jobs, 2);
+	assert_int_equal(o.exec.max_jobs, 4);
+	assert_int_equal(o.exec.attempts, 5);
+	assert_string_equal(o.exec.series, "6.12");
+	run_options_free(&o);
+
+	/* without --repeat: one repetition, virtual time */
+	char *plain[] = { "run", "-b", "b1", "-s", "baseline", "-w", "w1", NULL };
+	assert_int_equal(run_parse_caught(plain, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.plan.repetitions, 1);
+	assert_int_equal(o.plan.timing, TIMING_VIRTUAL);
+	run_options_free(&o);
+}
+
+static void bad_run_options_say_what_to_do(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *argv[10];
+		const char *msg;
+	} cases[] = {
+		{ { "run", NULL }, "name a PLAN, or all of --board, --strategy and --workload" },
+		{ { "run", "-b", "b1", "-s", "baseline", NULL }, "name a PLAN, or all of --board" },
+		{ { "run", "p1", "p2", NULL }, "one plan at a time (got 'p1' and 'p2')" },
+		{ { "run", "-b", "b1", "-s", "s1", "-w", "w1", "--timing", "slow", NULL },
+		  "--timing slow: choose realtime or virtual" },
+		{ { "run", "--repeat", "0", NULL }, "--repeat 0: give a whole number from 1 to 100" },
+		{ { "run", "--attempts", "11", NULL }, "--attempts 11: give a whole number from 1 to 10" },
+		{ { "run", "--jobs", "65", NULL }, "--jobs 65: give a whole number from 1 to 64" },
+		{ { "run", "--max-jobs", "0", NULL }, "--max-jobs 0: give a whole number from 1 to 64" },
+		{ { "run", "--no-such", NULL }, "usage: run" },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cases); i++) {
+		struct run_options o;
+		char msg[512];
+		assert_int_equal(run_parse_caught((char **)cases[i].argv, &o, msg, sizeof(msg)),
+				 HB_FAIL_INPUT);
+		assert_non_null(strstr(msg, cases[i].msg));
+		run_options_free(&o);
+	}
+	char *help[] = { "run", "--help", NULL };
+	struct run_options o;
+	char msg[64];
+	assert_int_equal(run_parse_caught(help, &o, msg, sizeof(msg)), 1);
+	run_options_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +296,8 @@ int main(void)
 		cmocka_unit_test(a_revision_becomes_a_patch_layer),
 		cmocka_unit_test(a_selection_takes_each_field),
 		cmocka_unit_test(since_is_a_date),
+		cmocka_unit_test(an_adhoc_plan_is_the_command_lines),
+		cmocka_unit_test(bad_run_options_say_what_to_do),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

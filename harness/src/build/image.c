@@ -289,102 +289,144 @@ static void set_paths(const struct board *b, const struct build_result *k, const
 	im->uboot = path_join(im->dir, "u-boot.txt");
 }
 
+/* BOOT_PLAIN: the kernel image and the initramfs as they are. */
+static int make_plain_files(const struct build_result *k, const struct userland_result *u,
+			    const char *tmp)
+{
+	char *kernel = path_join(tmp, base_name(k->image));
+	char *ramdisk = path_join(tmp, RAMDISK_RAW);
+	int failed = copy_file(k->image, kernel) < 0 || copy_file(u->initramfs, ramdisk) < 0;
+	if (failed)
+		hb_err("cannot copy the kernel and initramfs into %s: %s", tmp, strerror(errno));
+	free(kernel);
+	free(ramdisk);
+	return failed ? HB_FAIL : 0;
+}
+
+/* BOOT_UIMAGE and BOOT_UIMAGE_APPENDED_DTB: legacy uImages of the kernel
+ * and of the initramfs; the latter's kernel carries the DTB appended, and
+ * the DTB file dtb goes. */
+static int make_uimage_files(const struct board *b, const struct build_result *k,
+			     const struct userland_result *u, const char *tmp, const char *dtb,
+			     const char *log)
+{
+	char *kernel = path_join(tmp, "uImage");
+	char *ramdisk = path_join(tmp, RAMDISK_UBOOT);
+	char *joined = NULL;
+	const char *payload = k->image;
+	int rc = HB_FAIL;
+	if (b->boot_format == BOOT_UIMAGE_APPENDED_DTB) {
+		joined = xasprintf("%s/%s-dtb", tmp, base_name(k->image));
+		if (concat(k->image, dtb, joined) < 0) {
+			hb_err("cannot write %s: %s", joined, strerror(errno));
+			goto out;
+		}
+		payload = joined;
+	}
+	if (mkimage_legacy(b, k, "kernel", payload, kernel, log) ||
+	    mkimage_legacy(b, k, "ramdisk", u->initramfs, ramdisk, log))
+		goto out;
+	if (joined)
+		unlink(joined);
+	if (b->boot_format == BOOT_UIMAGE_APPENDED_DTB)
+		unlink(dtb);
+	rc = 0;
+out:
+	free(kernel);
+	free(ramdisk);
+	free(joined);
+	return rc;
+}
+
+/* FIT: the parts under fixed names next to the .its, which refers to them
+ * relative to mkimage's working directory; the parts go once the FIT is
+ * made, the .its stays: it says what is in the FIT. */
+static int make_fit_files(const struct board *b, const struct build_result *k,
+			  const struct userland_result *u, const char *tmp, const char *dtb,
+			  const char *log)
+{
+	char *kernel = path_join(tmp, FIT_KERNEL);
+	char *ramdisk = path_join(tmp, RAMDISK_RAW);
+	char *fdt = path_join(tmp, FIT_DTB);
+	char *its = NULL, *itsf = NULL;
+	int rc = HB_FAIL;
+	if (copy_file(k->image, kernel) != 0 || rename(dtb, fdt) != 0 ||
+	    copy_file(u->initramfs, ramdisk) != 0) {
+		hb_err("cannot prepare the FIT parts in %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	its = boot_fit_its(b, FIT_KERNEL, FIT_DTB, RAMDISK_RAW);
+	itsf = path_join(tmp, "boot.its");
+	if (write_file_atomic(itsf, its, strlen(its)) < 0) {
+		hb_err("cannot write %s: %s", itsf, strerror(errno));
+		goto out;
+	}
+	char *mk[] = { "mkimage", "-f", "boot.its", FIT_FILE, NULL };
+	if (run_logged(mk, tmp, log) != 0)
+		goto out;
+	unlink(kernel);
+	unlink(ramdisk);
+	unlink(fdt);
+	rc = 0;
+out:
+	free(kernel);
+	free(ramdisk);
+	free(fdt);
+	free(its);
+	free(itsf);
+	return rc;
+}
+
 /* Makes every file of the format in tmp (named as set_paths() says). */
 static int make_files(const struct board *b, const struct build_result *k,
 		      const struct userland_result *u, const char *tmp, const char *dtb_name,
 		      const char *log)
 {
 	char *dtb = path_join(tmp, dtb_name);
-	char *kernel = NULL, *ramdisk = NULL, *joined = NULL, *its = NULL, *itsf = NULL;
-	int rc = HB_FAIL;
-
+	int rc = 0;
 	if (b->external_dtb && !strcmp(b->external_dtb + strlen(b->external_dtb) - 4, ".dts")) {
-		if ((rc = compile_dts(b, k, dtb, log)) != 0)
-			goto out;
-		rc = HB_FAIL;
+		rc = compile_dts(b, k, dtb, log);
 	} else if (copy_file(b->external_dtb ? b->external_dtb : k->dtb, dtb) < 0) {
 		hb_err("cannot copy the DTB into %s: %s", tmp, strerror(errno));
-		goto out;
+		rc = HB_FAIL;
 	}
-	switch (b->boot_format) {
-	case BOOT_PLAIN:
-		kernel = path_join(tmp, base_name(k->image));
-		ramdisk = path_join(tmp, RAMDISK_RAW);
-		if (copy_file(k->image, kernel) < 0 || copy_file(u->initramfs, ramdisk) < 0) {
-			hb_err("cannot copy the kernel and initramfs into %s: %s", tmp, strerror(errno));
-			goto out;
+	if (rc == 0) {
+		switch (b->boot_format) {
+		case BOOT_PLAIN:
+			rc = make_plain_files(k, u, tmp);
+			break;
+		case BOOT_UIMAGE:
+		case BOOT_UIMAGE_APPENDED_DTB:
+			rc = make_uimage_files(b, k, u, tmp, dtb, log);
+			break;
+		default:
+			rc = make_fit_files(b, k, u, tmp, dtb, log);
+			break;
 		}
-		break;
-	case BOOT_UIMAGE:
-	case BOOT_UIMAGE_APPENDED_DTB:
-		kernel = path_join(tmp, "uImage");
-		ramdisk = path_join(tmp, RAMDISK_UBOOT);
-		const char *payload = k->image;
-		if (b->boot_format == BOOT_UIMAGE_APPENDED_DTB) {
-			joined = xasprintf("%s/%s-dtb", tmp, base_name(k->image));
-			if (concat(k->image, dtb, joined) < 0) {
-				hb_err("cannot write %s: %s", joined, strerror(errno));
-				goto out;
-			}
-			payload = joined;
-		}
-		if (mkimage_legacy(b, k, "kernel", payload, kernel, log) ||
-		    mkimage_legacy(b, k, "ramdisk", u->initramfs, ramdisk, log))
-			goto out;
-		if (joined)
-			unlink(joined);
-		if (b->boot_format == BOOT_UIMAGE_APPENDED_DTB)
-			unlink(dtb);
-		break;
-	default: {
-		/* FIT: the parts under fixed names next to the .its, which
-		 * refers to them relative to mkimage's working directory. */
-		kernel = path_join(tmp, FIT_KERNEL);
-		ramdisk = path_join(tmp, RAMDISK_RAW);
-		char *fdt = path_join(tmp, FIT_DTB);
-		int ok = copy_file(k->image, kernel) == 0 && rename(dtb, fdt) == 0 &&
-			 copy_file(u->initramfs, ramdisk) == 0;
-		free(fdt);
-		if (!ok) {
-			hb_err("cannot prepare the FIT parts in %s: %s", tmp, strerror(errno));
-			goto out;
-		}
-		its = boot_fit_its(b, FIT_KERNEL, FIT_DTB, RAMDISK_RAW);
-		itsf = path_join(tmp, "boot.its");
-		if (write_file_atomic(itsf, its, strlen(its)) < 0) {
-			hb_err("cannot write %s: %s", itsf, strerror(errno));
-			goto out;
-		}
-		char *mk[] = { "mkimage", "-f", "boot.its", FIT_FILE, NULL };
-		if (run_logged(mk, tmp, log) != 0)
-			goto out;
-		/* the .its stays: it says what is in the FIT */
-		char *parts[] = { kernel, ramdisk, NULL };
-		for (int i = 0; parts[i]; i++)
-			unlink(parts[i]);
-		char *fdt2 = path_join(tmp, FIT_DTB);
-		unlink(fdt2);
-		free(fdt2);
-		break;
 	}
-	}
-	rc = 0;
-out:
 	free(dtb);
-	free(kernel);
-	free(ramdisk);
-	free(joined);
-	free(its);
-	free(itsf);
 	return rc;
 }
 
-int boot_images_build(const struct board *b, const struct build_result *k,
-		      const struct userland_result *u, const char *cmdline,
-		      struct boot_images *out)
+/* The DTB's name on the TFTP server: the board's, or the external file's
+ * (a .dts is served compiled, as .dtb). */
+static char *served_dtb_name(const char *dtb_src)
 {
-	memset(out, 0, sizeof(*out));
-	const char *dtb_src = b->external_dtb ? b->external_dtb : k->dtb;
+	char *dtb_name = xstrdup(base_name(dtb_src));
+	size_t n = strlen(dtb_name);
+	if (n > 4 && !strcmp(dtb_name + n - 4, ".dts"))
+		dtb_name[n - 1] = 'b';
+	return dtb_name;
+}
+
+/* The key of the boot files: the hash of all that goes into them (the
+ * format and its addresses, the kernel and its image, the DTB, the
+ * initramfs, the command line and mkimage's version) into key; 0, or
+ * HB_FAIL with the reason printed. */
+static int boot_key(const struct board *b, const struct build_result *k,
+		    const struct userland_result *u, const char *cmdline, const char *dtb_src,
+		    const char *dtb_name, char key[65])
+{
 	char image_sha[65], dtb_sha[65];
 	if (sha256_file_hex(k->image, image_sha) < 0 || sha256_file_hex(dtb_src, dtb_sha) < 0) {
 		hb_err("cannot read %s or %s: %s", k->image, dtb_src, strerror(errno));
@@ -397,56 +439,23 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 		       "(u-boot-tools)", boot_format_name(b->boot_format), b->path);
 		return HB_FAIL;
 	}
-	/* The DTB's name on the TFTP server: the board's, or the external file's. */
-	char *dtb_name = xstrdup(base_name(dtb_src));
-	size_t n = strlen(dtb_name);
-	if (n > 4 && !strcmp(dtb_name + n - 4, ".dts"))
-		dtb_name[n - 1] = 'b';
 	char *key_text = xasprintf("hilbench-boot 1\nformat %s\nload %" PRIx64 "\nentry %" PRIx64
 				   "\nkernel %s %s\ndtb %s %s\ninitramfs %s\ncmdline %s\n"
 				   "mkimage %s\n", boot_format_name(b->boot_format), b->load_addr,
 				   b->entry_addr, k->key, image_sha, dtb_name, dtb_sha, u->sha256,
 				   cmdline, mkimage);
-	char key[65];
 	sha256_hex(key_text, strlen(key_text), key);
 	free(key_text);
 	free(mkimage);
+	return 0;
+}
 
-	out->dir = xasprintf("%s/boot/%.16s", k->dir, key);
-	set_paths(b, k, dtb_name, out);
-	/* Made in a directory of a name of this process's own, logged beside
-	 * it, and renamed into place: two processes making the same key do
-	 * not share a file, and readers see all the files or none. */
-	char *tmp = NULL, *log = NULL;
-	char *text = boot_uboot_commands(b, out, cmdline);
-	int rc = HB_FAIL_INPUT;
-	if (!text) {
-		hb_err("the kernel command line of %s has a quote or a newline, which U-Boot's "
-		       "setenv bootargs '...' cannot carry; remove it from kernel.cmdline", b->path);
-		goto out;
-	}
-	rc = 0;
-	if (path_exists(out->uboot))
-		goto out;	/* made before: u-boot.txt is written last */
-	hb_info("making the %s boot files for %s in %s", boot_format_name(b->boot_format),
-		b->name, out->dir);
-	rc = HB_FAIL;
-	char *parent = path_dirname(out->dir);
-	char *tmpl = xasprintf("%s.tmp-XXXXXX", out->dir);
-	int made = mkdir_p(parent, 0755) == 0 && mkdtemp(tmpl);
-	free(parent);
-	if (!made) {
-		hb_err("cannot create %s: %s", tmpl, strerror(errno));
-		free(tmpl);
-		goto out;
-	}
-	tmp = tmpl;
-	log = xasprintf("%s.log", tmp);
-	if ((rc = make_files(b, k, u, tmp, dtb_name, log)) != 0)
-		goto out;
-	rc = HB_FAIL;
+/* u-boot.txt written last into tmp, and tmp renamed to out->dir; 0, or
+ * HB_FAIL with the reason printed. */
+static int publish_boot_dir(const char *tmp, const char *uboot_text, const struct boot_images *out)
+{
 	char *uboot_tmp = path_join(tmp, "u-boot.txt");
-	int ok = write_file_atomic(uboot_tmp, text, strlen(text)) == 0;
+	int ok = write_file_atomic(uboot_tmp, uboot_text, strlen(uboot_text)) == 0;
 	free(uboot_tmp);
 	if (ok && rename(tmp, out->dir) != 0) {
 		if (path_exists(out->uboot))
@@ -456,19 +465,69 @@ int boot_images_build(const struct board *b, const struct build_result *k,
 	}
 	if (!ok) {
 		hb_err("cannot move %s to %s: %s", tmp, out->dir, strerror(errno));
-		goto out;
+		return HB_FAIL;
 	}
-	unlink(log);
-	rc = 0;
-out:
-	if (rc) {
-		if (tmp)
-			rm_rf(tmp);
-		boot_images_free(out);
+	return 0;
+}
+
+/* Made in a directory of a name of this process's own, logged beside it,
+ * and renamed into place: two processes making the same key do not share
+ * a file, and readers see all the files or none. A failure leaves the log
+ * (its name is in the error) and removes the rest. */
+static int make_boot_dir(const struct board *b, const struct build_result *k,
+			 const struct userland_result *u, const char *uboot_text,
+			 const char *dtb_name, const struct boot_images *out)
+{
+	char *parent = path_dirname(out->dir);
+	char *tmp = xasprintf("%s.tmp-XXXXXX", out->dir);
+	int made = mkdir_p(parent, 0755) == 0 && mkdtemp(tmp);
+	free(parent);
+	if (!made) {
+		hb_err("cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return HB_FAIL;
 	}
-	free(text);
+	char *log = xasprintf("%s.log", tmp);
+	int rc = make_files(b, k, u, tmp, dtb_name, log);
+	if (rc == 0)
+		rc = publish_boot_dir(tmp, uboot_text, out);
+	if (rc == 0)
+		unlink(log);
+	else
+		rm_rf(tmp);
 	free(tmp);
 	free(log);
+	return rc;
+}
+
+int boot_images_build(const struct board *b, const struct build_result *k,
+		      const struct userland_result *u, const char *cmdline,
+		      struct boot_images *out)
+{
+	memset(out, 0, sizeof(*out));
+	const char *dtb_src = b->external_dtb ? b->external_dtb : k->dtb;
+	char *dtb_name = served_dtb_name(dtb_src);
+	char key[65];
+	int rc = boot_key(b, k, u, cmdline, dtb_src, dtb_name, key);
+	if (rc) {
+		free(dtb_name);
+		return rc;
+	}
+	out->dir = xasprintf("%s/boot/%.16s", k->dir, key);
+	set_paths(b, k, dtb_name, out);
+	char *text = boot_uboot_commands(b, out, cmdline);
+	if (!text) {
+		hb_err("the kernel command line of %s has a quote or a newline, which U-Boot's "
+		       "setenv bootargs '...' cannot carry; remove it from kernel.cmdline", b->path);
+		rc = HB_FAIL_INPUT;
+	} else if (!path_exists(out->uboot)) {	/* else made before: u-boot.txt is written last */
+		hb_info("making the %s boot files for %s in %s", boot_format_name(b->boot_format),
+			b->name, out->dir);
+		rc = make_boot_dir(b, k, u, text, dtb_name, out);
+	}
+	if (rc)
+		boot_images_free(out);
+	free(text);
 	free(dtb_name);
 	return rc;
 }

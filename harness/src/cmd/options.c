@@ -120,104 +120,123 @@ int changepoint_option(int c, const char *arg, struct cp_params *cp)
 	}
 }
 
+static const struct option run_opts[] = {
+	{ "board", required_argument, NULL, 'b' },
+	{ "strategy", required_argument, NULL, 's' },
+	{ "strategies", required_argument, NULL, 's' },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "workloads", required_argument, NULL, 'w' },
+	{ "boards", required_argument, NULL, 'b' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "timing", required_argument, NULL, 't' },
+	{ "patch", required_argument, NULL, 'p' },
+	{ "series", required_argument, NULL, 'q' },
+	{ "kernel-series", required_argument, NULL, 'S' },
+	{ "resume", required_argument, NULL, 'R' },
+	{ "attempts", required_argument, NULL, 'A' },
+	{ "kernel-src", required_argument, NULL, 'K' },
+	{ "fixed", no_argument, NULL, 'F' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "max-jobs", required_argument, NULL, 'M' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* What the command line says of the plan, over the plan file's own. */
+struct plan_args {
+	const char *boards, *strategies, *workloads, *timing;
+	int repeat, fixed;
+};
+
+/* One option of run_opts, c with its argument arg, into o's run options
+ * or pa; 0 to go on, else what run_options_parse() returns. */
+static int run_option(int c, const char *arg, const char *usage, struct run_options *o,
+		      struct plan_args *pa)
+{
+	switch (c) {
+	case 'F': pa->fixed = 1; return 0;
+	case 'j':
+		return parse_int_option("--jobs", arg, 1, 64, &o->exec.jobs) < 0 ? HB_FAIL_INPUT : 0;
+	case 'M':
+		return parse_int_option("--max-jobs", arg, 1, EXECUTOR_MAX_JOBS,
+					&o->exec.max_jobs) < 0 ? HB_FAIL_INPUT : 0;
+	case 'b': pa->boards = arg; return 0;
+	case 's': pa->strategies = arg; return 0;
+	case 'w': pa->workloads = arg; return 0;
+	case 't': pa->timing = arg; return 0;
+	case 'S': o->exec.series = arg; return 0;
+	case 'R': o->exec.resume = arg; return 0;
+	case 'K': o->exec.kernel_src = arg; return 0;
+	case 'r':
+		return parse_int_option("--repeat", arg, 1, 100, &pa->repeat) < 0 ? HB_FAIL_INPUT : 0;
+	case 'A':
+		return parse_int_option("--attempts", arg, 1, 10, &o->exec.attempts) < 0 ?
+		       HB_FAIL_INPUT : 0;
+	case 'p':
+	case 'q':
+		return add_user_patches(&o->exec, c == 'q', arg) < 0 ? HB_FAIL_INPUT : 0;
+	default:
+		fputs(usage, c == 'h' ? stdout : stderr);
+		return c == 'h' ? 1 : HB_FAIL_INPUT;
+	}
+}
+
+/* The plan named planname, or "adhoc": the one --board, --strategy and
+ * --workload make; 0, or -1 with the reason printed. */
+static int load_plan(const char *planname, const struct plan_args *pa, struct plan *p)
+{
+	if (strcmp(planname, "adhoc"))
+		return catalog_plan(planname, p) < 0 ? -1 : 0;
+	if (!pa->boards || !pa->strategies || !pa->workloads) {
+		hb_err("name a PLAN, or all of --board, --strategy and --workload "
+		       "(see `hilbench list plans|boards|strategies|workloads`)");
+		return -1;
+	}
+	p->name = xstrdup("adhoc");
+	p->description = xstrdup("from the command line");
+	p->repetitions = 1;
+	p->timing = TIMING_VIRTUAL;
+	return 0;
+}
+
+/* The command line's boards, strategies, workloads, repetitions and
+ * timing over the plan's; 0, or -1 with the reason printed. */
+static int apply_plan_args(const struct plan_args *pa, struct plan *p)
+{
+	if (pa->boards)
+		set_list(&p->boards, pa->boards);
+	if (pa->strategies)
+		set_list(&p->strategies, pa->strategies);
+	if (pa->workloads)
+		set_list(&p->workloads, pa->workloads);
+	if (pa->repeat)
+		p->repetitions = pa->repeat;
+	/* a number of repetitions asked for is a fixed plan */
+	if (pa->repeat || pa->fixed)
+		p->repeat = REPEAT_FIXED;
+	if (pa->timing && timing_mode_parse(pa->timing, &p->timing) < 0) {
+		hb_err("--timing %s: choose realtime or virtual", pa->timing);
+		return -1;
+	}
+	return 0;
+}
+
 int run_options_parse(int argc, char **argv, const char *usage, const char *default_plan,
 		      struct run_options *o)
 {
-	static const struct option opts[] = {
-		{ "board", required_argument, NULL, 'b' },
-		{ "strategy", required_argument, NULL, 's' },
-		{ "strategies", required_argument, NULL, 's' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "boards", required_argument, NULL, 'b' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "timing", required_argument, NULL, 't' },
-		{ "patch", required_argument, NULL, 'p' },
-		{ "series", required_argument, NULL, 'q' },
-		{ "kernel-series", required_argument, NULL, 'S' },
-		{ "resume", required_argument, NULL, 'R' },
-		{ "attempts", required_argument, NULL, 'A' },
-		{ "kernel-src", required_argument, NULL, 'K' },
-		{ "fixed", no_argument, NULL, 'F' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "max-jobs", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	memset(o, 0, sizeof(*o));
-	const char *boards = NULL, *strategies = NULL, *workloads = NULL, *timing = NULL;
-	int repeat = 0, fixed = 0, c;
-	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:Fj:M:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'F': fixed = 1; break;
-		case 'j':
-			if (parse_int_option("--jobs", optarg, 1, 64, &o->exec.jobs) < 0)
-				return HB_FAIL_INPUT;
-			break;
-		case 'M':
-			if (parse_int_option("--max-jobs", optarg, 1, EXECUTOR_MAX_JOBS,
-					     &o->exec.max_jobs) < 0)
-				return HB_EXIT_USAGE;
-			break;
-		case 'b': boards = optarg; break;
-		case 's': strategies = optarg; break;
-		case 'w': workloads = optarg; break;
-		case 't': timing = optarg; break;
-		case 'S': o->exec.series = optarg; break;
-		case 'R': o->exec.resume = optarg; break;
-		case 'K': o->exec.kernel_src = optarg; break;
-		case 'r':
-			if (parse_int_option("--repeat", optarg, 1, 100, &repeat) < 0)
-				return HB_FAIL_INPUT;
-			break;
-		case 'A':
-			if (parse_int_option("--attempts", optarg, 1, 10, &o->exec.attempts) < 0)
-				return HB_FAIL_INPUT;
-			break;
-		case 'p':
-		case 'q':
-			if (add_user_patches(&o->exec, c == 'q', optarg) < 0)
-				return HB_FAIL_INPUT;
-			break;
-		default:
-			fputs(usage, c == 'h' ? stdout : stderr);
-			return c == 'h' ? 1 : HB_FAIL_INPUT;
-		}
-	}
+	struct plan_args pa = { 0 };
+	int c, rc;
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:Fj:M:h", run_opts, NULL)) != -1)
+		if ((rc = run_option(c, optarg, usage, o, &pa)))
+			return rc;
 	if (optind < argc - 1) {
 		hb_err("one plan at a time (got '%s' and '%s')", argv[optind], argv[optind + 1]);
 		return HB_FAIL_INPUT;
 	}
 	const char *planname = optind < argc ? argv[optind] : default_plan;
-	if (strcmp(planname, "adhoc")) {
-		if (catalog_plan(planname, &o->plan) < 0)
-			return HB_FAIL_INPUT;
-	} else {
-		if (!boards || !strategies || !workloads) {
-			hb_err("name a PLAN, or all of --board, --strategy and --workload "
-			       "(see `hilbench list plans|boards|strategies|workloads`)");
-			return HB_FAIL_INPUT;
-		}
-		o->plan.name = xstrdup("adhoc");
-		o->plan.description = xstrdup("from the command line");
-		o->plan.repetitions = 1;
-		o->plan.timing = TIMING_VIRTUAL;
-	}
-	if (boards)
-		set_list(&o->plan.boards, boards);
-	if (strategies)
-		set_list(&o->plan.strategies, strategies);
-	if (workloads)
-		set_list(&o->plan.workloads, workloads);
-	if (repeat)
-		o->plan.repetitions = repeat;
-	/* a number of repetitions asked for is a fixed plan */
-	if (repeat || fixed)
-		o->plan.repeat = REPEAT_FIXED;
-	if (timing && timing_mode_parse(timing, &o->plan.timing) < 0) {
-		hb_err("--timing %s: choose realtime or virtual", timing);
+	if (load_plan(planname, &pa, &o->plan) < 0 || apply_plan_args(&pa, &o->plan) < 0)
 		return HB_FAIL_INPUT;
-	}
 	return 0;
 }
 

@@ -341,51 +341,60 @@ static int check_peers(const struct ydoc *d, const struct board *b, char *err, s
 	return 0;
 }
 
-static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen)
+/* deploy.qemu: present for the qemu backend, exactly one emulator, the
+ * keys only an emulator hilbench builds has, and -global's form. */
+static int check_qemu(const struct ydoc *d, const struct board *b, char *err, size_t errlen)
 {
-	const struct ynode *kernel = ynode_get(d->root, "kernel");
 	const struct ynode *deploy = ynode_get(d->root, "deploy");
+	const struct ynode *qemu = ynode_get(deploy, "qemu");
 
-	if (ydoc_check_basename(d, b->name, err, errlen))
-		return -1;
-	if (!strcmp(b->backend, "qemu") && !ynode_get(deploy, "qemu"))
+	if (!strcmp(b->backend, "qemu") && !qemu)
 		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
 				"deploy.backend is qemu but there is no 'deploy.qemu' "
 				"mapping; add one with binary and machine");
-	if (ynode_get(deploy, "qemu") && !b->qemu.binary == !b->qemu.emulator)
-		return ydoc_err(d, ynode_get(deploy, "qemu"), err, errlen,
+	if (qemu && !b->qemu.binary == !b->qemu.emulator)
+		return ydoc_err(d, qemu, err, errlen,
 				"deploy.qemu needs exactly one of 'binary' (an installed "
 				"QEMU, e.g. qemu-system-arm) and 'emulator' (one hilbench "
 				"builds: a name in emulators/)");
 	if (b->qemu.ps_per_insn && !b->qemu.emulator)
-		return ydoc_err(d, ynode_get(ynode_get(deploy, "qemu"), "ps_per_insn"), err, errlen,
+		return ydoc_err(d, ynode_get(qemu, "ps_per_insn"), err, errlen,
 				"ps_per_insn needs an emulator hilbench builds (deploy.qemu."
 				"emulator): Debian's QEMU has only power-of-two shifts");
 	if (b->qemu.insn_profile && !b->qemu.emulator)
-		return ydoc_err(d, ynode_get(ynode_get(deploy, "qemu"), "insn_profile"), err, errlen,
+		return ydoc_err(d, ynode_get(qemu, "insn_profile"), err, errlen,
 				"insn_profile needs an emulator hilbench builds (deploy.qemu."
 				"emulator): its plugin is built against that emulator's source");
 	for (size_t i = 0; i < b->qemu.globals.n; i++) {
 		const char *g = b->qemu.globals.v[i], *dot = strchr(g, '.'), *eq = strchr(g, '=');
 		if (!dot || !eq || dot > eq || dot == g || eq == dot + 1 || g[0] == '-')
-			return ydoc_err(d, ynode_get(ynode_get(deploy, "qemu"), "globals"), err,
+			return ydoc_err(d, ynode_get(qemu, "globals"), err,
 					errlen, "global '%s' is not DEVICE.PROPERTY=VALUE (QEMU's "
 					"-global form, e.g. allwinner-sun8i-emac.tx-int-ctl=on)", g);
 	}
+	return 0;
+}
+
+/* The lava: section the LAVA backends need: the device (and lava-local's
+ * SD boot loader), and where the job's files are served from. */
+static int check_lava(const struct ydoc *d, const struct board *b, char *err, size_t errlen)
+{
+	const struct ynode *backend = ynode_get(ynode_get(d->root, "deploy"), "backend");
+	const struct ynode *lava = ynode_get(d->root, "lava");
+	char why[400];
+
 	if (!strcmp(b->backend, "lava-local") &&
 	    (!b->lava.device || !b->lava.sd_bootloader || b->lava.sd_bootloader[0] != '/'))
-		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
+		return ydoc_err(d, backend, err, errlen,
 				"deploy.backend is lava-local but the lava: section lacks "
 				"'device' (a dictionary in lava/devices/) or an absolute "
 				"'sd_bootloader' (the U-Boot image of the emulated SD card); "
 				"see docs/lava.md");
 	if (!strcmp(b->backend, "lava") && !b->lava.device)
-		return ydoc_err(d, ynode_get(deploy, "backend"), err, errlen,
+		return ydoc_err(d, backend, err, errlen,
 				"deploy.backend is lava but the lava: section names no "
 				"'device' (the device's hostname on the LAVA server); see "
 				"docs/lava.md");
-	const struct ynode *lava = ynode_get(d->root, "lava");
-	char why[400];
 	if (b->lava.artifact_url && board_artifact_url_ok(b->lava.artifact_url, why, sizeof(why)))
 		return ydoc_err(d, ynode_get(lava, "artifact_url"), err, errlen,
 				"lava.artifact_url %s", why);
@@ -394,10 +403,13 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 				"lava.artifact_dir '%s' is not an absolute path; name the "
 				"directory lava.artifact_url serves, like /srv/hilbench/artifacts",
 				b->lava.artifact_dir);
-	if (check_peers(d, b, err, errlen) || check_addrs(d, b, err, errlen) ||
-	    check_series(d, b, err, errlen) || check_boot(d, b, err, errlen))
-		return -1;
-	/* LAVA deploys the uImage hilbench makes: the board must make one. */
+	return 0;
+}
+
+/* LAVA deploys the uImage hilbench makes: the board must make one. */
+static int check_lava_kernel_type(const struct ydoc *d, const struct board *b, char *err,
+				  size_t errlen)
+{
 	if (b->lava.kernel_type && !strcmp(b->lava.kernel_type, "uimage") &&
 	    b->boot_format != BOOT_UIMAGE && b->boot_format != BOOT_UIMAGE_APPENDED_DTB)
 		return ydoc_err(d, ynode_get(ynode_get(d->root, "lava"), "kernel_type"), err, errlen,
@@ -405,41 +417,56 @@ static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen
 				"uimage-appended-dtb (the job deploys the uImage hilbench makes); "
 				"add a boot: section or use kernel_type %s",
 				strcmp(b->arch, "arm64") ? "zimage" : "image");
+	return 0;
+}
 
-	/* realpath: the header promises an absolute path, whatever the
-	 * working directory was when the board file was named. */
+/* kernel.KEY's file, *path, made absolute against the board file's
+ * directory. realpath: the header promises an absolute path, whatever the
+ * working directory was when the board file was named. */
+static int resolve_kernel_file(const struct ydoc *d, const char *key, char **path, char *err,
+			       size_t errlen)
+{
 	char *rel;
-	char *frag = board_relative_file(d, b->config_fragment, &rel);
-	if (!frag) {
-		ydoc_err(d, ynode_get(kernel, "config_fragment"), err, errlen,
-			 "kernel.config_fragment '%s' is not a file (looked for %s); "
-			 "paths are relative to the board file's directory",
-			 b->config_fragment, rel);
+	char *abs = board_relative_file(d, *path, &rel);
+	if (!abs) {
+		ydoc_err(d, ynode_get(ynode_get(d->root, "kernel"), key), err, errlen,
+			 "kernel.%s '%s' is not a file (looked for %s); paths are relative to the "
+			 "board file's directory", key, *path, rel);
 		free(rel);
 		return -1;
 	}
 	free(rel);
-	free(b->config_fragment);
-	b->config_fragment = frag;
+	free(*path);
+	*path = abs;
+	return 0;
+}
+
+/* The kernel's files: the config fragment, and an external DTB (a .dts or
+ * a .dtb), each made absolute. */
+static int check_kernel_files(const struct ydoc *d, struct board *b, char *err, size_t errlen)
+{
+	if (resolve_kernel_file(d, "config_fragment", &b->config_fragment, err, errlen))
+		return -1;
 	if (!b->external_dtb)
 		return 0;
 	size_t n = strlen(b->external_dtb);
 	if (n < 4 || (strcmp(b->external_dtb + n - 4, ".dts") && strcmp(b->external_dtb + n - 4, ".dtb")))
-		return ydoc_err(d, ynode_get(kernel, "external_dtb"), err, errlen,
-				"kernel.external_dtb '%s' must name a .dts (compiled against the "
-				"kernel tree's includes) or a .dtb file", b->external_dtb);
-	char *dtb = board_relative_file(d, b->external_dtb, &rel);
-	if (!dtb) {
-		ydoc_err(d, ynode_get(kernel, "external_dtb"), err, errlen,
-			 "kernel.external_dtb '%s' is not a file (looked for %s); paths are "
-			 "relative to the board file's directory", b->external_dtb, rel);
-		free(rel);
+		return ydoc_err(d, ynode_get(ynode_get(d->root, "kernel"), "external_dtb"), err,
+				errlen, "kernel.external_dtb '%s' must name a .dts (compiled against "
+				"the kernel tree's includes) or a .dtb file", b->external_dtb);
+	return resolve_kernel_file(d, "external_dtb", &b->external_dtb, err, errlen);
+}
+
+/* The board's checks, in the order that decides which mistake of several
+ * is the one reported. */
+static int check(const struct ydoc *d, struct board *b, char *err, size_t errlen)
+{
+	if (ydoc_check_basename(d, b->name, err, errlen) || check_qemu(d, b, err, errlen) ||
+	    check_lava(d, b, err, errlen) || check_peers(d, b, err, errlen) ||
+	    check_addrs(d, b, err, errlen) || check_series(d, b, err, errlen) ||
+	    check_boot(d, b, err, errlen) || check_lava_kernel_type(d, b, err, errlen))
 		return -1;
-	}
-	free(rel);
-	free(b->external_dtb);
-	b->external_dtb = dtb;
-	return 0;
+	return check_kernel_files(d, b, err, errlen);
 }
 
 int board_load(const char *path, struct board *b, char *err, size_t errlen)

@@ -207,6 +207,110 @@ static cJSON *load_json(const char *path)
 	return j;
 }
 
+/* ftrace's function profile of the window: each function's share of the
+ * window and its hits, the hrtimer paths' share, and the driver's TX NAPI
+ * polls per packet. 0 with res->reason if path's text is not a profile. */
+static int ftrace_metrics(const char *text, const char *path, const struct driver *dr,
+			  long long window_ns, long long txp, struct run_result *res)
+{
+	struct fprof_entry e[PROFILE_MAX];
+	int n = fprof_parse(text, e, PROFILE_MAX);
+	if (n < 0) {
+		snprintf(res->reason, sizeof(res->reason), "%s is not a function profile", path);
+		return 0;
+	}
+	char name[96], src[96];
+	double window_us = (double)window_ns / 1e3, share = 0;
+	for (int i = 0; i < n && i < PROFILE_MAX; i++) {
+		snprintf(name, sizeof(name), "ftrace_time_pct.%.60s", e[i].function);
+		add_metric(res, name, 100.0 * e[i].time_us / window_us,
+			   "ftrace function profiler, graph time / window");
+		snprintf(name, sizeof(name), "ftrace_hits.%.60s", e[i].function);
+		add_metric(res, name, (double)e[i].hits, "ftrace function profiler");
+		for (size_t k = 0; metric_hrtimer_paths[k]; k++)
+			if (!strcmp(e[i].function, metric_hrtimer_paths[k]))
+				share += e[i].time_us;
+		if (dr && !strcmp(e[i].function, dr->tx_napi_poll) && txp > 0) {
+			snprintf(src, sizeof(src), "ftrace profiler hits of %.40s / DUT tx_packets",
+				 dr->tx_napi_poll);
+			add_metric(res, "tx_napi_polls_per_pkt", (double)e[i].hits / (double)txp, src);
+		}
+	}
+	add_metric(res, "hrtimer_share_ftrace_pct", 100.0 * share / window_us,
+		   "ftrace profiler: hrtimer_start_range_ns+try_to_cancel+interrupt");
+	return 1;
+}
+
+/* perf record's report: the kernel's shares of samples in the hrtimer
+ * functions, in _raw_spin_unlock_irqrestore and in the driver's xmit. 0
+ * with res->reason if path's text has no samples. */
+static int perf_report_metrics(const char *text, const char *path, const struct driver *dr,
+			       struct run_result *res)
+{
+	struct perf_sym e[PROFILE_MAX];
+	unsigned long long samples;
+	int n = perf_report_parse(text, e, PROFILE_MAX, &samples);
+	if (n < 0) {
+		/* seen when perf record ran a second time in one boot */
+		snprintf(res->reason, sizeof(res->reason),
+			 "%s has no '# Samples:' line: perf recorded no samples", path);
+		return 0;
+	}
+	double hr = 0, unlock = 0, xmit = 0;
+	for (int i = 0; i < n && i < PROFILE_MAX; i++) {
+		if (!e[i].kernel)
+			continue;
+		if (strstr(e[i].symbol, "hrtimer"))
+			hr += e[i].pct;
+		if (!strcmp(e[i].symbol, "_raw_spin_unlock_irqrestore"))
+			unlock += e[i].pct;
+		if (dr && !strcmp(e[i].symbol, dr->xmit))
+			xmit += e[i].pct;
+	}
+	add_metric(res, "perf_samples", (double)samples, "perf record -e cpu-clock -a");
+	add_metric(res, "hrtimer_share_perf_pct", hr,
+		   "perf record cpu-clock: samples in kernel symbols named *hrtimer*");
+	add_metric(res, "irqrestore_share_perf_pct", unlock,
+		   "perf record cpu-clock: samples in _raw_spin_unlock_irqrestore");
+	if (dr) {
+		char src[96];
+		snprintf(src, sizeof(src), "perf record cpu-clock: samples in %.40s (self)", dr->xmit);
+		add_metric(res, "xmit_share_perf_pct", xmit, src);
+	}
+	return 1;
+}
+
+/* perf stat's counts (perf-stat.csv) and their rates over the window; 0
+ * with res->reason if the file is missing or not perf stat -x, output. */
+static int perf_stat_metrics(const char *rundir, long long window_ns, struct run_result *res)
+{
+	char *path = path_join(rundir, "perf-stat.csv");
+	char *text = read_file(path, NULL);
+	struct perf_count c[32];
+	int n = text ? perf_stat_parse(text, c, HB_ARRAY_SIZE(c)) : -1;
+	if (n < 0)
+		snprintf(res->reason, sizeof(res->reason), "%s is missing or not perf stat -x, output",
+			 path);
+	/* perf stat counts from 3 s before the window (its start-up) to just
+	 * after it: the few events of that idle lead-in are counted, and rates
+	 * use the window, not perf's longer run time. */
+	for (int i = 0; i < n && i < (int)HB_ARRAY_SIZE(c); i++) {
+		if (!c[i].counted)
+			continue;
+		const char *ev = strchr(c[i].event, ':') ? strchr(c[i].event, ':') + 1 : c[i].event;
+		char name[96], src[96];
+		snprintf(name, sizeof(name), "perf_stat.%.60s", ev);
+		snprintf(src, sizeof(src), "perf stat -a -e %.60s", c[i].event);
+		add_metric(res, name, (double)c[i].count, src);
+		snprintf(name, sizeof(name), "perf_stat.%.60s_per_s", ev);
+		snprintf(src, sizeof(src), "perf stat -a -e %.40s / DUT clock window", c[i].event);
+		add_metric(res, name, (double)c[i].count / ((double)window_ns / 1e9), src);
+	}
+	free(text);
+	free(path);
+	return n >= 0;
+}
+
 /* The profiled run's files as metrics; 0 with res->reason if a file the
  * run's profiler must have written is missing or unreadable. */
 static int profile_metrics(const struct workload *w, const struct driver *dr,
@@ -215,98 +319,17 @@ static int profile_metrics(const struct workload *w, const struct driver *dr,
 	const char *file = w->profile == WL_PROFILE_FTRACE ? "function-profile.txt" : "perf-report.txt";
 	char *path = path_join(rundir, file);
 	char *text = read_file(path, NULL);
-	int ok = 0;
 	long long ns = counter_delta(a, "profile_clock_ns");
 	long long txp = counter_delta(a, "tx_packets");
+	int ok;
 	if (!text || ns <= 0) {
 		snprintf(res->reason, sizeof(res->reason), "the DUT's %s or its window is missing", file);
-		goto out;
-	}
-	char name[96], src[96];
-	if (w->profile == WL_PROFILE_FTRACE) {
-		struct fprof_entry e[PROFILE_MAX];
-		int n = fprof_parse(text, e, PROFILE_MAX);
-		if (n < 0) {
-			snprintf(res->reason, sizeof(res->reason), "%s is not a function profile", path);
-			goto out;
-		}
-		double window_us = (double)ns / 1e3, share = 0;
-		for (int i = 0; i < n && i < PROFILE_MAX; i++) {
-			snprintf(name, sizeof(name), "ftrace_time_pct.%.60s", e[i].function);
-			add_metric(res, name, 100.0 * e[i].time_us / window_us,
-				   "ftrace function profiler, graph time / window");
-			snprintf(name, sizeof(name), "ftrace_hits.%.60s", e[i].function);
-			add_metric(res, name, (double)e[i].hits, "ftrace function profiler");
-			for (size_t k = 0; metric_hrtimer_paths[k]; k++)
-				if (!strcmp(e[i].function, metric_hrtimer_paths[k]))
-					share += e[i].time_us;
-			if (dr && !strcmp(e[i].function, dr->tx_napi_poll) && txp > 0) {
-				snprintf(src, sizeof(src), "ftrace profiler hits of %.40s / DUT tx_packets",
-					 dr->tx_napi_poll);
-				add_metric(res, "tx_napi_polls_per_pkt", (double)e[i].hits / (double)txp, src);
-			}
-		}
-		add_metric(res, "hrtimer_share_ftrace_pct", 100.0 * share / window_us,
-			   "ftrace profiler: hrtimer_start_range_ns+try_to_cancel+interrupt");
+		ok = 0;
+	} else if (w->profile == WL_PROFILE_FTRACE) {
+		ok = ftrace_metrics(text, path, dr, ns, txp, res);
 	} else {
-		struct perf_sym e[PROFILE_MAX];
-		unsigned long long samples;
-		int n = perf_report_parse(text, e, PROFILE_MAX, &samples);
-		if (n < 0) {
-			/* seen when perf record ran a second time in one boot */
-			snprintf(res->reason, sizeof(res->reason),
-				 "%s has no '# Samples:' line: perf recorded no samples", path);
-			goto out;
-		}
-		double hr = 0, unlock = 0, xmit = 0;
-		for (int i = 0; i < n && i < PROFILE_MAX; i++) {
-			if (!e[i].kernel)
-				continue;
-			if (strstr(e[i].symbol, "hrtimer"))
-				hr += e[i].pct;
-			if (!strcmp(e[i].symbol, "_raw_spin_unlock_irqrestore"))
-				unlock += e[i].pct;
-			if (dr && !strcmp(e[i].symbol, dr->xmit))
-				xmit += e[i].pct;
-		}
-		add_metric(res, "perf_samples", (double)samples, "perf record -e cpu-clock -a");
-		add_metric(res, "hrtimer_share_perf_pct", hr,
-			   "perf record cpu-clock: samples in kernel symbols named *hrtimer*");
-		add_metric(res, "irqrestore_share_perf_pct", unlock,
-			   "perf record cpu-clock: samples in _raw_spin_unlock_irqrestore");
-		if (dr) {
-			snprintf(src, sizeof(src), "perf record cpu-clock: samples in %.40s (self)",
-				 dr->xmit);
-			add_metric(res, "xmit_share_perf_pct", xmit, src);
-		}
-		free(text);
-		free(path);
-		path = path_join(rundir, "perf-stat.csv");
-		text = read_file(path, NULL);
-		struct perf_count c[32];
-		n = text ? perf_stat_parse(text, c, HB_ARRAY_SIZE(c)) : -1;
-		if (n < 0) {
-			snprintf(res->reason, sizeof(res->reason), "%s is missing or not perf stat -x, output",
-				 path);
-			goto out;
-		}
-		/* perf stat counts from 3 s before the window (its start-up) to
-		 * just after it: the few events of that idle lead-in are counted,
-		 * and rates use the window, not perf's longer run time. */
-		for (int i = 0; i < n && i < (int)HB_ARRAY_SIZE(c); i++) {
-			if (!c[i].counted)
-				continue;
-			const char *ev = strchr(c[i].event, ':') ? strchr(c[i].event, ':') + 1 : c[i].event;
-			snprintf(name, sizeof(name), "perf_stat.%.60s", ev);
-			snprintf(src, sizeof(src), "perf stat -a -e %.60s", c[i].event);
-			add_metric(res, name, (double)c[i].count, src);
-			snprintf(name, sizeof(name), "perf_stat.%.60s_per_s", ev);
-			snprintf(src, sizeof(src), "perf stat -a -e %.40s / DUT clock window", c[i].event);
-			add_metric(res, name, (double)c[i].count / ((double)ns / 1e9), src);
-		}
+		ok = perf_report_metrics(text, path, dr, res) && perf_stat_metrics(rundir, ns, res);
 	}
-	ok = 1;
-out:
 	free(text);
 	free(path);
 	return ok;
@@ -319,6 +342,74 @@ static int insn_by_self(const void *x, const void *y)
 {
 	const struct insn_fn *a = x, *b = y;
 	return a->self < b->self ? 1 : a->self > b->self ? -1 : strcmp(a->function, b->function);
+}
+
+/* The inclusive counts of the window: each function's instructions from
+ * entry to return per packet, the receive poll's alone in a DUT-RX run,
+ * the hrtimer paths' share of the window and the entries left out. */
+static void insn_inclusive_metrics(const struct workload *w, const struct driver *dr,
+				   const struct insn_fn *e, int n, const struct insn_window *win,
+				   double per, struct run_result *res)
+{
+	char name[96], src[96];
+	unsigned long long hrtimer = 0, unmatched = 0;
+	for (int i = 0; i < n; i++) {
+		if (!e[i].inclusive)
+			continue;
+		unmatched += e[i].unmatched;
+		for (size_t k = 0; metric_hrtimer_paths[k]; k++)
+			if (!strcmp(e[i].function, metric_hrtimer_paths[k]))
+				hrtimer += e[i].incl;
+		snprintf(name, sizeof(name), "insn_incl_per_pkt.%.60s", e[i].function);
+		add_metric(res, name, (double)e[i].incl / per,
+			   "emulator-insn: instructions entry to return / DUT packets");
+		/* the receive path alone: insn_per_pkt of a DUT-RX run also holds
+		 * the idle and timer work of a window the host's pace stretches */
+		if (w->dir == WL_DUT_RX && dr && dr->rx_napi_poll &&
+		    !strcmp(e[i].function, dr->rx_napi_poll)) {
+			snprintf(src, sizeof(src), "emulator-insn: %.40s entry to return / DUT rx_packets",
+				 dr->rx_napi_poll);
+			add_metric(res, "insn_rx_poll_per_pkt", (double)e[i].incl / per, src);
+		}
+	}
+	add_metric(res, "hrtimer_share_insn_pct", 100.0 * (double)hrtimer / (double)win->insns,
+		   "emulator-insn: hrtimer_start_range_ns+try_to_cancel+interrupt, inclusive");
+	add_metric(res, "insn_unmatched_calls", (double)unmatched,
+		   "emulator-insn: inclusive entries left out");
+}
+
+/* The entries per packet of each function the driver file counts calls
+ * of; a function the window never entered has no line: 0 calls. */
+static void insn_call_metrics(const struct driver *dr, const struct insn_fn *e, int n,
+			      double per, struct run_result *res)
+{
+	char name[96], src[96];
+	for (size_t c = 0; dr && c < dr->calls.n; c++) {
+		unsigned long long calls = 0;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(e[i].function, dr->calls.v[c]))
+				calls = e[i].calls;
+		snprintf(name, sizeof(name), "calls_per_pkt.%.60s", dr->calls.v[c]);
+		snprintf(src, sizeof(src), "emulator-insn: entries of %.40s / DUT packets",
+			 dr->calls.v[c]);
+		add_metric(res, name, (double)calls / per, src);
+	}
+}
+
+/* The INSN_TOP functions with the most instructions of their own, per
+ * packet (e is sorted by them). */
+static void insn_self_metrics(struct insn_fn *e, int n, double per, struct run_result *res)
+{
+	char name[96];
+	qsort(e, (size_t)n, sizeof(*e), insn_by_self);
+	for (int i = 0, kept = 0; i < n && kept < INSN_TOP && e[i].self; i++) {
+		if (e[i].function[0] == '[')	/* [user], [kernel-other] */
+			continue;
+		snprintf(name, sizeof(name), "insn_self_per_pkt.%.60s", e[i].function);
+		add_metric(res, name, (double)e[i].self / per,
+			   "emulator-insn: the function's own instructions / DUT packets");
+		kept++;
+	}
 }
 
 /* The emulator's instruction counts of the window (method emulator-insn):
@@ -340,66 +431,22 @@ static int insn_metrics(const struct workload *w, const struct driver *dr,
 	if (n < 0 || win.insns == 0) {
 		snprintf(res->reason, sizeof(res->reason), "the emulator's instruction counts of the "
 			 "window (%s) are %s", path, text ? "not whole" : "missing");
-		goto out;
-	}
-	if (pkts <= 0) {
+	} else if (pkts <= 0) {
 		snprintf(res->reason, sizeof(res->reason), "no packets to divide the emulator's "
 			 "instruction counts by");
-		goto out;
+	} else {
+		double per = (double)pkts;
+		add_metric(res, "insn_window", (double)win.insns,
+			   "emulator-insn: instructions in the window");
+		add_metric(res, "insn_per_pkt", (double)win.insns / per,
+			   "emulator-insn: instructions in the window / DUT packets");
+		add_metric(res, "insn_kernel_per_pkt", (double)win.kernel / per,
+			   "emulator-insn: kernel instructions in the window / DUT packets");
+		insn_inclusive_metrics(w, dr, e, n, &win, per, res);
+		insn_call_metrics(dr, e, n, per, res);
+		insn_self_metrics(e, n, per, res);
+		ok = 1;
 	}
-	double per = (double)pkts;
-	char name[96], src[96];
-	add_metric(res, "insn_window", (double)win.insns, "emulator-insn: instructions in the window");
-	add_metric(res, "insn_per_pkt", (double)win.insns / per,
-		   "emulator-insn: instructions in the window / DUT packets");
-	add_metric(res, "insn_kernel_per_pkt", (double)win.kernel / per,
-		   "emulator-insn: kernel instructions in the window / DUT packets");
-	unsigned long long hrtimer = 0, unmatched = 0;
-	for (int i = 0; i < n; i++) {
-		if (!e[i].inclusive)
-			continue;
-		unmatched += e[i].unmatched;
-		for (size_t k = 0; metric_hrtimer_paths[k]; k++)
-			if (!strcmp(e[i].function, metric_hrtimer_paths[k]))
-				hrtimer += e[i].incl;
-		snprintf(name, sizeof(name), "insn_incl_per_pkt.%.60s", e[i].function);
-		add_metric(res, name, (double)e[i].incl / per,
-			   "emulator-insn: instructions entry to return / DUT packets");
-		/* the receive path alone: insn_per_pkt of a DUT-RX run also holds
-		 * the idle and timer work of a window the host's pace stretches */
-		if (w->dir == WL_DUT_RX && dr && dr->rx_napi_poll &&
-		    !strcmp(e[i].function, dr->rx_napi_poll)) {
-			snprintf(src, sizeof(src), "emulator-insn: %.40s entry to return / DUT rx_packets",
-				 dr->rx_napi_poll);
-			add_metric(res, "insn_rx_poll_per_pkt", (double)e[i].incl / per, src);
-		}
-	}
-	add_metric(res, "hrtimer_share_insn_pct", 100.0 * (double)hrtimer / (double)win.insns,
-		   "emulator-insn: hrtimer_start_range_ns+try_to_cancel+interrupt, inclusive");
-	add_metric(res, "insn_unmatched_calls", (double)unmatched,
-		   "emulator-insn: inclusive entries left out");
-	for (size_t c = 0; dr && c < dr->calls.n; c++) {
-		/* a function the window never entered has no line: 0 calls */
-		unsigned long long calls = 0;
-		for (int i = 0; i < n; i++)
-			if (!strcmp(e[i].function, dr->calls.v[c]))
-				calls = e[i].calls;
-		snprintf(name, sizeof(name), "calls_per_pkt.%.60s", dr->calls.v[c]);
-		snprintf(src, sizeof(src), "emulator-insn: entries of %.40s / DUT packets",
-			 dr->calls.v[c]);
-		add_metric(res, name, (double)calls / per, src);
-	}
-	qsort(e, (size_t)n, sizeof(*e), insn_by_self);
-	for (int i = 0, kept = 0; i < n && kept < INSN_TOP && e[i].self; i++) {
-		if (e[i].function[0] == '[')	/* [user], [kernel-other] */
-			continue;
-		snprintf(name, sizeof(name), "insn_self_per_pkt.%.60s", e[i].function);
-		add_metric(res, name, (double)e[i].self / per,
-			   "emulator-insn: the function's own instructions / DUT packets");
-		kept++;
-	}
-	ok = 1;
-out:
 	free(e);
 	free(text);
 	free(path);
@@ -443,6 +490,55 @@ static void driver_metrics(const struct driver *dr, const struct agent_report *a
 	}
 }
 
+/* The rates in Mbit/s from the DUT's end summary ds (and the host's, hs,
+ * beside it): a bidir run's each way and both; 0, or -1 with the run's
+ * reason. */
+static int mbps_metrics(const struct workload *w, const cJSON *dj, const cJSON *hs, double bps,
+			struct run_result *res)
+{
+	if (w->dir == WL_BIDIR) {
+		double rbps = jnum(jpath(dj, "end", "sum_received_bidir_reverse"), "bits_per_second");
+		if (rbps < 0) {
+			snprintf(res->reason, sizeof(res->reason),
+				 "iperf3 JSON of the DUT has no end.sum_received_bidir_reverse");
+			return -1;
+		}
+		add_metric(res, "mbps_dut_tx", bps / 1e6,
+			   "iperf3 --bidir on the DUT: end.sum_sent, DUT clock");
+		add_metric(res, "mbps_dut_rx", rbps / 1e6,
+			   "iperf3 --bidir on the DUT: end.sum_received_bidir_reverse");
+		add_metric(res, "mbps", (bps + rbps) / 1e6,
+			   "iperf3 --bidir on the DUT: both directions, DUT clock");
+	} else {
+		add_metric(res, "mbps", bps / 1e6, "iperf3 on the DUT, DUT clock");
+		double hbps = jnum(hs, "bits_per_second");
+		if (hbps >= 0)
+			add_metric(res, "host_mbps", hbps / 1e6,
+				   "libiperf on the host, host clock");
+	}
+	return 0;
+}
+
+/* A one-way UDP run's packets: the rate on the DUT's side, and the
+ * receiver's loss and jitter. On the receiving side iperf counts sequence
+ * numbers: received datagrams are packets - lost_packets. */
+static void udp_packet_metrics(const cJSON *ds, const cJSON *hs, int dut_sends, double secs,
+			       struct run_result *res)
+{
+	const cJSON *rx = dut_sends ? hs : ds;
+	double pkts = jnum(ds, "packets");
+	double lost = jnum(rx, "lost_packets"), total = jnum(rx, "packets");
+	if (dut_sends && pkts >= 0)
+		add_metric(res, "pps", pkts / secs, "iperf3 sender on the DUT, DUT clock");
+	if (!dut_sends && total >= 0 && lost >= 0)
+		add_metric(res, "pps", (total - lost) / secs, "iperf3 receiver on the DUT, DUT clock");
+	if (total > 0 && lost >= 0)
+		add_metric(res, "lost_pct", 100.0 * lost / total, "iperf3 receiver");
+	double jit = jnum(rx, "jitter_ms");
+	if (jit >= 0)
+		add_metric(res, "jitter_ms", jit, "iperf3 receiver");
+}
+
 /* The rates and their spread from the two iperf3 JSON files; 0, or -1 with
  * the run's reason. */
 static int iperf_metrics(const struct workload *w, const cJSON *dj, const cJSON *hj,
@@ -467,26 +563,8 @@ static int iperf_metrics(const struct workload *w, const cJSON *dj, const cJSON 
 			 dut_sum);
 		return -1;
 	}
-	if (w->dir == WL_BIDIR) {
-		double rbps = jnum(jpath(dj, "end", "sum_received_bidir_reverse"), "bits_per_second");
-		if (rbps < 0) {
-			snprintf(res->reason, sizeof(res->reason),
-				 "iperf3 JSON of the DUT has no end.sum_received_bidir_reverse");
-			return -1;
-		}
-		add_metric(res, "mbps_dut_tx", bps / 1e6,
-			   "iperf3 --bidir on the DUT: end.sum_sent, DUT clock");
-		add_metric(res, "mbps_dut_rx", rbps / 1e6,
-			   "iperf3 --bidir on the DUT: end.sum_received_bidir_reverse");
-		add_metric(res, "mbps", (bps + rbps) / 1e6,
-			   "iperf3 --bidir on the DUT: both directions, DUT clock");
-	} else {
-		add_metric(res, "mbps", bps / 1e6, "iperf3 on the DUT, DUT clock");
-		double hbps = jnum(hs, "bits_per_second");
-		if (hbps >= 0)
-			add_metric(res, "host_mbps", hbps / 1e6,
-				   "libiperf on the host, host clock");
-	}
+	if (mbps_metrics(w, dj, hs, bps, res) < 0)
+		return -1;
 	double mbps_sd, pps_sd;
 	interval_stddev(dj, w->proto == WL_UDP && !dut_sends, &mbps_sd, &pps_sd);
 	if (mbps_sd >= 0)
@@ -495,23 +573,8 @@ static int iperf_metrics(const struct workload *w, const cJSON *dj, const cJSON 
 	if (w->proto == WL_UDP && pps_sd >= 0)
 		add_metric(res, "pps_interval_stddev", pps_sd,
 			   "iperf3 on the DUT: stddev of the measured intervals");
-	if (w->proto == WL_UDP && w->dir != WL_BIDIR) {
-		/* On the receiving side iperf counts sequence numbers: received
-		 * datagrams are packets - lost_packets. */
-		const cJSON *rx = dut_sends ? hs : ds;
-		double pkts = jnum(ds, "packets");
-		double lost = jnum(rx, "lost_packets"), total = jnum(rx, "packets");
-		if (dut_sends && pkts >= 0)
-			add_metric(res, "pps", pkts / secs, "iperf3 sender on the DUT, DUT clock");
-		if (!dut_sends && total >= 0 && lost >= 0)
-			add_metric(res, "pps", (total - lost) / secs,
-				   "iperf3 receiver on the DUT, DUT clock");
-		if (total > 0 && lost >= 0)
-			add_metric(res, "lost_pct", 100.0 * lost / total, "iperf3 receiver");
-		double jit = jnum(rx, "jitter_ms");
-		if (jit >= 0)
-			add_metric(res, "jitter_ms", jit, "iperf3 receiver");
-	}
+	if (w->proto == WL_UDP && w->dir != WL_BIDIR)
+		udp_packet_metrics(ds, hs, dut_sends, secs, res);
 	return 0;
 }
 
@@ -731,6 +794,69 @@ static void host_view_stop(struct host_view *h)
 		h->dump_to = pcapfile_size(h->dump_path);
 }
 
+/* libpcap's counts of the frames each way on the host's interface, and
+ * the capture's drops; returns the frames from the DUT, -1 without a
+ * capture. */
+static long long pcap_metrics(const struct host_view *h, FILE *trace, struct run_result *res)
+{
+	if (!h->pcap_ok)
+		return -1;
+	char src[96];
+	snprintf(src, sizeof(src), "libpcap on %s, IPv4 DUT->host, host window", h->ifname);
+	add_metric(res, "pcap_dut_tx_frames", (double)h->pcap.from_dut, src);
+	snprintf(src, sizeof(src), "libpcap on %s, IPv4 host->DUT, host window", h->ifname);
+	add_metric(res, "pcap_dut_rx_frames", (double)h->pcap.to_dut, src);
+	add_metric(res, "pcap_drops", (double)h->pcap.drops, "libpcap ps_drop + ps_ifdrop");
+	fprintf(trace, "host pcap iface=%s from_dut=%llu to_dut=%llu drops=%llu\n", h->ifname,
+		h->pcap.from_dut, h->pcap.to_dut, h->pcap.drops);
+	return (long long)h->pcap.from_dut;
+}
+
+/* The host interface's netlink counters over the window; returns the
+ * frames the DUT sent, -1 without the counters. */
+static long long netlink_metrics(const struct host_view *h, FILE *trace, struct run_result *res)
+{
+	if (!h->link_ok)
+		return -1;
+	/* a tap's RX is what the DUT sent, its TX what the DUT was sent */
+	const struct link_counters *b = &h->before, *e = &h->after;
+	char src[96];
+	snprintf(src, sizeof(src), "netlink counters of %s: rx_packets, host window", h->ifname);
+	add_metric(res, "netlink_dut_tx_frames", (double)(e->rx_packets - b->rx_packets), src);
+	snprintf(src, sizeof(src), "netlink counters of %s: tx_packets, host window", h->ifname);
+	add_metric(res, "netlink_dut_rx_frames", (double)(e->tx_packets - b->tx_packets), src);
+	fprintf(trace, "host netlink iface=%s rx_packets=%llu rx_bytes=%llu rx_dropped=%llu "
+		"tx_packets=%llu tx_bytes=%llu\n", h->ifname,
+		(unsigned long long)(e->rx_packets - b->rx_packets),
+		(unsigned long long)(e->rx_bytes - b->rx_bytes),
+		(unsigned long long)(e->rx_dropped - b->rx_dropped),
+		(unsigned long long)(e->tx_packets - b->tx_packets),
+		(unsigned long long)(e->tx_bytes - b->tx_bytes));
+	return (long long)(e->rx_packets - b->rx_packets);
+}
+
+/* The emulator's own record of the link (QEMU filter-dump) over the
+ * window; returns the frames from the DUT, -1 without a readable one. */
+static long long dump_metrics(const struct host_view *h, FILE *trace, struct run_result *res)
+{
+	if (!h->dump_path || h->dump_from < 0 || h->dump_to < h->dump_from)
+		return -1;
+	struct capture_counts dc;
+	char err[256];
+	if (pcapfile_count(h->dump_path, h->dump_from, h->dump_to, h->host_addr, h->dut_addr, &dc,
+			   err, sizeof(err)) != 0) {
+		fprintf(trace, "host filter-dump unreadable: %s\n", err);
+		return -1;
+	}
+	add_metric(res, "dump_dut_tx_frames", (double)dc.from_dut,
+		   "QEMU filter-dump pcap read with libpcap, IPv4 DUT->host, host window");
+	add_metric(res, "dump_dut_rx_frames", (double)dc.to_dut,
+		   "QEMU filter-dump pcap read with libpcap, IPv4 host->DUT, host window");
+	fprintf(trace, "host filter-dump %s bytes %lld..%lld from_dut=%llu to_dut=%llu\n",
+		h->dump_path, h->dump_from, h->dump_to, dc.from_dut, dc.to_dut);
+	return (long long)dc.from_dut;
+}
+
 /*
  * The host-side counts as metrics, and the cross-check of the DUT's sending
  * direction: there, no queue sits between the DUT's counter and the host's
@@ -744,53 +870,13 @@ static void host_view_stop(struct host_view *h)
 static void host_metrics(const struct host_view *h, const struct agent_report *a,
 			 const char *run_id, FILE *trace, struct run_result *res)
 {
-	char src[96];
-	long long counts[4] = { counter_delta(a, "tx_packets"), -1, -1, -1 };
 	static const char *const what[4] = { "DUT tx_packets", "host rx_packets", "pcap",
 					     "QEMU filter-dump" };
-	if (h->pcap_ok) {
-		counts[2] = (long long)h->pcap.from_dut;
-		snprintf(src, sizeof(src), "libpcap on %s, IPv4 DUT->host, host window", h->ifname);
-		add_metric(res, "pcap_dut_tx_frames", (double)h->pcap.from_dut, src);
-		snprintf(src, sizeof(src), "libpcap on %s, IPv4 host->DUT, host window", h->ifname);
-		add_metric(res, "pcap_dut_rx_frames", (double)h->pcap.to_dut, src);
-		add_metric(res, "pcap_drops", (double)h->pcap.drops,
-			   "libpcap ps_drop + ps_ifdrop");
-		fprintf(trace, "host pcap iface=%s from_dut=%llu to_dut=%llu drops=%llu\n", h->ifname,
-			h->pcap.from_dut, h->pcap.to_dut, h->pcap.drops);
-	}
-	if (h->link_ok) {
-		/* a tap's RX is what the DUT sent, its TX what the DUT was sent */
-		const struct link_counters *b = &h->before, *e = &h->after;
-		counts[1] = (long long)(e->rx_packets - b->rx_packets);
-		snprintf(src, sizeof(src), "netlink counters of %s: rx_packets, host window", h->ifname);
-		add_metric(res, "netlink_dut_tx_frames", (double)(e->rx_packets - b->rx_packets), src);
-		snprintf(src, sizeof(src), "netlink counters of %s: tx_packets, host window", h->ifname);
-		add_metric(res, "netlink_dut_rx_frames", (double)(e->tx_packets - b->tx_packets), src);
-		fprintf(trace, "host netlink iface=%s rx_packets=%llu rx_bytes=%llu rx_dropped=%llu "
-			"tx_packets=%llu tx_bytes=%llu\n", h->ifname,
-			(unsigned long long)(e->rx_packets - b->rx_packets),
-			(unsigned long long)(e->rx_bytes - b->rx_bytes),
-			(unsigned long long)(e->rx_dropped - b->rx_dropped),
-			(unsigned long long)(e->tx_packets - b->tx_packets),
-			(unsigned long long)(e->tx_bytes - b->tx_bytes));
-	}
-	if (h->dump_path && h->dump_from >= 0 && h->dump_to >= h->dump_from) {
-		struct capture_counts dc;
-		char err[256];
-		if (pcapfile_count(h->dump_path, h->dump_from, h->dump_to, h->host_addr,
-				   h->dut_addr, &dc, err, sizeof(err)) == 0) {
-			counts[3] = (long long)dc.from_dut;
-			add_metric(res, "dump_dut_tx_frames", (double)dc.from_dut,
-				   "QEMU filter-dump pcap read with libpcap, IPv4 DUT->host, host window");
-			add_metric(res, "dump_dut_rx_frames", (double)dc.to_dut,
-				   "QEMU filter-dump pcap read with libpcap, IPv4 host->DUT, host window");
-			fprintf(trace, "host filter-dump %s bytes %lld..%lld from_dut=%llu to_dut=%llu\n",
-				h->dump_path, h->dump_from, h->dump_to, dc.from_dut, dc.to_dut);
-		} else {
-			fprintf(trace, "host filter-dump unreadable: %s\n", err);
-		}
-	}
+	long long counts[4] = { counter_delta(a, "tx_packets"), -1, -1, -1 };
+	/* in this order: it is the order of their metrics and trace lines */
+	counts[2] = pcap_metrics(h, trace, res);
+	counts[1] = netlink_metrics(h, trace, res);
+	counts[3] = dump_metrics(h, trace, res);
 	struct crosscheck cc;
 	if (crosscheck_counts(counts, HB_ARRAY_SIZE(counts), &cc) < 0)
 		return;
@@ -846,6 +932,70 @@ static void clock_metrics(const struct clock_check *cc, FILE *trace, struct run_
 		cc->idle_per_host_s, cc->host_wait_pct);
 }
 
+/* A COUNTER, HIST or DSTAT line into the report; a malformed one, or one
+ * past the report's room, is left out (the trace has it). */
+static void note_count(const char *line, struct agent_report *a)
+{
+	char name[64] = "", phase[32] = "";
+	unsigned long long value;
+	if (!strncmp(line, "COUNTER ", 8) && proto_get(line, "name", name, sizeof(name)) &&
+	    proto_get_uint(line, "value", COUNT_MAX, &value) &&
+	    proto_get(line, "phase", phase, sizeof(phase))) {
+		int slot = counter_slot(a, name);
+		if (slot >= 0)
+			(strcmp(phase, "before") ? a->after : a->before)[slot] = (long long)value;
+	} else if (!strncmp(line, "HIST ", 5) && a->n_hist < HIST_MAX &&
+		   proto_get(line, "caller", name, sizeof(name)) &&
+		   proto_get_uint(line, "hits", COUNT_MAX, &value) &&
+		   proto_get(line, "event", phase, sizeof(phase))) {
+		const char *ev = strchr(phase, ':') ? strchr(phase, ':') + 1 : phase;
+		snprintf(a->hist_event[a->n_hist], sizeof(a->hist_event[0]), "%s", ev);
+		snprintf(a->hist_caller[a->n_hist], sizeof(a->hist_caller[0]), "%s", name);
+		a->hist_hits[a->n_hist++] = (long long)value;
+	} else if (!strncmp(line, "DSTAT ", 6) && a->n_dstat < DSTAT_MAX &&
+		   proto_get(line, "name", name, sizeof(name)) &&
+		   proto_get_uint(line, "delta", COUNT_MAX, &value)) {
+		a->dstat_delta[a->n_dstat] = (long long)value;
+		snprintf(a->dstat_name[a->n_dstat++], sizeof(a->dstat_name[0]), "%s", name);
+	}
+}
+
+/* A FILE the agent sends: iperf.json to dut_json, a profiler's file into
+ * the run's directory, any other name left unread. */
+static void take_file(struct dut *d, const char *line, const char *rundir, const char *dut_json,
+		      FILE *trace, struct agent_report *a)
+{
+	char fname[48] = "";
+	proto_get(line, "name", fname, sizeof(fname));
+	if (!strcmp(fname, "iperf.json")) {
+		a->file_ok = receive_file(d, line, dut_json, trace);
+		return;
+	}
+	for (size_t i = 0; i < HB_ARRAY_SIZE(profile_files); i++)
+		if (!strcmp(fname, profile_files[i])) {
+			char *path = path_join(rundir, fname);
+			if (!receive_file(d, line, path, trace))
+				fprintf(trace, "host: %s did not arrive intact\n", fname);
+			free(path);
+		}
+}
+
+/* A CONTEXT line into dut-context.txt, and the coalescing the agent read
+ * back from the driver. */
+static void note_context(const char *line, struct agent_report *a)
+{
+	char name[64] = "", msg[800] = "";
+	unsigned long long value;
+	proto_get(line, "name", name, sizeof(name));
+	proto_get(line, "msg", msg, sizeof(msg));
+	if (a->context)
+		fprintf(a->context, "%s=%s\n", name[0] ? name : "?", msg);
+	if (!strcmp(name, "coalesce"))
+		for (int i = 0; i < 4; i++)
+			if (proto_get_uint(msg, coalesce_keys[i], COUNT_MAX, &value))
+				a->coalesce[i] = (long long)value;
+}
+
 /* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
 static void collect(struct dut *d, const char *run_id, double timeout_s, const char *rundir,
 		    const char *dut_json, FILE *trace, struct agent_report *a)
@@ -859,52 +1009,10 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 		fprintf(trace, "%s\n", line);
 		if (!proto_get(line, "id", id, sizeof(id)) || strcmp(id, run_id))
 			continue;
-		char name[64] = "", phase[32] = "";
-		unsigned long long value;
-		if (!strncmp(line, "CONTEXT ", 8))
-			proto_get(line, "name", name, sizeof(name));
-		if (!strncmp(line, "COUNTER ", 8) && proto_get(line, "name", name, sizeof(name)) &&
-		    proto_get_uint(line, "value", COUNT_MAX, &value) &&
-		    proto_get(line, "phase", phase, sizeof(phase))) {
-			int slot = counter_slot(a, name);
-			if (slot >= 0)
-				(strcmp(phase, "before") ? a->after : a->before)[slot] = (long long)value;
-		} else if (!strncmp(line, "HIST ", 5) && a->n_hist < HIST_MAX &&
-			   proto_get(line, "caller", name, sizeof(name)) &&
-			   proto_get_uint(line, "hits", COUNT_MAX, &value) &&
-			   proto_get(line, "event", phase, sizeof(phase))) {
-			const char *ev = strchr(phase, ':') ? strchr(phase, ':') + 1 : phase;
-			snprintf(a->hist_event[a->n_hist], sizeof(a->hist_event[0]), "%s", ev);
-			snprintf(a->hist_caller[a->n_hist], sizeof(a->hist_caller[0]), "%s", name);
-			a->hist_hits[a->n_hist++] = (long long)value;
-		} else if (!strncmp(line, "DSTAT ", 6) && a->n_dstat < DSTAT_MAX &&
-			   proto_get(line, "name", name, sizeof(name)) &&
-			   proto_get_uint(line, "delta", COUNT_MAX, &value)) {
-			a->dstat_delta[a->n_dstat] = (long long)value;
-			snprintf(a->dstat_name[a->n_dstat++], sizeof(a->dstat_name[0]), "%s", name);
-		} else if (!strncmp(line, "FILE ", 5)) {
-			char fname[48] = "";
-			proto_get(line, "name", fname, sizeof(fname));
-			if (!strcmp(fname, "iperf.json")) {
-				a->file_ok = receive_file(d, line, dut_json, trace);
-				continue;
-			}
-			for (size_t i = 0; i < HB_ARRAY_SIZE(profile_files); i++)
-				if (!strcmp(fname, profile_files[i])) {
-					char *path = path_join(rundir, fname);
-					if (!receive_file(d, line, path, trace))
-						fprintf(trace, "host: %s did not arrive intact\n", fname);
-					free(path);
-				}
+		if (!strncmp(line, "FILE ", 5)) {
+			take_file(d, line, rundir, dut_json, trace, a);
 		} else if (!strncmp(line, "CONTEXT ", 8)) {
-			char msg[800] = "";
-			proto_get(line, "msg", msg, sizeof(msg));
-			if (a->context)
-				fprintf(a->context, "%s=%s\n", name[0] ? name : "?", msg);
-			if (!strcmp(name, "coalesce"))
-				for (int i = 0; i < 4; i++)
-					if (proto_get_uint(msg, coalesce_keys[i], COUNT_MAX, &value))
-						a->coalesce[i] = (long long)value;
+			note_context(line, a);
 		} else if (!strncmp(line, "KMSG ", 5)) {
 			char msg[800] = "";
 			proto_get(line, "msg", msg, sizeof(msg));
@@ -916,6 +1024,8 @@ static void collect(struct dut *d, const char *run_id, double timeout_s, const c
 			a->end_seen = 1;
 			a->end_ok = !strcmp(st, "ok");
 			return;
+		} else {
+			note_count(line, a);
 		}
 	}
 }
