@@ -789,7 +789,7 @@ static const struct variant variants[] = {
 	{ "empty list", 'b', "[\"6.1\"]", "[]", 6, 9, "'series' must list at least 1 item(s)" },
 	{ "bad arch", 'b', "\narch: arm", "\narch: x86_64", 3, 7, "'arch' must be one of arm, arm64, got 'x86_64'" },
 	{ "bad backend", 'b', "backend: qemu", "backend: ssh", 19, 12,
-	  "'deploy.backend' must be one of qemu, lava-local, lava, got 'ssh'" },
+	  "'deploy.backend' must be one of lava, lava-local, qemu, got 'ssh'" },
 	{ "memory out of range", 'b', "memory_mb: 512", "memory_mb: 8", 24, 16,
 	  "'deploy.qemu.memory_mb' must be between 16 and 65536, got 8" },
 	{ "boot timeout not a number", 'b', "boot_timeout_s: 120", "boot_timeout_s: 2m", 20, 19,

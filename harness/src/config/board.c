@@ -15,7 +15,24 @@
 static const char *const arches[] = { "arm", "arm64", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
 static const char *const debian_arches[] = { "armhf", "arm64", NULL };
-static const char *const backends[] = { "qemu", "lava-local", "lava", NULL };
+/* deploy.backend's choices: the backends' names, each registered by its
+ * own file (deploy/dut.h, DEPLOY_BACKEND), sorted so that every message
+ * lists them alike whatever the link order. */
+static const char *backends[BOARD_BACKENDS_MAX + 1];
+
+int board_backend_register(const char *name)
+{
+	size_t n = 0;
+	while (backends[n])
+		if (!strcmp(backends[n++], name))
+			return -1;
+	if (n == BOARD_BACKENDS_MAX)
+		return -1;
+	for (; n > 0 && strcmp(backends[n - 1], name) > 0; n--)
+		backends[n] = backends[n - 1];
+	backends[n] = name;
+	return 0;
+}
 /* Only what deploy/lava_job.c can render: a new method needs both. */
 static const char *const lava_deploys[] = { "tftp", NULL };
 static const char *const lava_kernel_types[] = { "zimage", "image", "uimage", NULL };

@@ -137,6 +137,10 @@ struct board {
 	struct strlist packages;
 };
 
+/* Makes name a choice of deploy.backend (deploy/dut.h registers each
+ * backend); -1 when it is there already or the BOARD_BACKENDS_MAX are. */
+#define BOARD_BACKENDS_MAX 8
+int board_backend_register(const char *name);
 int board_load(const char *path, struct board *b, char *err, size_t errlen);
 /* A workload's duration or warm-up in seconds as the board runs it in
  * virtual time: times deploy.qemu.duration_scale, rounded up, at least 1

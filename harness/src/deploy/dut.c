@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/util.h"
 
-extern const struct deploy_ops qemu_ops, lava_local_ops, lava_rest_ops;
 
 volatile sig_atomic_t hb_interrupted;
 
@@ -37,14 +37,27 @@ void deploy_substitute(const struct deploy_ops *ops)
 	substitute = ops;
 }
 
+static const struct deploy_ops *backends[BOARD_BACKENDS_MAX];
+static size_t nbackends;
+
+void deploy_register(const struct deploy_ops *ops)
+{
+	/* before main(): a programming error, not a user's */
+	if (nbackends == BOARD_BACKENDS_MAX || board_backend_register(ops->name) < 0) {
+		fprintf(stderr, "hilbench: backend %s: more than %d backends, or its name twice\n",
+			ops->name, BOARD_BACKENDS_MAX);
+		abort();
+	}
+	backends[nbackends++] = ops;
+}
+
 const struct deploy_ops *deploy_backend(const char *name)
 {
 	if (substitute && !strcmp(substitute->name, name))
 		return substitute;
-	static const struct deploy_ops *const all[] = { &qemu_ops, &lava_local_ops, &lava_rest_ops };
-	for (size_t i = 0; i < HB_ARRAY_SIZE(all); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
+	for (size_t i = 0; i < nbackends; i++)
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
 	return NULL;
 }
 

@@ -1,8 +1,10 @@
 /*
  * dut: a booted board, whatever the backend, and its console.
  *
- * Every backend (qemu, lava-local, lava) implements struct deploy_ops and
- * hands back the console as a pair of fds; everything above that (waiting
+ * Every backend (qemu, lava-local, lava) implements struct deploy_ops in a
+ * file of its own, which registers it (DEPLOY_BACKEND, below: a board can
+ * then name it as deploy.backend), and hands back the console as a pair of
+ * fds; everything above that (waiting
  * for the agent, the line protocol, health scanning) is shared here, so the
  * agent and its protocol are the same on every board.
  *
@@ -101,7 +103,16 @@ struct dut {
 extern volatile sig_atomic_t hb_interrupted;
 void hb_install_interrupt_handlers(void);
 
+/* The backend boards name as deploy.backend; NULL for none. */
 const struct deploy_ops *deploy_backend(const char *name);
+/* Makes ops a backend: each backend's file does it before main() runs,
+ * through DEPLOY_BACKEND(its ops), so adding one touches no other file. */
+void deploy_register(const struct deploy_ops *ops);
+#define DEPLOY_BACKEND(ops)                                                     \
+	__attribute__((constructor)) static void deploy_register_##ops(void)   \
+	{                                                                       \
+		deploy_register(&ops);                                          \
+	}
 /* Puts ops in place of the built-in backend of the same name for every
  * later boot; NULL puts the built-in ones back. How a unit test boots a
  * board file through a test double of its backend. */

@@ -516,10 +516,11 @@ static const char *lava_local_version(struct dut *d)
 	return l ? l->version : "unknown";
 }
 
-const struct deploy_ops lava_local_ops = {
+static const struct deploy_ops lava_local_ops = {
 	.name = "lava-local",
 	.start = lava_local_start,
 	.stop = lava_local_stop,
 	.version = lava_local_version,
 	.one_run_per_boot = 1,
 };
+DEPLOY_BACKEND(lava_local_ops)

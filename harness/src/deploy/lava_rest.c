@@ -487,7 +487,7 @@ static const char *lava_rest_version(struct dut *d)
 	return r ? r->version : "unknown";
 }
 
-const struct deploy_ops lava_rest_ops = {
+static const struct deploy_ops lava_rest_ops = {
 	.name = "lava",
 	.start = lava_rest_start,
 	.stop = lava_rest_stop,
@@ -495,3 +495,4 @@ const struct deploy_ops lava_rest_ops = {
 	.slots = lava_rest_slots,
 	.one_run_per_boot = 1,
 };
+DEPLOY_BACKEND(lava_rest_ops)

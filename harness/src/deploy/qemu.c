@@ -261,9 +261,10 @@ static const char *qemu_get_version(struct dut *d)
 	return q ? q->version : "unknown";
 }
 
-const struct deploy_ops qemu_ops = {
+static const struct deploy_ops qemu_ops = {
 	.name = "qemu",
 	.start = qemu_start,
 	.stop = qemu_stop,
 	.version = qemu_get_version,
 };
+DEPLOY_BACKEND(qemu_ops)
