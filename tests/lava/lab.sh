@@ -8,7 +8,8 @@
 # The caller sets, before sourcing: DEVICE_TYPE. It gets: $work (a
 # temporary directory, removed at exit unless KEEP=1), $token (a
 # superuser's API token, also in $work/token), pids+=() for what it
-# starts, ok/not_ok/check/die, api, jobs_in, sql.
+# starts, ok/not_ok/check/die, api, jobs_in, job_state, job_of_boot,
+# jobs_of_runs_after, sql.
 PG=(15 main)
 SD=/var/lib/hilbench/lava/nanopi_neo-sd.img	# the device dictionary's default
 UBOOT=/usr/local/lib/u-boot/nanopi_neo/u-boot-sunxi-with-spl.bin
@@ -192,9 +193,15 @@ for j in json.load(sys.stdin)["results"]:
     print(j["id"], j["state"], j["health"], j["submit_time"], j["end_time"], j["actual_device"],
           j["start_time"])'
 }
+job_state() {	# ID: "state health" of the server's job ID
+	api "jobs/$1/" | /usr/bin/python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["state"], j["health"])'
+}
+job_of_boot() {	# BOOT: the LAVA job id of a boot in the store
+	sed -n 's|.*/scheduler/job/\([0-9]*\)$|\1|p' "$HILBENCH_STORE/boots/$1/lava-job-id"
+}
 # The LAVA job ids of the runs stored after rowid $1, in order.
 jobs_of_runs_after() {
 	sql "select boot_id from runs where rowid > $1" | while read -r b; do
-		sed -n 's|.*/scheduler/job/\([0-9]*\)$|\1|p' "$HILBENCH_STORE/boots/$b/lava-job-id"
+		job_of_boot "$b"
 	done | sort -n | tr '\n' ' '
 }

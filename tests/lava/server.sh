@@ -57,9 +57,8 @@ boot=$(sql "select boot_id from runs")
 check "the run's measurements are stored" \
 	[ "$(sql "select count(*) from metrics where run_id='$run' and name in
 		('pps', 'dut_tx_packets', 'netlink_dut_tx_frames', 'hrtimer_start.stmmac_tx_timer')")" = 4 ]
-job=$(sed -n 's|.*/scheduler/job/\([0-9]*\)$|\1|p' "$HILBENCH_STORE/boots/$boot/lava-job-id")
-health=$(api "jobs/$job/" |
-	/usr/bin/python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["state"], j["health"])')
+job=$(job_of_boot "$boot")
+health=$(job_state "$job")
 check "the server says job $job is Finished Complete" [ "$health" = "Finished Complete" ]
 check "LAVA's results reached the store's boot directory (pps measured on the DUT)" \
 	grep -q '"case": "pps".*"result": "pass"' "$HILBENCH_STORE/boots/$boot/lava-results.yaml"

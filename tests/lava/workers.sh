@@ -220,7 +220,7 @@ check "... the run stored as an error, with no number" [ "$(sql "select count(*)
 read -r j3 <<<"$(jobs_of_runs_after "$before")"
 state=
 for _ in $(seq 120); do
-	state=$(api "jobs/$j3/" | /usr/bin/python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["state"], j["health"])')
+	state=$(job_state "$j3")
 	[[ $state == Finished* ]] && break
 	sleep 1
 done

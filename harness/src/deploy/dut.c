@@ -9,7 +9,6 @@
 
 #include "util/util.h"
 
-
 volatile sig_atomic_t hb_interrupted;
 
 static void on_signal(int sig)
