@@ -16,6 +16,11 @@
  *   root=NAME  (repeated) a function whose inclusive count is wanted:
  *              every instruction from its entry to its return, callees,
  *              interrupts and tail calls included (ftrace's graph time)
+ *   own=PATH   the driver's own functions, a name a line (the text symbols
+ *              of its objects, build/symbols.h): their instructions are
+ *              also added up, in the window ("own") and inside each
+ *              root's frames (a root's last number), so a root's count
+ *              of the driver's code leaves out the core kernel it calls
  *
  * The window: the agent executes `mov r10, r10` (start) and `mov r11, r11`
  * (end) in user space, one no-op instruction each, in every run whether or
@@ -64,19 +69,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 struct func {
 	uint64_t addr;
 	char *name;
-	int root;
+	int root, own;
 };
 
 /* The counters a window subtracts: index i is func i; the last slots are
  * user space and kernel code outside the map's text (the vector page). */
 struct counts {
-	uint64_t total;
-	uint64_t *self, *calls, *incl, *unmatched;
+	uint64_t total, own;
+	uint64_t *self, *calls, *incl, *unmatched, *incl_own;
 };
 
 struct frame {
 	size_t fn;
-	uint64_t ret, start;
+	uint64_t ret, start, own_start;
 };
 
 struct call_site {
@@ -141,6 +146,7 @@ static int load_map(const char *path)
 		funcs[n_funcs].addr = addr;
 		funcs[n_funcs].name = strdup(name);
 		funcs[n_funcs].root = 0;
+		funcs[n_funcs].own = 0;
 		n_funcs++;
 	}
 	fclose(f);
@@ -182,12 +188,56 @@ static size_t slot_of(uint64_t vaddr)
 	return lo;
 }
 
+static int cmp_index_by_name(const void *a, const void *b)
+{
+	return strcmp(funcs[*(const size_t *)a].name, funcs[*(const size_t *)b].name);
+}
+
 static int find_func(const char *name)
 {
 	for (size_t i = 0; i < n_funcs; i++)
 		if (!strcmp(funcs[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+/* Marks the functions named in path, a name a line; a name the map does
+ * not have (a static function the compiler inlined everywhere, or one in
+ * a module) has no code of its own to count. */
+static int load_own(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "hb-insn: cannot open %s\n", path);
+		return -1;
+	}
+	/* the map sorted by name, to look each name up */
+	size_t *by_name = malloc(n_funcs * sizeof(*by_name));
+	if (!by_name)
+		abort();
+	for (size_t i = 0; i < n_funcs; i++)
+		by_name[i] = i;
+	qsort(by_name, n_funcs, sizeof(*by_name), cmp_index_by_name);
+	char line[NAME_MAX_LEN + 2];
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		size_t lo = 0, hi = n_funcs;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strcmp(funcs[by_name[mid]].name, line);
+			if (!c) {
+				funcs[by_name[mid]].own = 1;
+				break;
+			}
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	free(by_name);
+	fclose(f);
+	return 0;
 }
 
 static void counts_alloc(struct counts *c)
@@ -197,7 +247,8 @@ static void counts_alloc(struct counts *c)
 	c->calls = calloc(n, sizeof(uint64_t));
 	c->incl = calloc(n, sizeof(uint64_t));
 	c->unmatched = calloc(n, sizeof(uint64_t));
-	if (!c->self || !c->calls || !c->incl || !c->unmatched)
+	c->incl_own = calloc(n, sizeof(uint64_t));
+	if (!c->self || !c->calls || !c->incl || !c->unmatched || !c->incl_own)
 		abort();
 }
 
@@ -205,10 +256,12 @@ static void counts_copy(struct counts *to, const struct counts *from)
 {
 	size_t n = (n_funcs + 2) * sizeof(uint64_t);
 	to->total = from->total;
+	to->own = from->own;
 	memcpy(to->self, from->self, n);
 	memcpy(to->calls, from->calls, n);
 	memcpy(to->incl, from->incl, n);
 	memcpy(to->unmatched, from->unmatched, n);
+	memcpy(to->incl_own, from->incl_own, n);
 }
 
 static void write_window(void)
@@ -228,10 +281,12 @@ static void write_window(void)
 	for (size_t i = 0; i < n_funcs + 2; i++)
 		if (i != SLOT_USER)
 			kernel += now.self[i] - at_start.self[i];
-	fprintf(f, "hb-insn 1\nwindow %u\ninsns %" PRIu64 "\nkernel %" PRIu64 "\nuser %" PRIu64
-		"\nstack_overflows %" PRIu64 "\n", window_seq, now.total - at_start.total, kernel,
-		now.self[SLOT_USER] - at_start.self[SLOT_USER], stack_overflows);
-	/* fn NAME SELF CALLS INCLUSIVE UNMATCHED; inclusive only for roots */
+	fprintf(f, "hb-insn 2\nwindow %u\ninsns %" PRIu64 "\nkernel %" PRIu64 "\nuser %" PRIu64
+		"\nown %" PRIu64 "\nstack_overflows %" PRIu64 "\n", window_seq,
+		now.total - at_start.total, kernel, now.self[SLOT_USER] - at_start.self[SLOT_USER],
+		now.own - at_start.own, stack_overflows);
+	/* fn NAME SELF CALLS [INCLUSIVE UNMATCHED INCLUSIVE_OWN]: the last
+	 * three for roots only */
 	for (size_t i = 0; i < n_funcs + 2; i++) {
 		uint64_t self = now.self[i] - at_start.self[i];
 		uint64_t calls = now.calls[i] - at_start.calls[i];
@@ -240,8 +295,9 @@ static void write_window(void)
 			continue;
 		fprintf(f, "fn %s %" PRIu64 " %" PRIu64, slot_name(i), self, calls);
 		if (root)
-			fprintf(f, " %" PRIu64 " %" PRIu64, now.incl[i] - at_start.incl[i],
-				now.unmatched[i] - at_start.unmatched[i]);
+			fprintf(f, " %" PRIu64 " %" PRIu64 " %" PRIu64, now.incl[i] - at_start.incl[i],
+				now.unmatched[i] - at_start.unmatched[i],
+				now.incl_own[i] - at_start.incl_own[i]);
 		fputc('\n', f);
 	}
 	fputs("end\n", f);
@@ -295,7 +351,8 @@ static void on_root_entry(unsigned int vcpu, void *udata)
 		now.unmatched[fn]++;
 		return;
 	}
-	stack[depth++] = (struct frame){ .fn = fn, .ret = last_call_ret, .start = now.total };
+	stack[depth++] = (struct frame){ .fn = fn, .ret = last_call_ret, .start = now.total,
+					 .own_start = now.own };
 }
 
 static void on_return_site(unsigned int vcpu, void *udata)
@@ -316,8 +373,10 @@ static void on_return_site(unsigned int vcpu, void *udata)
 	for (size_t i = 0; i + 1 < k; i++)
 		if (stack[i].fn == f->fn)
 			outermost = 0;
-	if (outermost)
+	if (outermost) {
 		now.incl[f->fn] += now.total - f->start;
+		now.incl_own[f->fn] += now.own - f->own_start;
+	}
 	depth = k - 1;
 }
 
@@ -452,6 +511,8 @@ static void trans_kernel(struct qemu_plugin_tb *tb, size_t n, uint64_t pc0)
 			j++;
 		add_at(tb, i, &now.self[fn], j - i + 1);
 		add_at(tb, i, &now.total, j - i + 1);
+		if (fn < n_funcs && funcs[fn].own)
+			add_at(tb, i, &now.own, j - i + 1);
 		if (fn < n_funcs && va == funcs[fn].addr) {
 			add_at(tb, i, &now.calls[fn], 1);
 			/* a root fallen into from the function before is no call
@@ -499,7 +560,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 					   int argc, char **argv)
 {
 	(void)info;
-	const char *map = NULL;
+	const char *map = NULL, *own = NULL;
 	const char *roots[MAX_ROOTS];
 	size_t n_roots = 0;
 	for (int i = 0; i < argc; i++) {
@@ -509,8 +570,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			out_path = strdup(argv[i] + 4);
 		} else if (!strncmp(argv[i], "root=", 5) && n_roots < MAX_ROOTS) {
 			roots[n_roots++] = argv[i] + 5;
+		} else if (!strncmp(argv[i], "own=", 4)) {
+			own = argv[i] + 4;
 		} else {
-			fprintf(stderr, "hb-insn: unknown argument %s (map=, out=, root=)\n", argv[i]);
+			fprintf(stderr, "hb-insn: unknown argument %s (map=, out=, root=, own=)\n",
+				argv[i]);
 			return -1;
 		}
 	}
@@ -529,6 +593,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		}
 		funcs[fn].root = 1;
 	}
+	if (own && load_own(own) < 0)
+		return -1;
 	counts_alloc(&now);
 	counts_alloc(&at_start);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

@@ -241,6 +241,7 @@ static void test_driver_files(void **state)
 	assert_string_equal(dr.tx_timer, "stmmac_tx_timer");
 	assert_string_equal(dr.tx_napi_poll, "stmmac_napi_poll_tx");
 	assert_string_equal(dr.xmit, "stmmac_xmit");
+	assert_string_equal(dr.source, "drivers/net/ethernet/stmicro/stmmac");
 	assert_int_equal(dr.profile.n, 8);
 	assert_int_equal(dr.inclusive.n, 5);
 	assert_string_equal(dr.inclusive.v[0], "stmmac_xmit");
@@ -919,7 +920,7 @@ static const struct variant variants[] = {
 	{ "gate metric with a direction", 'p', T, T HEAD("6") PPS "      better: higher\n" THR, 13, 15,
 	  "'gate.metrics[1].better': a metric's better direction is the metric table's" },
 	/* metrics_from: another plan's list (plans/gate.yaml: pps udp, mbps udp, mbps
-	 * tcp, insn_rx_poll_per_pkt) */
+	 * tcp, insn_rx_driver_per_pkt) */
 	{ "gate metrics from plans/gate.yaml", 'p', T,
 	  T "gate:\n  alpha: 0.05\n  max_repetitions: 6\n  metrics_from: gate\n", 0, 0, NULL },
 	{ "gate metrics_only from plans/gate.yaml", 'p', T,
@@ -1003,6 +1004,13 @@ static const struct variant variants[] = {
 	  "'stats[2]' is missing required key 'counts'" },
 	{ "driver name mismatch", 'd', "name: tmp-drv", "name: other-drv", 1, 7,
 	  "name 'other-drv' does not match the file name 'tmp-drv.yaml'" },
+	{ "driver source in the tree", 'd', "xmit: foo_xmit\n",
+	  "xmit: foo_xmit\nsource: drivers/net/ethernet/foo\n", 0, 0, NULL },
+	{ "driver source out of the tree", 'd', "xmit: foo_xmit\n",
+	  "xmit: foo_xmit\nsource: drivers/../../etc\n", 6, 9,
+	  "'source' 'drivers/../../etc' is no directory of the kernel tree" },
+	{ "driver source absolute", 'd', "xmit: foo_xmit\n",
+	  "xmit: foo_xmit\nsource: /usr/src\n", 6, 9, "(relative, no '..')" },
 };
 
 /* ---- fixtures: tests/data/bad/<defect>.yaml ---- */

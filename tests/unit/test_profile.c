@@ -144,6 +144,10 @@ static void test_insn_window(void **state)
 	assert_true(xmit >= 0);
 	assert_true(e[xmit].inclusive);
 	assert_true(e[xmit].incl > e[xmit].self && e[xmit].calls > 0);
+	/* the driver's own code: stmmac_xmit's own instructions at least,
+	 * and no more than all of it */
+	assert_true(w.own > 0 && w.own < w.kernel);
+	assert_true(e[xmit].incl_own >= e[xmit].self && e[xmit].incl_own < e[xmit].incl);
 	/* more entries than room: counted, not stored */
 	assert_int_equal(insn_window_parse(text, &w, e, 2), n);
 	free(text);
@@ -154,27 +158,30 @@ static void test_insn_window_odd_lines(void **state)
 	(void)state;
 	struct insn_window w;
 	struct insn_fn e[4];
-	static const char head[] = "hb-insn 1\nwindow 3\ninsns 100\nkernel 90\nuser 10\n";
+	static const char head[] = "hb-insn 2\nwindow 3\ninsns 100\nkernel 90\nuser 10\nown 20\n";
 	char text[512];
 	/* not the plugin's, or cut short before "end" */
 	assert_int_equal(insn_window_parse("", &w, e, 4), -1);
-	assert_int_equal(insn_window_parse("hb-insn 2\nend\n", &w, e, 4), -1);
+	assert_int_equal(insn_window_parse("hb-insn 1\nend\n", &w, e, 4), -1);
 	assert_int_equal(insn_window_parse(head, &w, e, 4), -1);
-	snprintf(text, sizeof(text), "%sfn a 60 2\nfn b 30 1 40 0\n[user] 10\nend\n", head);
+	snprintf(text, sizeof(text), "%sfn a 60 2\nfn b 30 1 40 0 20\n[user] 10\nend\n", head);
 	assert_int_equal(insn_window_parse(text, &w, e, 4), 2);
 	assert_int_equal(w.window, 3);
 	assert_int_equal(w.insns, 100);
+	assert_int_equal(w.own, 20);
 	assert_false(e[0].inclusive);
 	assert_true(e[1].inclusive);
 	assert_int_equal(e[1].incl, 40);
-	/* entries that do not parse are skipped: three numbers, a sign, junk
-	 * after them, no name, a count past 2^64 */
-	snprintf(text, sizeof(text), "%sfn a 1 2 3\nfn b -1 2\nfn c 1 2 x\nfn \n"
+	assert_int_equal(e[1].incl_own, 20);
+	/* entries that do not parse are skipped: three or four numbers (the
+	 * inclusive ones of hb-insn 1), a sign, junk after them, no name, a
+	 * count past 2^64 */
+	snprintf(text, sizeof(text), "%sfn a 1 2 3\nfn a2 1 2 3 4\nfn b -1 2\nfn c 1 2 x\nfn \n"
 		 "fn d 99999999999999999999 1\nfn e 5 6\nend\nfn f 1 1\n", head);
 	assert_int_equal(insn_window_parse(text, &w, e, 4), 1);
 	assert_string_equal(e[0].function, "e");
 	/* a header line that does not parse leaves its value 0 */
-	assert_int_equal(insn_window_parse("hb-insn 1\ninsns x\nend\n", &w, e, 4), 0);
+	assert_int_equal(insn_window_parse("hb-insn 2\ninsns x\nend\n", &w, e, 4), 0);
 	assert_int_equal(w.insns, 0);
 }
 

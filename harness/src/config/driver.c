@@ -25,6 +25,7 @@ static const struct yfield driver_fields[] = {
 	{ .key = "tx_napi_poll", .type = YF_STRING, .required = 1, .off = D(tx_napi_poll) },
 	{ .key = "xmit", .type = YF_STRING, .required = 1, .off = D(xmit) },
 	{ .key = "rx_napi_poll", .type = YF_STRING, .off = D(rx_napi_poll) },
+	{ .key = "source", .type = YF_STRING, .off = D(source) },
 	{ .key = "profile", .type = YF_STRLIST, .required = 1, .off = D(profile), .min = 1 },
 	{ .key = "inclusive", .type = YF_STRLIST, .off = D(inclusive) },
 	{ .key = "calls", .type = YF_STRLIST, .off = D(calls) },
@@ -93,10 +94,33 @@ static int check_stats(const struct ydoc *d, const struct driver *dr, char *err,
 	return 0;
 }
 
+/* A directory of the kernel tree, as its Makefiles name it: relative,
+ * [A-Za-z0-9_./-] in parts that are neither empty nor "." or "..". */
+static int is_tree_dir(const char *s)
+{
+	size_t n = strlen(s);
+	if (!n || n > 200 || *s == '/' || s[n - 1] == '/' ||
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/") != n)
+		return 0;
+	for (const char *p = s; *p;) {
+		size_t len = strcspn(p, "/");
+		if (!len || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += len;
+		p += *p == '/';
+	}
+	return 1;
+}
+
 static int check(const struct ydoc *d, struct driver *dr, char *err, size_t errlen)
 {
 	if (ydoc_check_basename(d, dr->name, err, errlen))
 		return -1;
+	if (dr->source && !is_tree_dir(dr->source))
+		return ydoc_err(d, ynode_get(d->root, "source"), err, errlen,
+				"'source' '%s' is no directory of the kernel tree; give it as "
+				"the kernel's Makefiles do, e.g. drivers/net/ethernet/stmicro/stmmac "
+				"(relative, no '..')", dr->source);
 	const struct { const char *key, *value; } fns[] = {
 		{ "tx_timer", dr->tx_timer }, { "tx_napi_poll", dr->tx_napi_poll },
 		{ "xmit", dr->xmit }, { "rx_napi_poll", dr->rx_napi_poll },
@@ -143,7 +167,7 @@ int driver_load(const char *path, struct driver *dr, char *err, size_t errlen)
 void driver_free(struct driver *dr)
 {
 	char **s[] = { &dr->path, &dr->name, &dr->description, &dr->tx_timer,
-		       &dr->tx_napi_poll, &dr->xmit, &dr->rx_napi_poll };
+		       &dr->tx_napi_poll, &dr->xmit, &dr->rx_napi_poll, &dr->source };
 	for (size_t i = 0; i < HB_ARRAY_SIZE(s); i++)
 		free(*s[i]);
 	strlist_free(&dr->profile);

@@ -37,6 +37,9 @@ struct driver {
 	char *tx_napi_poll;	/* the TX NAPI poll function */
 	char *xmit;		/* ndo_start_xmit */
 	char *rx_napi_poll;	/* the RX NAPI poll function; NULL: not named */
+	/* The driver's directory in the kernel tree: the functions its objects
+	 * define are the driver's own code (build/symbols.h); NULL: none. */
+	char *source;
 	struct strlist profile;	/* the function profiler's filter */
 	/* The emulator's instruction counter (harness/plugin/hb-insn.c): the
 	 * functions counted with their callees, and those whose calls per

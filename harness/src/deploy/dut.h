@@ -49,6 +49,9 @@ struct dut_image {
 	/* The emulator's instruction-count plugin (build/insn_plugin.h) and
 	 * the kernel's System.map it names functions by; NULL: not loaded. */
 	const char *insn_plugin, *system_map;
+	/* The driver's own functions, a name a line (build/symbols.h), which
+	 * the plugin adds up apart; NULL: not apart. */
+	const char *driver_functions;
 };
 
 struct dut;

@@ -85,26 +85,32 @@ static char *qemu_opt_escape(const char *v)
 
 /* The instruction counter (harness/plugin/hb-insn.c): every function named
  * by the kernel's System.map, the hrtimer paths of the share and the
- * driver's functions counted with their callees; each window's counts go
- * to d->insn_window, which the runner reads (measure/runner.c). */
+ * driver's functions counted with their callees, the driver's own code
+ * added up apart; each window's counts go to d->insn_window, which the
+ * runner reads (measure/runner.c). */
 static void insn_plugin_args(struct dut *d, const struct dut_image *img, struct strlist *a)
 {
 	char *so = qemu_opt_escape(img->insn_plugin), *map = qemu_opt_escape(img->system_map);
 	char *window = path_join(d->workdir, "insn-window.txt");
 	char *out = qemu_opt_escape(window);
-	struct strlist roots = { 0 };
+	struct strlist opts = { 0 };
 	for (size_t i = 0; metric_hrtimer_paths[i]; i++)
-		strlist_pushf(&roots, "root=%s", metric_hrtimer_paths[i]);
+		strlist_pushf(&opts, "root=%s", metric_hrtimer_paths[i]);
 	for (size_t i = 0; img->driver && i < img->driver->inclusive.n; i++)
-		strlist_pushf(&roots, "root=%s", img->driver->inclusive.v[i]);
+		strlist_pushf(&opts, "root=%s", img->driver->inclusive.v[i]);
 	if (img->driver && img->driver->rx_napi_poll)
-		strlist_pushf(&roots, "root=%s", img->driver->rx_napi_poll);
-	char *root_args = argv_join(&roots, ",");
+		strlist_pushf(&opts, "root=%s", img->driver->rx_napi_poll);
+	if (img->driver_functions) {
+		char *own = qemu_opt_escape(img->driver_functions);
+		strlist_pushf(&opts, "own=%s", own);
+		free(own);
+	}
+	char *opt_args = argv_join(&opts, ",");
 	strlist_push(a, "-plugin");
-	strlist_pushf(a, "%s,map=%s,out=%s%s%s", so, map, out, roots.n ? "," : "", root_args);
+	strlist_pushf(a, "%s,map=%s,out=%s%s%s", so, map, out, opts.n ? "," : "", opt_args);
 	snprintf(d->insn_window, sizeof(d->insn_window), "%s", window);
-	strlist_free(&roots);
-	free(root_args);
+	strlist_free(&opts);
+	free(opt_args);
 	free(so);
 	free(map);
 	free(out);

@@ -171,8 +171,9 @@ int perf_stat_parse(const char *text, struct perf_count *out, size_t max)
 /* "word N" for one of the header's words, in any order. */
 static int insn_header_line(const char *line, struct insn_window *w)
 {
-	static const char *const keys[] = { "window", "insns", "kernel", "user", "stack_overflows" };
-	unsigned long long *slots[] = { &w->window, &w->insns, &w->kernel, &w->user,
+	static const char *const keys[] = { "window", "insns", "kernel", "user", "own",
+					    "stack_overflows" };
+	unsigned long long *slots[] = { &w->window, &w->insns, &w->kernel, &w->user, &w->own,
 					&w->stack_overflows };
 	char key[24];
 	const char *p = word(line, key, sizeof(key)), *end;
@@ -194,7 +195,7 @@ int insn_window_parse(const char *text, struct insn_window *w, struct insn_fn *o
 	char line[512];
 	int n = 0, ended = 0;
 	memset(w, 0, sizeof(*w));
-	if (!next_line(&p, line, sizeof(line)) || strcmp(line, "hb-insn 1"))
+	if (!next_line(&p, line, sizeof(line)) || strcmp(line, "hb-insn 2"))
 		return -1;
 	while (next_line(&p, line, sizeof(line))) {
 		if (!strcmp(line, "end")) {
@@ -207,21 +208,22 @@ int insn_window_parse(const char *text, struct insn_window *w, struct insn_fn *o
 		}
 		struct insn_fn e = { .function = "" };
 		const char *s = skip_blank(word(skip_blank(line + 3), e.function, sizeof(e.function)));
-		unsigned long long v[4];
+		unsigned long long v[5];
 		int got = 0;
 		const char *end;
-		while (got < 4 && parse_ull(s, &end, &v[got]) == 0) {
+		while (got < 5 && parse_ull(s, &end, &v[got]) == 0) {
 			got++;
 			s = skip_blank(end);
 		}
-		if (!e.function[0] || *s || (got != 2 && got != 4))
+		if (!e.function[0] || *s || (got != 2 && got != 5))
 			continue;
 		e.self = v[0];
 		e.calls = v[1];
-		if (got == 4) {
+		if (got == 5) {
 			e.inclusive = 1;
 			e.incl = v[2];
 			e.unmatched = v[3];
+			e.incl_own = v[4];
 		}
 		if ((size_t)n < max)
 			out[n] = e;

@@ -48,18 +48,21 @@ struct perf_count {
 int perf_stat_parse(const char *text, struct perf_count *out, size_t max);
 
 /* The emulator's instruction counts of one window (harness/plugin/hb-insn.c):
- * "hb-insn 1", the header's "word N" lines, "fn NAME SELF CALLS" (and
- * "INCLUSIVE UNMATCHED" for a function counted with its callees), "end".
- * -1 also for a window without its "end" line (cut short). */
+ * "hb-insn 2", the header's "word N" lines, "fn NAME SELF CALLS" (and
+ * "INCLUSIVE UNMATCHED INCLUSIVE_OWN" for a function counted with its
+ * callees), "end". -1 also for a window without its "end" line (cut
+ * short). */
 struct insn_window {
 	unsigned long long window;	/* the plugin's window number, from 1 */
 	unsigned long long insns, kernel, user, stack_overflows;
+	unsigned long long own;		/* in the driver's own functions (own=) */
 };
 struct insn_fn {
 	char function[PROFILE_NAME_MAX];
 	unsigned long long self, calls;
-	int inclusive;			/* 1: incl and unmatched given */
+	int inclusive;			/* 1: incl, unmatched and incl_own given */
 	unsigned long long incl, unmatched;
+	unsigned long long incl_own;	/* of incl, in the driver's own functions */
 };
 int insn_window_parse(const char *text, struct insn_window *w, struct insn_fn *out, size_t max);
 

@@ -370,6 +370,14 @@ static void insn_inclusive_metrics(const struct workload *w, const struct driver
 			snprintf(src, sizeof(src), "emulator-insn: %.40s entry to return / DUT rx_packets",
 				 dr->rx_napi_poll);
 			add_metric(res, "insn_rx_poll_per_pkt", (double)e[i].incl / per, src);
+			/* of those, the driver's own code: the core kernel's
+			 * work for the packets it hands up, and the scheduling
+			 * and interrupts that land inside the poll, which the
+			 * host's pace varies, left out */
+			if (win->own)
+				add_metric(res, "insn_rx_driver_per_pkt", (double)e[i].incl_own / per,
+					   "emulator-insn: the driver's own functions inside its RX "
+					   "poll / DUT rx_packets");
 		}
 	}
 	add_metric(res, "hrtimer_share_insn_pct", 100.0 * (double)hrtimer / (double)win->insns,
@@ -442,6 +450,10 @@ static int insn_metrics(const struct workload *w, const struct driver *dr,
 			   "emulator-insn: instructions in the window / DUT packets");
 		add_metric(res, "insn_kernel_per_pkt", (double)win.kernel / per,
 			   "emulator-insn: kernel instructions in the window / DUT packets");
+		if (win.own)
+			add_metric(res, "insn_driver_per_pkt", (double)win.own / per,
+				   "emulator-insn: the driver's own functions' instructions / DUT "
+				   "packets");
 		insn_inclusive_metrics(w, dr, e, n, &win, per, res);
 		insn_call_metrics(dr, e, n, per, res);
 		insn_self_metrics(e, n, per, res);

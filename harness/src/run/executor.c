@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "build/gitsource.h"
+#include "build/symbols.h"
 #include "config/catalog.h"
 #include "config/emulator.h"
 #include "config/setting.h"
@@ -86,6 +87,9 @@ struct cell {
 	struct build_result k;
 	struct userland_result u;
 	struct emulator_result e;	/* e.binary NULL: the board's installed QEMU */
+	/* the driver's own functions in this build (build/symbols.h), for the
+	 * instruction counter; NULL: not counted apart */
+	char *driver_functions;
 	int built;
 	int sweep;		/* its points are a sweep's */
 	int fresh_boots;	/* boots after failed runs so far (EXECUTOR_SWEEP_REBOOTS) */
@@ -163,6 +167,7 @@ static void cell_free(struct cell *c)
 	}
 	free(c->patches);
 	free(c->kernel_version);
+	free(c->driver_functions);
 	driver_free(&c->driver);
 	for (size_t i = 0; i < c->npoints; i++) {
 		free(c->points[i].label);
@@ -392,7 +397,8 @@ static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
 				 .workload = w, .run_id = bt->first_id,
 				 .series = c->series, .strategy = c->strategy, .driver = &c->driver,
 				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance,
-				 .insn_plugin = c->e.insn_plugin, .system_map = c->k.system_map };
+				 .insn_plugin = c->e.insn_plugin, .system_map = c->k.system_map,
+				 .driver_functions = c->driver_functions };
 	struct dut *d = &bt->d;
 	mkdir_p(bt->dir, 0755);
 	progress(c, "booting");
@@ -931,10 +937,13 @@ static int build_and_run(struct plan_state *ps, const struct plan_load *L, size_
 		progress_build_begin(ps->prog);
 	}
 	int brc = exec_stages_of(o)->prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
+	c.built = brc == 0;
+	if (c.built && c.e.insn_plugin && c.driver.source &&
+	    kernel_dir_functions(&c.k, b, c.driver.source, &c.driver_functions) < 0)
+		brc = HB_FAIL;
 	if (!o->progress)
 		progress_build_end(ps->prog);
 	if (brc == 0) {
-		c.built = 1;
 		read_manifest_facts(&c);
 		run_cell(&c, L->wls, L->todo, n);
 	} else {

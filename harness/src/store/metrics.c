@@ -68,12 +68,22 @@ const struct metric_def metric_defs[] = {
 	  "and timer work in `insn_per_pkt` that follows the host's pace",
 	  "instructions from entry to return of the driver file's `rx_napi_poll` (stmmac: "
 	  "`stmmac_napi_poll_rx`, into which `stmmac_rx()` is inlined) / `dut_rx_packets`" },
+	{ "insn_rx_driver_per_pkt", "instructions/packet", L, SHOWN_REPORTS,
+	  "DUT-RX runs (`emulator-insn`): the driver's own receive code per packet, exact; the "
+	  "gate's receive-path metric",
+	  "the instructions in the driver's own functions (the text symbols of its `source` "
+	  "directory's objects) from entry to return of its `rx_napi_poll` / `dut_rx_packets`" },
+	{ "insn_driver_per_pkt", "instructions/packet", L, SHOWN_REPORTS,
+	  "the driver's own code per packet, exact (`emulator-insn`), in both directions",
+	  "the instructions in the driver's own functions (the text symbols of its `source` "
+	  "directory's objects) in the window / the DUT's packets in the workload's direction" },
 	{ "insn_kernel_per_pkt", "instructions/packet", L, SHOWN_STORED,
 	  "`emulator-insn`",
 	  "the kernel's share of `insn_per_pkt`" },
 	{ "insn_window", "instructions", N, SHOWN_STORED,
-	  "`emulator-insn`; the window starts after the agent's first counter sample and ends "
-	  "before its second (hb-agent.c `window_mark_*`)",
+	  "`emulator-insn`; the window opens once the agent has sampled its counters and armed "
+	  "its tracers, as iperf3 starts, and closes before its second sample (hb-agent.c "
+	  "`window_mark_*`)",
 	  "every instruction the guest executed in the window" },
 	{ "insn_self_per_pkt.<fn>", "instructions/packet", L, SHOWN_STORED,
 	  "`emulator-insn`: the 20 functions with the most; the run's `insn-profile.txt` has every "
