@@ -61,7 +61,7 @@ struct double_state {
 	/* the emulator's count a passing run stores as
 	 * insn_self_per_pkt.stmmac_xmit (analyze/movers.h); NULL: none */
 	double (*xmit_insn)(const char *strategy, size_t run);
-	/* what a passing DUT-RX run stores as insn_rx_poll_per_pkt; NULL: none */
+	/* what a passing DUT-RX run stores as insn_rx_driver_per_pkt; NULL: none */
 	double (*rx_insn)(const char *strategy, size_t run);
 	const char *dir;	/* where prepare() writes manifests */
 	/* seen */
@@ -228,7 +228,7 @@ static inline enum run_class double_run(struct dut *d, const struct workload *w,
 	}
 	if (dbl.rx_insn && w->dir == WL_DUT_RX) {
 		size_t k = res->n_metrics++;
-		snprintf(res->names[k], sizeof(res->names[k]), "insn_rx_poll_per_pkt");
+		snprintf(res->names[k], sizeof(res->names[k]), "insn_rx_driver_per_pkt");
 		snprintf(res->sources[k], sizeof(res->sources[k]), "the double");
 		res->metrics[k] = (struct metric){ .name = res->names[k], .source = res->sources[k],
 						   .value = dbl.rx_insn(dbl.strategy, i),

@@ -282,7 +282,7 @@ static size_t simulated_gate(const struct plan *p, const struct workload *w, enu
 		bool open = false;
 		for (size_t m = 0; m < g->metrics.n; m++) {
 			/* the one value stands for the rates; a lower-is-better
-			 * metric of the plan (insn_rx_poll_per_pkt) is measured by
+			 * metric of the plan (insn_rx_driver_per_pkt) is measured by
 			 * DUT-RX runs only, which the real gate skips elsewhere */
 			if (!gate_metric_applies(&gm[m], w) || gate_metric_better(&gm[m]) != BETTER_HIGHER)
 				continue;

@@ -149,7 +149,7 @@ static void a_regression_ends_the_gate(void **state)
 	assert_int_equal(gate_loop_verdict(&l), HB_EXIT_FAIL);
 	int rx = 0;
 	for (size_t i = 0; i < l.n; i++) {
-		if (!strcmp(l.v[i].metric, "insn_rx_poll_per_pkt")) {
+		if (!strcmp(l.v[i].metric, "insn_rx_driver_per_pkt")) {
 			rx = 1;
 			assert_int_equal(l.v[i].outcome, GATE_INCONCLUSIVE);
 		} else {
