@@ -2,10 +2,13 @@
 """How a workload's rate settles over a run (docs/measurements.md, "How long
 a run must be"): for each workload of a store's pass runs, the spread
 between a strategy's repetitions of the mean of the run's first k seconds
-(the DUT's iperf3 intervals, the omitted ones left out), pooled over the
-strategies, in % of the mean, for k = 1 .. the run's length.
+(the DUT's iperf3 intervals, the omitted ones left out), in % of the mean,
+for k = 1 .. the run's length: pooled over the strategies, or with
+--per-strategy a row for each strategy with at least three runs.
 
-usage: tests/bench/convergence.py STORE   (a store of `hilbench compare --fixed`)
+usage: tests/bench/convergence.py [--per-strategy] STORE
+  (a store of `hilbench compare --fixed`, whose repetitions share a boot,
+  or of `hilbench compare`, whose repetitions have a boot each)
 """
 import json
 import math
@@ -17,7 +20,7 @@ def first_k_mean(rates, secs, k):
     return sum(r * s for r, s in zip(rates[:k], secs[:k])) / sum(secs[:k])
 
 
-def main(store):
+def load(store):
     db = sqlite3.connect(f"{store}/hilbench.db")
     runs = {}
     for rid, workload, strategy in db.execute(
@@ -31,26 +34,44 @@ def main(store):
         if iv:
             runs.setdefault(workload, {}).setdefault(strategy, []).append(
                 ([i["bits_per_second"] for i in iv], [i["seconds"] for i in iv]))
+    return runs
+
+
+def spreads(groups):
+    """The pooled spread at k = 1 .. 10 over groups of repetitions."""
+    n = min(len(r) for reps in groups for r, _ in reps)
+    cells = []
+    for k in range(1, min(n, 10) + 1):
+        ss, df = 0.0, 0
+        for reps in groups:
+            vals = [first_k_mean(r, s, k) for r, s in reps]
+            if len(vals) < 2:
+                continue
+            m = sum(vals) / len(vals)
+            ss += sum(((v - m) / m * 100) ** 2 for v in vals)
+            df += len(vals) - 1
+        cells.append(f"{math.sqrt(ss / df):.2f} %" if df else "-")
+    return cells
+
+
+def main(argv):
+    per_strategy = len(argv) == 3 and argv[1] == "--per-strategy"
+    if len(argv) != 2 and not per_strategy:
+        sys.exit(__doc__)
+    runs = load(argv[-1])
     print("| workload | runs | " + " | ".join(f"{k} s" for k in range(1, 11)) + " |")
     print("| --- | --- |" + " --- |" * 10)
     for workload, by_strategy in sorted(runs.items()):
-        n = min(len(r) for reps in by_strategy.values() for r, _ in reps)
-        cells = []
-        for k in range(1, min(n, 10) + 1):
-            ss, df = 0.0, 0
-            for reps in by_strategy.values():
-                vals = [first_k_mean(r, s, k) for r, s in reps]
-                if len(vals) < 2:
-                    continue
-                m = sum(vals) / len(vals)
-                ss += sum(((v - m) / m * 100) ** 2 for v in vals)
-                df += len(vals) - 1
-            cells.append(f"{math.sqrt(ss / df):.2f} %" if df else "-")
-        total = sum(len(v) for v in by_strategy.values())
-        print(f"| {workload} | {total} | " + " | ".join(cells) + " |")
+        if per_strategy:
+            for strategy, reps in sorted(by_strategy.items()):
+                if len(reps) >= 3:
+                    print(f"| {workload}, {strategy} | {len(reps)} | "
+                          + " | ".join(spreads([reps])) + " |")
+        else:
+            total = sum(len(v) for v in by_strategy.values())
+            print(f"| {workload} | {total} | "
+                  + " | ".join(spreads(list(by_strategy.values()))) + " |")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    main(sys.argv[1])
+    main(sys.argv)
