@@ -8,8 +8,8 @@
 
 #include "util/proc.h"
 
-/* Every *.o under dir (a module's *.mod.o too: its functions are the
- * driver's as much), depth first. */
+/* Every *.o under dir, depth first (a module's too: its names match
+ * nothing in System.map, so they count nothing). */
 static void find_objects(const char *dir, struct strlist *out)
 {
 	struct strlist names = { 0 };
@@ -30,15 +30,17 @@ static void find_objects(const char *dir, struct strlist *out)
 	strlist_free(&names);
 }
 
-/* nm's "ADDR TYPE NAME" lines of text symbols, each name once, sorted. */
+/* nm's "ADDR TYPE NAME" lines of text symbols, each name once, sorted;
+ * ARM's mapping symbols ($a, $t, $d), which System.map leaves out too,
+ * are no functions. */
 static char *text_symbols(const char *nm_output)
 {
 	struct strlist lines = { 0 }, names = { 0 };
 	strlist_split(&lines, nm_output, "\n");
 	for (size_t i = 0; i < lines.n; i++) {
 		char addr[32], type, name[128];
-		if (sscanf(lines.v[i], "%31s %c %127s", addr, &type, name) == 3 &&
-		    strchr("tTwW", type))
+		if (sscanf(lines.v[i], "%31s %c %127s", addr, &type, name) == 3 && type &&
+		    strchr("tTwW", type) && name[0] != '$')
 			strlist_push(&names, name);
 	}
 	strlist_sort(&names);
