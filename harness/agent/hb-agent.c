@@ -1264,9 +1264,6 @@ static int load_params(struct agent_params *p, char *err, size_t errlen)
 	return r;
 }
 
-/* Address and links up, then carrier, all within CARRIER_TIMEOUT_MS. */
-#define NEIGH_REACHABLE_MS "3600000"
-
 /* The first TCP connect() of a boot fills the kernel's port-choice
  * perturbation table with random bytes (__inet_hash_connect(),
  * get_random_sleepable_once(): 256 KiB, 4,112 ChaCha blocks, 6.8 M
@@ -1297,6 +1294,9 @@ static int connect_on_loopback(char *err, size_t errlen)
 		close(lfd);
 	return afd < 0 ? -1 : 0;
 }
+
+/* Address and links up, then carrier, all within CARRIER_TIMEOUT_MS. */
+#define NEIGH_REACHABLE_MS "3600000"
 
 static int net_setup(const struct agent_params *p, char *err, size_t errlen)
 {
