@@ -188,22 +188,60 @@ static size_t slot_of(uint64_t vaddr)
 	return lo;
 }
 
+/* funcs' indices sorted by name, then address: one name lookup for the
+ * roots and the driver's functions */
+static size_t *by_name;
+
 static int cmp_index_by_name(const void *a, const void *b)
 {
-	return strcmp(funcs[*(const size_t *)a].name, funcs[*(const size_t *)b].name);
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(funcs[x].name, funcs[y].name);
+	return c ? c : (x > y) - (x < y);
 }
 
+static void index_names(void)
+{
+	by_name = malloc(n_funcs * sizeof(*by_name));
+	if (!by_name)
+		abort();
+	for (size_t i = 0; i < n_funcs; i++)
+		by_name[i] = i;
+	qsort(by_name, n_funcs, sizeof(*by_name), cmp_index_by_name);
+}
+
+/* The first position in by_name of name's functions (their addresses
+ * ascending from it), or n_funcs when the map has none. */
+static size_t first_named(const char *name)
+{
+	size_t lo = 0, hi = n_funcs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(funcs[by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n_funcs && !strcmp(funcs[by_name[lo]].name, name) ? lo : n_funcs;
+}
+
+/* A name's function at the lowest address, or -1. */
 static int find_func(const char *name)
 {
-	for (size_t i = 0; i < n_funcs; i++)
-		if (!strcmp(funcs[i].name, name))
-			return (int)i;
-	return -1;
+	size_t k = first_named(name);
+	return k < n_funcs ? (int)by_name[k] : -1;
 }
 
-/* Marks the functions named in path, a name a line; a name the map does
- * not have (a static function the compiler inlined everywhere, or one in
- * a module) has no code of its own to count. */
+/* own of a function whose name others have too, until settled */
+#define OWN_MAYBE 2
+
+/* Marks the functions named in path, a name a line. A name the map does
+ * not have (a static function inlined everywhere, or one in a module) has
+ * no code of its own to count. A name several functions have (static
+ * functions of two files, ring_mode.c's and chain_mode.c's refill_desc3;
+ * an inline's out-of-line copies in other objects, div_u64_rem) is the
+ * driver's where the linker put it among the driver's functions: the
+ * copies reached from a function of a name only the driver has, through
+ * neighbours in address order, are its own, the others not. */
 static int load_own(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -211,32 +249,28 @@ static int load_own(const char *path)
 		fprintf(stderr, "hb-insn: cannot open %s\n", path);
 		return -1;
 	}
-	/* the map sorted by name, to look each name up */
-	size_t *by_name = malloc(n_funcs * sizeof(*by_name));
-	if (!by_name)
-		abort();
-	for (size_t i = 0; i < n_funcs; i++)
-		by_name[i] = i;
-	qsort(by_name, n_funcs, sizeof(*by_name), cmp_index_by_name);
 	char line[NAME_MAX_LEN + 2];
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		size_t lo = 0, hi = n_funcs;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			int c = strcmp(funcs[by_name[mid]].name, line);
-			if (!c) {
-				funcs[by_name[mid]].own = 1;
-				break;
-			}
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t k = first_named(line), end = k;
+		while (end < n_funcs && !strcmp(funcs[by_name[end]].name, line))
+			end++;
+		for (size_t j = k; j < end; j++)
+			funcs[by_name[j]].own = end - k == 1 ? 1 : OWN_MAYBE;
 	}
-	free(by_name);
 	fclose(f);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t i = 0; i < n_funcs; i++)
+			if (funcs[i].own == OWN_MAYBE && ((i > 0 && funcs[i - 1].own == 1) ||
+							   (i + 1 < n_funcs && funcs[i + 1].own == 1))) {
+				funcs[i].own = 1;
+				changed = 1;
+			}
+	}
+	for (size_t i = 0; i < n_funcs; i++)
+		if (funcs[i].own == OWN_MAYBE)
+			funcs[i].own = 0;
 	return 0;
 }
 
@@ -584,6 +618,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	if (load_map(map) < 0)
 		return -1;
+	index_names();
 	for (size_t i = 0; i < n_roots; i++) {
 		int fn = find_func(roots[i]);
 		if (fn < 0) {
