@@ -377,8 +377,21 @@ static void test_shipped_workload_and_plan_values(void **state)
 	assert_int_equal(w.length, 64);
 	assert_int_equal(w.rate_bps, 0);
 	assert_int_equal(w.duration_s, 10);
+	assert_int_equal(w.duration_own_boot_s, 3);
 	assert_int_equal(w.omit_s, 1);
 	assert_int_equal(w.streams, 1);
+	/* a run sharing its boot runs 10 s, one with a boot to itself 3 s,
+	 * and their digests tell the two apart */
+	char shared[65], own[65], again[65];
+	workload_digest(&w, shared);
+	workload_as_run(&w, 0);
+	workload_digest(&w, again);
+	assert_string_equal(shared, again);
+	workload_as_run(&w, 1);
+	assert_int_equal(w.duration_s, 3);
+	workload_digest(&w, own);
+	assert_string_not_equal(shared, own);
+	assert_int_equal(strlen(own), 64);
 	workload_free(&w);
 
 	assert_int_equal(plan_load(ppath, &p, err, sizeof err), 0);
@@ -890,6 +903,8 @@ static const struct variant variants[] = {
 	{ "int overflow", 'w', "duration: 10", "duration: 99999999999999999999", 7, 11,
 	  "'duration' must be between 1 and 3600, got 99999999999999999999" },
 	{ "omit too long", 'w', "omit: 1", "omit: 61", 8, 7, "'omit' must be between 0 and 60, got 61" },
+	{ "own-boot duration zero", 'w', "omit: 1", "duration_own_boot: 0\nomit: 1", 8, 20,
+	  "'duration_own_boot' must be between 1 and 3600, got 0" },
 	{ "too many streams", 'w', "streams: 1", "streams: 17", 9, 10, "'streams' must be between 1 and 16, got 17" },
 
 	/* plan */

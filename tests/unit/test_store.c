@@ -2,7 +2,8 @@
  * upgraded in place (its runs become attempt 1), the attempt of a retried
  * run is kept, pass runs of a session are found, a write lock held by
  * another connection makes writes fail after the timeout without storing
- * anything, and a bad HILBENCH_STORE_TIMEOUT_S is refused. Real SQLite
+ * anything, a bad HILBENCH_STORE_TIMEOUT_S is refused, and a session
+ * reuses only independent runs of the same build. Real SQLite
  * files in a temp dir. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,9 +81,11 @@ static void a_version_1_store_is_upgraded(void **state)
 
 	struct store *s = store_open(dir);
 	assert_non_null(s);
-	/* 2: attempt, 3: settings, 4: decisions */
-	assert_int_equal(scalar("PRAGMA user_version"), 4);
+	/* 2: attempt, 3: settings, 4: decisions, 5: workload digests and reuse */
+	assert_int_equal(scalar("PRAGMA user_version"), 5);
 	assert_int_equal(scalar("SELECT count(*) FROM decisions"), 0);
+	assert_int_equal(scalar("SELECT count(*) FROM reused"), 0);
+	assert_int_equal(scalar("SELECT workload_sha256 IS NULL FROM runs WHERE id = 'old'"), 1);
 	assert_int_equal(scalar("SELECT attempt FROM runs WHERE id = 'old'"), 1);
 	assert_int_equal(add(s, "S1", 1, RUN_ERROR, 1), 0);
 	assert_int_equal(add(s, "S1", 1, RUN_PASS, 2), 0);
@@ -270,6 +273,105 @@ static void a_read_that_fails_half_way_is_an_error(void **state)
 /* `hilbench show`: each run on its own line, with its own metrics. The
  * list kept a pointer to the id of the row before, in SQLite's buffer the
  * next row reused, so every run's metrics strung onto the first line. */
+static int keep_reused(const char *strategy, const char *workload, const char *from, int runs,
+		       void *ctx)
+{
+	strlist_pushf(ctx, "%s %s %s %d", strategy, workload, from, runs);
+	return 0;
+}
+
+/* A run of session "R<n>" for the reuse test: its boot, workload digest,
+ * start and emulator line as given. */
+static void add_ref(struct store *s, const char *id, const char *session, const char *boot,
+		    const char *digest, const char *started, const char *emulator,
+		    enum run_class cls)
+{
+	struct metric m = { "pps", 4478, "packets/s", "test" };
+	struct run_record r = {
+		.session = session, .plan = "default", .board = "qemu-orangepi-pc",
+		.strategy = "baseline", .workload = "udp64-dut-tx", .workload_sha256 = digest,
+		.repetition = 1, .boot_id = boot, .cls = cls, .reason = cls == RUN_PASS ? NULL : "x",
+		.timing = "virtual", .started = started, .ended = started, .build_key = "K",
+		.initramfs_sha256 = "I", .emulator = emulator, .metrics = &m,
+		.n_metrics = cls == RUN_PASS, .attempt = 1,
+	};
+	snprintf(r.id, sizeof(r.id), "%s", id);
+	assert_int_equal(store_add_run(s, &r), 0);
+}
+
+static int keep_id(const struct run_row *r, void *ctx)
+{
+	strlist_pushf(ctx, "%s@%s", r->id, r->session);
+	return 0;
+}
+
+/* The reference's runs of earlier sessions join a session only where they
+ * are pass runs of the same kernel, initramfs, emulator build and workload
+ * digest, each its boot's only run of the workload; newest first, up to
+ * the number asked, never twice; the session's selections then read them
+ * (with the session they were measured in), and the grouping says so. */
+static void a_session_reuses_only_independent_runs_of_the_same_build(void **state)
+{
+	(void)state;
+	char *sub = path_join(dir, "reuse");
+	assert_int_equal(mkdir_p(sub, 0755), 0);
+	struct store *s = store_open(sub);
+	assert_non_null(s);
+	const char *emu = "QEMU emulator version 7.2.22; hilbench emulator: key E1; patch p1";
+	add_ref(s, "old", "R1", "b1", "D", "2026-12-01T01:00:00Z", emu, RUN_PASS);
+	add_ref(s, "mid", "R1", "b2", "D", "2026-12-01T02:00:00Z", emu, RUN_PASS);
+	add_ref(s, "new", "R2", "b3", "D", "2026-12-01T03:00:00Z", emu, RUN_PASS);
+	/* not reused: a boot with two runs of it (--fixed), a failed run,
+	 * another workload digest (another duration), another emulator build */
+	add_ref(s, "fixed1", "R3", "b4", "D", "2026-12-01T04:00:00Z", emu, RUN_PASS);
+	add_ref(s, "fixed2", "R3", "b4", "D", "2026-12-01T04:01:00Z", emu, RUN_PASS);
+	add_ref(s, "failed", "R4", "b5", "D", "2026-12-01T05:00:00Z", emu, RUN_ERROR);
+	add_ref(s, "longer", "R4", "b6", "D10", "2026-12-01T05:00:00Z", emu, RUN_PASS);
+	add_ref(s, "emu2", "R4", "b7", "D",  "2026-12-01T05:00:00Z",
+		"QEMU emulator version 7.2.22; hilbench emulator: key E2; patch p1", RUN_PASS);
+	struct strlist digests = { 0 };
+	strlist_push(&digests, "D");
+	struct selection sel = { .plan = "default", .board = "qemu-orangepi-pc",
+				 .strategy = "baseline", .workload = "udp64-dut-tx",
+				 .timing = "virtual", .build_key = "K", .initramfs = "I",
+				 .emulator_provenance = "key E1; patch p1",
+				 .workload_sha256s = &digests };
+	assert_int_equal(store_reuse_runs(s, "NOW", &sel, 2), 2);
+	struct strlist got = { 0 };
+	struct selection mine = { .session = "NOW" };
+	assert_int_equal(store_foreach(s, &mine, keep_id, &got), 0);
+	assert_int_equal(got.n, 2);
+	/* insertion order, the newest two */
+	assert_string_equal(got.v[0], "mid@R1");
+	assert_string_equal(got.v[1], "new@R2");
+	strlist_free(&got);
+	/* again: only what it has not taken yet, and nothing that does not fit */
+	assert_int_equal(store_reuse_runs(s, "NOW", &sel, 6), 1);
+	assert_int_equal(store_reuse_runs(s, "NOW", &sel, 6), 0);
+	assert_int_equal(store_foreach(s, &mine, keep_id, &got), 0);
+	assert_int_equal(got.n, 3);
+	strlist_free(&got);
+	/* a session's own runs are never "reused" by it */
+	assert_int_equal(store_reuse_runs(s, "R1", &sel, 6), 1);	/* new@R2 only */
+	/* the digests filter readers too */
+	struct selection longer = { .strategy = "baseline", .workload_sha256s = &digests };
+	strlist_free(&digests);
+	strlist_push(&digests, "D10");
+	assert_int_equal(store_foreach(s, &longer, keep_id, &got), 0);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.v[0], "longer@R4");
+	strlist_free(&got);
+	assert_int_equal(store_each_reused(s, "NOW", keep_reused, &got), 0);
+	assert_int_equal(got.n, 2);
+	/* in the order they were taken: the newest first */
+	assert_string_equal(got.v[0], "baseline udp64-dut-tx R2 1");
+	assert_string_equal(got.v[1], "baseline udp64-dut-tx R1 2");
+	strlist_free(&got);
+	strlist_free(&digests);
+	store_close(s);
+	free(sub);
+}
+
 static void show_lists_each_run_on_its_own_row(void **state)
 {
 	(void)state;
@@ -324,6 +426,7 @@ int main(void)
 		cmocka_unit_test(a_bad_timeout_is_refused),
 		cmocka_unit_test(a_read_that_fails_half_way_is_an_error),
 		cmocka_unit_test(show_lists_each_run_on_its_own_row),
+		cmocka_unit_test(a_session_reuses_only_independent_runs_of_the_same_build),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

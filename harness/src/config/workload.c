@@ -35,6 +35,8 @@ static const struct yfield workload_fields[] = {
 	{ .key = "rate", .type = YF_UINT64, .required = 1, .off = W(rate_bps) },
 	{ .key = "duration", .type = YF_INT, .required = 1, .off = W(duration_s),
 	  .min = 1, .max = 3600 },
+	{ .key = "duration_own_boot", .type = YF_INT, .off = W(duration_own_boot_s),
+	  .min = 1, .max = 3600 },
 	{ .key = "omit", .type = YF_INT, .required = 1, .off = W(omit_s),
 	  .min = 0, .max = 60 },
 	{ .key = "streams", .type = YF_INT, .required = 1, .off = W(streams),
@@ -84,6 +86,22 @@ void workload_free(struct workload *w)
 	free(w->description);
 	free(w->headline);
 	memset(w, 0, sizeof *w);
+}
+
+void workload_as_run(struct workload *w, int own_boot)
+{
+	if (own_boot && w->duration_own_boot_s)
+		w->duration_s = w->duration_own_boot_s;
+}
+
+void workload_digest(const struct workload *w, char out[65])
+{
+	char *what = xasprintf("proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "
+			       "profile=%s", protos[w->proto], dirs[w->dir], w->length,
+			       (unsigned long long)w->rate_bps, w->duration_s, w->omit_s,
+			       w->streams, profiles[w->profile]);
+	sha256_hex(what, strlen(what), out);
+	free(what);
 }
 
 const char *wl_proto_name(enum wl_proto p)

@@ -29,6 +29,11 @@ struct workload {
 	int length;		/* bytes per write/datagram; 0 = iperf default */
 	uint64_t rate_bps;	/* 0 = unlimited */
 	int duration_s;		/* measured seconds, 1..3600 */
+	/* a run its boot has no other run of its workload in (the planner's
+	 * and the gate's): measured seconds, 0 = duration_s. Across boots a
+	 * short run's mean settles where in a shared boot it drifts
+	 * (docs/measurements.md, "How long a run must be") */
+	int duration_own_boot_s;
 	int omit_s;		/* warm-up seconds iperf omits, 0..60 */
 	int streams;		/* parallel streams, 1..16 */
 	enum wl_profile profile;	/* optional, default none */
@@ -39,6 +44,13 @@ struct workload {
 
 int workload_load(const char *path, struct workload *w, char *err, size_t errlen);
 void workload_free(struct workload *w);
+/* w as a run of it goes: own_boot (a boot per repetition, config/plan.h)
+ * takes duration_own_boot_s where the file gives one. */
+void workload_as_run(struct workload *w, int own_boot);
+/* The sha256 of what the DUT is asked to do, in hex: runs of equal digests
+ * measured the same thing, so one may stand for the other (a reused
+ * reference, run/planner.h); the name and description do not count. */
+void workload_digest(const struct workload *w, char out[65]);
 const char *wl_proto_name(enum wl_proto p);	/* "udp" | "tcp" */
 const char *wl_dir_name(enum wl_dir d);		/* "dut-tx" | "dut-rx" | "bidir" */
 const char *wl_profile_name(enum wl_profile p);	/* "none" | "ftrace" | "perf" */

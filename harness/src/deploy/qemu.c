@@ -25,7 +25,7 @@
 struct qemu_state {
 	struct netns ns;
 	pid_t pid;
-	char version[1024];
+	char version[4096];	/* whole: reused runs are matched by its end */
 };
 
 /* Virtual time: guest time advances with executed instructions, so runs are

@@ -96,7 +96,7 @@ struct cell {
 	char *patches;		/* JSON, from the build manifest */
 	char *kernel_version;
 	char boot_id[40];
-	char emulator[1024];
+	char emulator[4096];	/* the DUT's version(), whole */
 };
 
 /* One run a cell still owes: a repetition of a workload at a point. */
@@ -262,7 +262,7 @@ static int store_has_room(struct plan_state *ps)
 /* Store one run. Its artifacts directory is renamed into place first, so a
  * stored run always has its files and a crash leaves no half-run row. A
  * retried attempt is stored too, but the run is not done yet. */
-static void record(struct cell *c, const struct todo *t, const char *workload, int attempt,
+static void record(struct cell *c, const struct todo *t, const struct workload *w, int attempt,
 		   int retried, const char *id, const char *tmpdir, const struct run_result *res,
 		   const char *started, const char *settings)
 {
@@ -273,12 +273,15 @@ static void record(struct cell *c, const struct todo *t, const char *workload, i
 	utc_now(ended);
 	char *rel = xasprintf("runs/%s", id);
 	char *final = path_join(store_dir(ps->store), rel);
+	char digest[65];
+	workload_digest(w, digest);
 	int have_artifacts = tmpdir && rename(tmpdir, final) == 0;
 	if (tmpdir && !have_artifacts)
 		hb_err("cannot move %s to %s: %s", tmpdir, final, strerror(errno));
 	struct run_record r = {
 		.session = ps->session, .plan = ps->plan->name, .board = c->board->name,
-		.strategy = c->points[t->pt].label, .workload = workload, .repetition = t->rep,
+		.strategy = c->points[t->pt].label, .workload = w->name, .workload_sha256 = digest,
+		.repetition = t->rep,
 		.boot_id = c->boot_id[0] ? c->boot_id : NULL, .cls = res->cls,
 		.reason = res->cls == RUN_PASS ? NULL : res->reason,
 		.timing = timing_mode_name(ps->plan->timing), .started = started, .ended = ended,
@@ -327,7 +330,7 @@ static void record_unrun(struct cell *c, const struct workload *wls, const struc
 	for (size_t i = 0; i < n; i++) {
 		char id[40];
 		store_new_id(id);
-		record(c, &t[i], wls[t[i].wl].name, attempt, 0, id, NULL, &res, now, NULL);
+		record(c, &t[i], &wls[t[i].wl], attempt, 0, id, NULL, &res, now, NULL);
 	}
 }
 
@@ -441,7 +444,7 @@ static size_t boot_failed(struct cell *c, const struct workload *wls, const stru
 		char id[40], now[32];
 		store_new_id(id);
 		utc_now(now);
-		record(c, &t[0], wls[t[0].wl].name, attempt, 1, id, NULL, &res, now, NULL);
+		record(c, &t[0], &wls[t[0].wl], attempt, 1, id, NULL, &res, now, NULL);
 		return 0;
 	} else {
 		record_unrun(c, wls, t, n, attempt, res.cls, res.reason);
@@ -501,7 +504,7 @@ static struct run_end run_one(struct cell *c, struct dut *d, const struct worklo
 	struct run_end e = { .cls = res.cls, .refused = set == RUN_FAIL && !d->health[0] };
 	e.retry = !full && res.cls == RUN_ERROR && !hb_interrupted &&
 		  will_retry(ps, try, res.reason, sizeof(res.reason));
-	record(c, t, w->name, try, e.retry, id, tmp, &res, started, settings);
+	record(c, t, w, try, e.retry, id, tmp, &res, started, settings);
 	free(settings);
 	free(tmp);
 	if (full)
@@ -993,6 +996,8 @@ static int load_before_running(const struct plan *p, const struct exec_opts *o,
 	for (; L->nw < p->workloads.n && rc == 0; L->nw++)
 		if (catalog_workload(p->workloads.v[L->nw], &L->wls[L->nw]) < 0)
 			rc = HB_FAIL_INPUT;
+		else
+			workload_as_run(&L->wls[L->nw], p->boots == BOOTS_PER_REPETITION);
 	for (size_t bi = 0; bi < L->nb && rc == 0; bi++)
 		rc = check_cell_names(&L->boards[bi], p, o);
 	return rc;

@@ -59,7 +59,19 @@ static const char migrate_v4[] =
 	" threshold_pct REAL NOT NULL, alpha REAL NOT NULL, why TEXT NOT NULL, movers TEXT,"
 	" PRIMARY KEY (session, strategy, workload, metric));"
 	"PRAGMA user_version = 4;";
-#define STORE_VERSION 4
+
+/* Version 5: runs.workload_sha256 (config/workload.h's digest of what the
+ * DUT was asked to do), and reused: the runs of other sessions a session
+ * judged with as its own (a reference reused by compare, run/planner.h),
+ * so its reports read them as the session's. Older runs have no digest
+ * and are never reused. */
+static const char migrate_v5[] =
+	"ALTER TABLE runs ADD COLUMN workload_sha256 TEXT;"
+	"CREATE TABLE IF NOT EXISTS reused("
+	" session TEXT NOT NULL, run_id TEXT NOT NULL REFERENCES runs(id),"
+	" PRIMARY KEY (session, run_id));"
+	"PRAGMA user_version = 5;";
+#define STORE_VERSION 5
 
 #define STORE_TIMEOUT_DEFAULT_S 30
 
@@ -130,6 +142,8 @@ static int ensure_schema(struct store *s)
 		ok = sqlite3_exec(s->db, migrate_v3, NULL, NULL, NULL) == SQLITE_OK;
 	if (ok && user_version(s) < 4)
 		ok = sqlite3_exec(s->db, migrate_v4, NULL, NULL, NULL) == SQLITE_OK;
+	if (ok && user_version(s) < 5)
+		ok = sqlite3_exec(s->db, migrate_v5, NULL, NULL, NULL) == SQLITE_OK;
 	if (!ok) {
 		report_error(s, "cannot set up the tables");
 		exec_sql(s, "ROLLBACK");
@@ -266,8 +280,8 @@ static int insert_run(struct store *s, const struct run_record *r, int if_absent
 		" boot_id, class, reason, timing, started, ended, kernel_version,"
 		" kernel_release, build_key, config_sha256, build_manifest, patches,"
 		" initramfs_sha256, emulator, hilbench_commit, host, artifacts, attempt,"
-		" settings)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" settings, workload_sha256)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char ins_metric[] =
 		"INSERT INTO metrics(run_id, name, value, unit, source) VALUES (?,?,?,?,?)";
 	sqlite3_stmt *st = NULL, *sm = NULL;
@@ -298,6 +312,7 @@ static int insert_run(struct store *s, const struct run_record *r, int if_absent
 			bind_text(st, i++, more[k]);
 		sqlite3_bind_int(st, i++, r->attempt > 0 ? r->attempt : 1);
 		bind_text(st, i++, r->settings);
+		bind_text(st, i++, r->workload_sha256);
 		ok = sqlite3_step(st) == SQLITE_DONE;
 	}
 	for (size_t k = 0; ok && k < r->n_metrics; k++) {
@@ -473,6 +488,110 @@ static char *params(size_t first, size_t n)
 	return out;
 }
 
+static size_t list_n(const struct strlist *l)
+{
+	return l ? l->n : 0;
+}
+
+/* A selection's conditions on the runs r, but for its session (?1, which
+ * readers and store_reuse_runs() use differently) and its metrics: single
+ * values ?2..?11, then the workload digests' list from ?12 on (a
+ * digests-only list, "IN ()" never written). Bound by bind_run_filter(). */
+#define FIRST_LIST_PARAM 12
+static char *run_filter(const struct selection *sel)
+{
+	size_t nd = list_n(sel->workload_sha256s);
+	char *digests = params(FIRST_LIST_PARAM, nd);
+	char *sql = xasprintf(
+		" AND (?2 IS NULL OR r.plan = ?2)"
+		" AND (?3 IS NULL OR r.board = ?3) AND (?4 IS NULL OR r.strategy = ?4)"
+		" AND (?5 IS NULL OR r.workload = ?5) AND (?6 IS NULL OR r.started >= ?6)"
+		" AND (?7 OR r.class = 'pass') AND (?8 IS NULL OR r.timing = ?8)"
+		" AND (?9 IS NULL OR r.build_key = ?9) AND (?10 IS NULL OR r.initramfs_sha256 = ?10)"
+		" AND (?11 IS NULL OR substr(r.emulator, -length(?11)) = ?11)%s%s%s",
+		nd ? " AND r.workload_sha256 IN (" : "", digests, nd ? ")" : "");
+	free(digests);
+	return sql;
+}
+
+static void bind_run_filter(sqlite3_stmt *st, const struct selection *sel)
+{
+	const char *text[] = { sel->plan, sel->board, sel->strategy, sel->workload, sel->since };
+	for (size_t k = 0; k < HB_ARRAY_SIZE(text); k++)
+		bind_text(st, (int)k + 2, text[k]);
+	sqlite3_bind_int(st, 7, sel->all_classes);
+	bind_text(st, 8, sel->timing);
+	bind_text(st, 9, sel->build_key);
+	bind_text(st, 10, sel->initramfs);
+	bind_text(st, 11, sel->emulator_provenance);
+	for (size_t i = 0; i < list_n(sel->workload_sha256s); i++)
+		bind_text(st, (int)(FIRST_LIST_PARAM + i), sel->workload_sha256s->v[i]);
+}
+
+int store_reuse_runs(struct store *s, const char *session, const struct selection *sel,
+		     int want)
+{
+	if (want <= 0)
+		return 0;
+	struct selection pass = *sel;
+	pass.all_classes = 0;
+	char *filter = run_filter(&pass);
+	size_t limit = FIRST_LIST_PARAM + list_n(sel->workload_sha256s);
+	char *sql = xasprintf(
+		"INSERT INTO reused(session, run_id) SELECT ?1, r.id FROM runs r"
+		" WHERE r.session != ?1"
+		" AND r.id NOT IN (SELECT run_id FROM reused WHERE session = ?1)%s"
+		" AND r.boot_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM runs o"
+		"  WHERE o.boot_id = r.boot_id AND o.workload = r.workload AND o.id != r.id)"
+		" ORDER BY r.started DESC LIMIT ?%zu", filter, limit);
+	free(filter);
+	if (exec_sql(s, "BEGIN IMMEDIATE") < 0) {
+		free(sql);
+		return -1;
+	}
+	sqlite3_stmt *st;
+	int ok = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK;
+	free(sql);
+	if (ok) {
+		bind_text(st, 1, session);
+		bind_run_filter(st, &pass);
+		sqlite3_bind_int(st, (int)limit, want);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	int added = ok ? sqlite3_changes(s->db) : -1;
+	sqlite3_finalize(st);
+	if (!ok)
+		report_error(s, "cannot record the reused runs");
+	if (!ok || exec_sql(s, "COMMIT") < 0) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return added;
+}
+
+int store_each_reused(struct store *s, const char *session,
+		      int (*fn)(const char *strategy, const char *workload, const char *from,
+				int runs, void *ctx), void *ctx)
+{
+	static const char sql[] =
+		"SELECT r.strategy, r.workload, r.session, count(*) FROM reused u"
+		" JOIN runs r ON r.id = u.run_id WHERE u.session = ?"
+		" GROUP BY r.strategy, r.workload, r.session ORDER BY min(u.rowid)";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		report_error(s, "cannot read the reused runs");
+		return -1;
+	}
+	bind_text(st, 1, session);
+	int step, rc = 0;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(col(st, 0), col(st, 1), col(st, 2), sqlite3_column_int(st, 3), ctx);
+	if (!rc && step != SQLITE_DONE)
+		rc = read_failed(s, "reading the reused runs");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx)
 {
@@ -481,38 +600,36 @@ int store_foreach(struct store *s, const struct selection *sel,
 		" r.timing, r.repetition, m.name, m.unit, m.source, m.value, r.build_key, r.patches,"
 		" r.boot_id, %s"
 		" FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
-		" WHERE (?1 IS NULL OR r.session = ?1) AND (?2 IS NULL OR r.plan = ?2)"
-		" AND (?3 IS NULL OR r.board = ?3) AND (?4 IS NULL OR r.strategy = ?4)"
-		" AND (?5 IS NULL OR r.workload = ?5) AND (?6 IS NULL OR r.started >= ?6)"
-		" AND (?7 OR r.class = 'pass') AND (?8 IS NULL OR r.timing = ?8)"
-		" AND (?9 IS NULL OR r.build_key = ?9) AND (?10 IS NULL OR r.initramfs_sha256 = ?10)"
+		" WHERE (?1 IS NULL OR r.session = ?1"
+		"  OR r.id IN (SELECT run_id FROM reused WHERE session = ?1))%s"
 		" AND (r.class != 'pass' OR m.name IS NOT NULL)%s%s"
 		" ORDER BY r.rowid, m.name";	/* insertion order: the plan's order */
-	/* metric and run filters: one parameter per value (?11, ?12, ...), bound below */
-	size_t nmetrics = sel->metrics ? sel->metrics->n : 0, nruns = sel->runs ? sel->runs->n : 0;
-	size_t nprefixes = sel->metric_prefixes ? sel->metric_prefixes->n : 0;
-	char *metrics = params(11, nmetrics), *runs = params(11 + nmetrics, nruns);
+	/* metric and run filters: one parameter per value after the run
+	 * filter's, bound below */
+	size_t first = FIRST_LIST_PARAM + list_n(sel->workload_sha256s);
+	size_t nmetrics = list_n(sel->metrics), nruns = list_n(sel->runs);
+	size_t nprefixes = list_n(sel->metric_prefixes);
+	char *metrics = params(first, nmetrics), *runs = params(first + nmetrics, nruns);
 	/* a prefix's parameter twice: substr(m.name, 1, length(?N)) = ?N */
 	char *prefixes = xstrdup("");
 	for (size_t i = 0; i < nprefixes; i++) {
-		size_t k = 11 + nmetrics + nruns + i;
+		size_t k = first + nmetrics + nruns + i;
 		char *more = xasprintf("%s%ssubstr(m.name, 1, length(?%zu)) = ?%zu", prefixes,
 				       i || nmetrics ? " OR " : "", k, k);
 		free(prefixes);
 		prefixes = more;
 	}
-	char *filter = xasprintf("%s%s%s%s%s%s%s", nmetrics || nprefixes ? " AND (m.name IS NULL OR " : "",
+	char *filter = xasprintf("%s%s%s%s%s%s%s%s", nmetrics || nprefixes ? " AND (m.name IS NULL OR " : "",
 				 nmetrics ? "m.name IN (" : "", metrics, nmetrics ? ")" : "",
 				 prefixes, nmetrics || nprefixes ? ")" : "",
-				 nruns ? " AND r.id IN (" : "");
-	char *with_runs = xasprintf("%s%s", filter, nruns ? runs : "");
-	free(filter);
-	filter = with_runs;
+				 nruns ? " AND r.id IN (" : "", nruns ? runs : "");
 	free(prefixes);
 	const char *provenance = sel->no_provenance
 		? "NULL, NULL, NULL, NULL, NULL, NULL"
 		: "r.plan, r.started, r.kernel_version, r.kernel_release, r.ended, r.build_manifest";
-	char *sql = xasprintf(query, provenance, filter, nruns ? ")" : "");
+	char *runs_filter = run_filter(sel);
+	char *sql = xasprintf(query, provenance, runs_filter, filter, nruns ? ")" : "");
+	free(runs_filter);
 	free(metrics);
 	free(runs);
 	free(filter);
@@ -523,22 +640,14 @@ int store_foreach(struct store *s, const struct selection *sel,
 		hb_err("store query: %s", sqlite3_errmsg(s->db));
 		return -1;
 	}
-	for (size_t i = 0; i < nmetrics; i++)
-		bind_text(st, (int)(i + 11), sel->metrics->v[i]);
-	for (size_t i = 0; i < nruns; i++)
-		bind_text(st, (int)(i + 11 + nmetrics), sel->runs->v[i]);
-	for (size_t i = 0; i < nprefixes; i++)
-		bind_text(st, (int)(i + 11 + nmetrics + nruns), sel->metric_prefixes->v[i]);
 	bind_text(st, 1, sel->session);
-	bind_text(st, 2, sel->plan);
-	bind_text(st, 3, sel->board);
-	bind_text(st, 4, sel->strategy);
-	bind_text(st, 5, sel->workload);
-	bind_text(st, 6, sel->since);
-	sqlite3_bind_int(st, 7, sel->all_classes);
-	bind_text(st, 8, sel->timing);
-	bind_text(st, 9, sel->build_key);
-	bind_text(st, 10, sel->initramfs);
+	bind_run_filter(st, sel);
+	for (size_t i = 0; i < nmetrics; i++)
+		bind_text(st, (int)(first + i), sel->metrics->v[i]);
+	for (size_t i = 0; i < nruns; i++)
+		bind_text(st, (int)(first + nmetrics + i), sel->runs->v[i]);
+	for (size_t i = 0; i < nprefixes; i++)
+		bind_text(st, (int)(first + nmetrics + nruns + i), sel->metric_prefixes->v[i]);
 	int rc = 0, step;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_row row = {

@@ -41,6 +41,7 @@ struct run_record {
 	const char *board;
 	const char *strategy;
 	const char *workload;
+	const char *workload_sha256;	/* config/workload.h's workload_digest() */
 	int repetition;
 	const char *boot_id;	/* runs sharing a boot share this */
 	enum run_class cls;
@@ -115,12 +116,19 @@ struct run_row {
 	const char *plan, *started, *kernel_version, *kernel_release, *ended;
 	const char *build_manifest;	/* the build's manifest.json in the cache */
 };
-/* Which runs a reader wants; NULL fields match everything. */
+/* Which runs a reader wants; NULL fields match everything. A session's
+ * runs are those it measured and those it reused (store_reuse_runs()). */
 struct selection {
 	const char *session, *plan, *board, *strategy, *workload;
 	const char *since;	/* ISO-8601 date or time; runs started at or after */
 	const char *timing;	/* realtime | virtual */
 	const char *build_key, *initramfs;	/* exactly this kernel and userland */
+	/* runs of the emulator hilbench built so: its provenance line, which
+	 * ends the runs' emulator column (build/emulator.h) */
+	const char *emulator_provenance;
+	/* what the DUT was asked to do was one of these (config/workload.h's
+	 * digests); NULL: anything, runs without a digest too */
+	const struct strlist *workload_sha256s;
 	int all_classes;	/* also runs that are not measurements (metric NULL) */
 	const struct strlist *metrics;	/* only these metrics; NULL: every one */
 	/* with metrics: also the metrics whose names start so (a family's
@@ -137,6 +145,19 @@ struct selection {
  * what they collected). */
 int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx);
+/* Up to `want` pass runs of other sessions that match sel (its session and
+ * metric fields ignored) and were the only run of their workload in their boot
+ * (so independent repetitions: run/planner.h), newest first, become
+ * `session`'s own: its selections read them from now on, and nothing is
+ * copied. The runs the session has or reused already are not taken again.
+ * Returns how many were added, or -1 (said). */
+int store_reuse_runs(struct store *s, const char *session, const struct selection *sel,
+		     int want);
+/* What `session` reused, grouped: per strategy, workload and session the
+ * runs were measured in, how many; fn as store_each_decision()'s. */
+int store_each_reused(struct store *s, const char *session,
+		      int (*fn)(const char *strategy, const char *workload, const char *from,
+				int runs, void *ctx), void *ctx);
 /* The session of the newest run, copied to out; -1 when the store is empty. */
 int store_latest_session(struct store *s, char *out, size_t len);
 /* Every run, one line each: id, board, strategy, workload, repetition,
