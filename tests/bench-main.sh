@@ -2,10 +2,13 @@
 # The main job both ways, on the same warm cache (make bench; numbers, not
 # a test): `hilbench compare --fixed` (every strategy `repetitions` times,
 # one boot per strategy, one at a time) and `hilbench compare` (the default
-# plan's `repeat: until-decided`). Prints both wall times, their ratio, and
-# per strategy, workload and metric whether the verdicts agree: the fixed
+# plan's `repeat: until-decided`), the latter twice: first with
+# --fresh-reference (the reference measured too, as on a store without
+# it), then as a nightly job runs it, the reference's runs of the first
+# reused (run/planner.h). Prints the wall times, the ratios, and per
+# strategy, workload and metric whether the verdicts agree: the fixed
 # plan's runs judged by `hilbench gate` over its stored session (one look,
-# the same thresholds and alpha) against the verdicts the new plan printed.
+# the same thresholds and alpha) against the verdicts each new plan printed.
 # BENCH_PLAN=NAME|FILE: another plan with a gate section (default: default).
 # BENCH_STORE=DIR: keep the store there (default: a temp dir, removed).
 # BENCH_JOBS=N: the new plan's --jobs (default: one board per free core).
@@ -57,38 +60,47 @@ eta_check() {	# NAME
 			print "no progress line past the middle"
 		}' "$HILBENCH_STORE/$1.log"
 }
-run planned ${BENCH_JOBS:+--jobs "$BENCH_JOBS"}
+run planned --fresh-reference ${BENCH_JOBS:+--jobs "$BENCH_JOBS"}
 run fixed --fixed
-fixed_s=$(cat "$HILBENCH_STORE/fixed.s")
-planned_s=$(cat "$HILBENCH_STORE/planned.s")
+run reused ${BENCH_JOBS:+--jobs "$BENCH_JOBS"}
 session=$(sed -n 's/^hilbench compare: session \([^ ]*\) .*/\1/p' "$HILBENCH_STORE/fixed.out")
 
-# The new plan's verdicts: the rows "| S | W | M | r/c | outcome | ..." of
-# its report's "how many runs it took" (analyze/decisions.h).
-agree=0 differ=0 total=0
-while IFS='|' read -r _ strategy workload metric runs outcome _; do
-	strategy=$(xargs <<<"$strategy") workload=$(xargs <<<"$workload")
-	metric=$(xargs <<<"$metric") outcome=$(xargs <<<"$outcome")
-	[ -n "$strategy" ] && [ "$workload" != - ] || continue
-	# the gate exits 1 or 125 for a regression or an open verdict: its line counts
-	fixed=$({ "$HB" gate --plan "$PLAN" --workloads "$workload" \
-		--reference "session=$session,strategy=baseline" \
-		--candidate "session=$session,strategy=$strategy" 2>/dev/null || true; } |
-		awk -v m="$metric" '$2 == m { print $NF; exit }')
-	total=$((total + 1))
-	if [ "$fixed" = "$outcome" ]; then
-		agree=$((agree + 1))
-	else
-		differ=$((differ + 1))
-		echo "bench: verdicts differ: $strategy $workload $metric: fixed ${fixed:-none}, planned $outcome ($(xargs <<<"$runs") runs)"
-	fi
-done < <(sed -n '/^== how many runs it took ==/,/^Each decision/p' "$HILBENCH_STORE/planned.out" |
-	grep '^| [a-z]' | grep -v '^| strategy')
-
+# A new plan's verdicts against the fixed plan's: the rows "| S | W | M |
+# r/c | outcome | ..." of its report's "how many runs it took"
+# (analyze/decisions.h); prints "AGREE TOTAL" last.
+verdicts() {	# NAME
+	local agree=0 total=0 strategy workload metric runs outcome fixed
+	while IFS='|' read -r _ strategy workload metric runs outcome _; do
+		strategy=$(xargs <<<"$strategy") workload=$(xargs <<<"$workload")
+		metric=$(xargs <<<"$metric") outcome=$(xargs <<<"$outcome")
+		[ -n "$strategy" ] && [ "$workload" != - ] || continue
+		# the gate exits 1 or 125 for a regression or an open verdict: its line counts
+		fixed=$({ "$HB" gate --plan "$PLAN" --workloads "$workload" \
+			--reference "session=$session,strategy=baseline" \
+			--candidate "session=$session,strategy=$strategy" 2>/dev/null || true; } |
+			awk -v m="$metric" '$2 == m { print $NF; exit }')
+		total=$((total + 1))
+		if [ "$fixed" = "$outcome" ]; then
+			agree=$((agree + 1))
+		else
+			echo "bench: $1: verdicts differ: $strategy $workload $metric: fixed ${fixed:-none}, planned $outcome ($(xargs <<<"$runs") runs)" >&2
+		fi
+	done < <(sed -n '/^== how many runs it took ==/,/^Each decision/p' "$HILBENCH_STORE/$1.out" |
+		grep '^| [a-z]' | grep -v '^| strategy')
+	echo "$agree $total"
+}
+ratio() {	# A B: A / B
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'
+}
+fixed_s=$(cat "$HILBENCH_STORE/fixed.s")
 echo "bench: main job, fixed plan ($PLAN, --fixed): ${fixed_s} s"
-echo "bench: main job, runs until decided ($PLAN): ${planned_s} s"
-echo "bench: ratio fixed / planned: $(awk -v a="$fixed_s" -v b="$planned_s" 'BEGIN { printf "%.2f", b ? a / b : 0 }')"
-echo "bench: verdicts: $agree of $total agree, $differ differ"
+for name in planned reused; do
+	s=$(cat "$HILBENCH_STORE/$name.s")
+	read -r agree total < <(verdicts "$name")
+	what=$([ "$name" = planned ] && echo "reference measured (--fresh-reference)" ||
+		echo "reference reused from the first")
+	echo "bench: main job, runs until decided, $what: ${s} s, fixed / this $(ratio "$fixed_s" "$s"); verdicts: $agree of $total agree with the fixed plan's"
+	echo "bench: ETA, $name: $(eta_check "$name")"
+	grep -h '^[0-9]* runs, [0-9]* builds' "$HILBENCH_STORE/$name.out" | sed "s/^/bench: $name: /" || true
+done
 echo "bench: ETA, fixed plan: $(eta_check fixed)"
-echo "bench: ETA, runs until decided: $(eta_check planned)"
-grep -h '^[0-9]* runs, [0-9]* builds' "$HILBENCH_STORE/planned.out" | sed 's/^/bench: planned: /' || true

@@ -102,6 +102,26 @@ static int row(const struct decision_record *d, void *ctx)
 	return 0;
 }
 
+/* One line per (strategy, workload, session) of the runs reused from
+ * earlier sessions (run/planner.h): that they were, and where from. */
+static int reused(const char *strategy, const char *workload, const char *from, int runs,
+		  void *ctx)
+{
+	struct writer *w = ctx;
+	char line[64];
+	fputs(w->f == SECTION_HTML ? "<p>" : "", w->out);
+	section_text(w->out, strategy, w->f);
+	fputs(", ", w->out);
+	section_text(w->out, workload, w->f);
+	snprintf(line, sizeof(line), ": %d run%s reused from session ", runs, runs == 1 ? "" : "s");
+	fputs(line, w->out);
+	section_text(w->out, from, w->f);
+	fputs(" (same kernel, initramfs, emulator, board and workload, each its boot's only run "
+	      "of it)", w->out);
+	fputs(w->f == SECTION_HTML ? "</p>\n" : "\n", w->out);
+	return 0;
+}
+
 int decisions_write(struct store *st, const struct selection *sel, enum section_format f,
 		    FILE *out)
 {
@@ -120,6 +140,8 @@ int decisions_write(struct store *st, const struct selection *sel, enum section_
 			"expected.", w.alpha, w.n, w.alpha * (double)w.n);
 		fputs(f == SECTION_HTML ? "</p>\n" : "\n", out);
 	}
+	if (rc >= 0 && w.n)
+		rc = store_each_reused(st, sel->session, reused, &w);
 	strlist_free(&w.refs);
 	return rc < 0 ? -1 : 0;
 }

@@ -7,7 +7,9 @@
  *
  * Contract: decisions_write() reads the decisions the store holds for
  * sel->session and writes nothing for a selection that is not one session,
- * or a session of a fixed plan (none stored). Text, Markdown or HTML, every
+ * or a session of a fixed plan (none stored); after them, the runs the
+ * session reused from earlier ones (store_reuse_runs()), per strategy,
+ * workload and session they were measured in. Text, Markdown or HTML, every
  * stored string escaped for it (section.h). Returns 0, or -1 when the store
  * cannot be read (said).
  */

@@ -8,7 +8,8 @@
 
 static const char usage[] =
 	"usage: hilbench compare [PLAN] [--strategies a,b] [--workloads a,b] [--repeat N]\n"
-	"                        [--fixed] [--jobs N] [--max-jobs N] [--timing realtime|virtual]\n"
+	"                        [--fixed] [--fresh-reference] [--jobs N] [--max-jobs N]\n"
+	"                        [--timing realtime|virtual]\n"
 	"                        [--patch FILE]...\n"
 	"                        [--attempts N] [--resume SESSION|latest] [--kernel-src PATH]\n"
 	"The main job: runs PLAN (default: plans/default.yaml), prints the strategy\n"
@@ -17,6 +18,9 @@ static const char usage[] =
 	"one at a time until each metric of the plan's gate section is decided\n"
 	"against the reference, or the cap; the report (text and HTML) says per\n"
 	"strategy, workload and metric how many runs it took and why it stopped.\n"
+	"In virtual time the reference's stored runs of earlier sessions count where\n"
+	"they are of the same kernel, userland, emulator, board and workload, each\n"
+	"its boot's only run of its workload; --fresh-reference measures it anew.\n"
 	"UDP the DUT sends runs on up to --jobs boards at once (default: one per free\n"
 	"core), TCP and host-sent traffic one board at a time (docs/measurements.md).\n"
 	"--repeat N or --fixed: the same number of runs for every strategy instead.\n"

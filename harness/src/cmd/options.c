@@ -138,6 +138,7 @@ static const struct option run_opts[] = {
 	{ "fixed", no_argument, NULL, 'F' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "max-jobs", required_argument, NULL, 'M' },
+	{ "fresh-reference", no_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -155,6 +156,7 @@ static int run_option(int c, const char *arg, const char *usage, struct run_opti
 {
 	switch (c) {
 	case 'F': pa->fixed = 1; return 0;
+	case 'N': o->exec.fresh_reference = 1; return 0;
 	case 'j':
 		return parse_int_option("--jobs", arg, 1, 64, &o->exec.jobs) < 0 ? HB_FAIL_INPUT : 0;
 	case 'M':
@@ -227,7 +229,7 @@ int run_options_parse(int argc, char **argv, const char *usage, const char *defa
 	memset(o, 0, sizeof(*o));
 	struct plan_args pa = { 0 };
 	int c, rc;
-	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:Fj:M:h", run_opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "b:s:w:r:t:p:q:S:R:A:K:Fj:M:Nh", run_opts, NULL)) != -1)
 		if ((rc = run_option(c, optarg, usage, o, &pa)))
 			return rc;
 	if (optind < argc - 1) {

@@ -90,6 +90,9 @@ struct exec_opts {
 	/* --max-jobs: one-run boots in flight at once (fan-out, above); 0 =
 	 * the backend's slots(), at most EXECUTOR_MAX_JOBS */
 	int max_jobs;
+	/* --fresh-reference: compare's plan measures its reference anew, none
+	 * of its stored runs reused (run/planner.h) */
+	int fresh_reference;
 };
 
 /* How a cell's images are built and one workload is run on a booted DUT. */

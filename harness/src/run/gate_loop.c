@@ -23,12 +23,14 @@ static struct selection side_selection(const struct gate_loop *g, const struct g
 	struct selection sel = { .plan = g->plan->name, .board = board_name(g),
 				 .strategy = sd->strategy,
 				 .timing = timing_mode_name(g->plan->timing), .build_key = sd->k.key,
-				 .initramfs = sd->u.sha256, .session = g->session };
+				 .initramfs = sd->u.sha256, .emulator_provenance = sd->e.provenance,
+				 .workload_sha256s = &g->digests, .session = g->session };
 	return sd->stored ? sd->sel : sel;
 }
 
-/* Every stored pass run of exactly this kernel and userland that a gate of
- * this plan measured (so with a boot per repetition), in this mode. */
+/* Every stored pass run of exactly this kernel, userland, emulator and
+ * workloads (as a boot per repetition runs them) that a gate of this plan
+ * measured, in this mode. */
 static int load_side(struct store *s, const struct gate_loop *g, struct gate_side *sd)
 {
 	dataset_free(&sd->ds);
@@ -210,6 +212,13 @@ int gate_loop_load(struct gate_loop *g)
 	for (; g->nwls < g->plan->workloads.n; g->nwls++)
 		if (catalog_workload(g->plan->workloads.v[g->nwls], &g->wls[g->nwls]) < 0)
 			return HB_FAIL_INPUT;
+	/* the runs run_more() makes: a boot per repetition */
+	for (size_t i = 0; i < g->nwls; i++) {
+		char digest[65];
+		workload_as_run(&g->wls[i], 1);
+		workload_digest(&g->wls[i], digest);
+		strlist_push(&g->digests, digest);
+	}
 	return 0;
 }
 
@@ -219,7 +228,7 @@ static int build_side(const struct gate_loop *g, struct gate_side *sd)
 	if (sd->stored)
 		return 0;
 	return exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0], sd->strategy,
-						 sd->opts, &sd->k, &sd->u, NULL);
+						 sd->opts, &sd->k, &sd->u, &sd->e);
 }
 
 /* The stored runs of the reference a first look reuses, said once. */
@@ -281,11 +290,39 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 	return where_moved(g, s) < 0 ? HB_FAIL : 0;
 }
 
+/* The reference's stored runs of other sessions that g->session counts as
+ * its own, up to the plan's repetitions a workload (store_reuse_runs()). */
+static int reuse_reference(struct gate_loop *g, struct store *s)
+{
+	for (size_t w = 0; w < g->nwls; w++) {
+		size_t have = runs_of(&g->ref, g->wls[w].name);
+		if (have >= (size_t)g->plan->repetitions)
+			continue;
+		struct strlist digest = { 0 };
+		strlist_push(&digest, g->digests.v[w]);
+		struct selection sel = side_selection(g, &g->ref);
+		sel.workload = g->wls[w].name;
+		sel.workload_sha256s = &digest;
+		int n = store_reuse_runs(s, g->session, &sel, g->plan->repetitions - (int)have);
+		strlist_free(&digest);
+		if (n < 0)
+			return -1;
+		if (n)
+			hb_info("compare: %s: %d stored run(s) of the reference %s from earlier "
+				"sessions count (same kernel, initramfs, emulator, board, workload, "
+				"%s time, a boot each; --fresh-reference measures them anew)",
+				g->wls[w].name, n, g->ref.strategy, timing_mode_name(g->plan->timing));
+	}
+	return load_side(s, g, &g->ref);
+}
+
 int gate_loop_reference(struct gate_loop *g, struct store *s)
 {
 	int rc = build_side(g, &g->ref);
 	if (rc || load_side(s, g, &g->ref) < 0)
 		return rc ? rc : HB_FAIL;
+	if (g->reuse_reference && reuse_reference(g, s) < 0)
+		return HB_FAIL;
 	for (size_t w = 0; w < g->nwls && !hb_interrupted; w++) {
 		size_t have = runs_of(&g->ref, g->wls[w].name);
 		if (have >= (size_t)g->plan->repetitions)
@@ -321,6 +358,7 @@ static void side_free(struct gate_side *sd)
 	dataset_free(&sd->ds);
 	build_result_free(&sd->k);
 	userland_result_free(&sd->u);
+	emulator_result_free(&sd->e);
 }
 
 void gate_loop_free(struct gate_loop *g)
@@ -332,5 +370,6 @@ void gate_loop_free(struct gate_loop *g)
 	for (size_t i = 0; i < g->nwls; i++)
 		workload_free(&g->wls[i]);
 	free(g->wls);
+	strlist_free(&g->digests);
 	board_free(&g->board);
 }

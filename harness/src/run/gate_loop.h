@@ -41,6 +41,7 @@ struct gate_side {
 	const struct exec_opts *opts;	/* a built side's patches and stages */
 	struct build_result k;
 	struct userland_result u;
+	struct emulator_result e;	/* provenance NULL: the board's installed emulator */
 	struct dataset ds;
 	int attempts;		/* repetitions started (a run of each workload batched), passed or not */
 };
@@ -56,11 +57,15 @@ struct gate_loop {
 	 * others say, so no run is added for them (they end inconclusive).
 	 * Compare (0) decides every metric of every strategy. */
 	int stop_at_regression;
+	/* gate_loop_reference(): stored runs of the reference from other
+	 * sessions join g->session (compare in virtual time, run/planner.h) */
+	int reuse_reference;
 	struct gate_side ref, cand;
 	/* gate_loop_load() */
 	struct board board;
-	struct workload *wls;
+	struct workload *wls;	/* as a boot per repetition runs them */
 	size_t nwls;
+	struct strlist digests;	/* theirs (config/workload.h): which stored runs count */
 	/* gate_loop_judge(): the decisions, per (workload, metric of the plan) */
 	struct gate_decision *v;
 	size_t n;
@@ -71,7 +76,10 @@ struct gate_loop {
 int gate_loop_load(struct gate_loop *g);
 int gate_loop_judge(struct gate_loop *g, struct store *s);
 /* Only the reference's side: builds it (cached) and gives every workload
- * the plan's repetitions of it, counting the runs it has; 0, a build's
+ * the plan's repetitions of it, counting the runs it has, and with
+ * reuse_reference first the stored runs of other sessions that fit (the
+ * side's selection, each the only run of its workload in its boot),
+ * which g->session then counts as its own; 0, a build's
  * HB_FAIL_*, or -1 when the store fails (a run that fails is stored, and
  * left to the judging). */
 int gate_loop_reference(struct gate_loop *g, struct store *s);

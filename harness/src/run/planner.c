@@ -141,10 +141,17 @@ static int build_all(struct planner *pl, const struct board *b)
 
 /* The reference's repetitions of every workload, a boot each repetition,
  * before any candidate: candidates judged at once then do not each start
- * them. Runs the session has already (--resume) count. */
+ * them. Runs the session has already (--resume) count, and in virtual time
+ * its stored runs of earlier sessions that fit (gate_loop_reference()):
+ * those measure the same kernel on the same emulator as a new run would,
+ * to the 0.1 % virtual time repeats to across boots (docs/measurements.md,
+ * "The main job in minutes"). In real time the host of another day is not
+ * this one, so the reference is measured anew. */
 static int run_reference(struct planner *pl, struct store *s)
 {
-	struct gate_loop g = { .plan = pl->plan, .threshold_pct = NAN, .session = pl->session };
+	struct gate_loop g = { .plan = pl->plan, .threshold_pct = NAN, .session = pl->session,
+			       .reuse_reference = pl->plan->timing == TIMING_VIRTUAL &&
+						  !pl->opts.fresh_reference };
 	g.ref = g.cand = (struct gate_side){ .strategy = pl->reference, .opts = &pl->opts };
 	int rc = gate_loop_load(&g);
 	if (!rc)
