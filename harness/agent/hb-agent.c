@@ -253,21 +253,90 @@ static int run_cmd(const char *const argv[])
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Wait for pid until deadline, then kill it. 1 if it had to be killed. */
-static int wait_exit(pid_t pid, int64_t deadline, int *status)
+/* Wait for pid until deadline: 0 once it exited (status set), 1 if it
+ * still runs then. */
+static int wait_until(pid_t pid, int64_t deadline, int *status)
 {
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 		if (r == pid || r < 0)
 			return 0;
 		int64_t left = deadline - now_ms();
-		if (left <= 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, status, 0);
+		if (left <= 0)
 			return 1;
-		}
 		nap_ms(left);
 	}
+}
+
+/* Wait for pid until deadline, then kill it. 1 if it had to be killed. */
+static int wait_exit(pid_t pid, int64_t deadline, int *status)
+{
+	if (!wait_until(pid, deadline, status))
+		return 0;
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
+	return 1;
+}
+
+/* What iperf3 is doing when its deadline passes, into the run's context
+ * (dut-context.txt): its state, user and system CPU ticks and wait channel
+ * from /proc, and the kernel's queues of its TCP sockets (/proc/net/tcp
+ * lines of the iperf3 port), so a hang can be told apart: spinning in user
+ * space with data unread, or waiting on the network with data unacked. */
+static void note_hang(pid_t pid, const char *id, unsigned port)
+{
+	char path[64], *text;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((text = read_all(path, NULL))) {
+		/* after "(comm)": state, then 10 fields to utime and stime */
+		char *rest = strrchr(text, ')'), state = '?';
+		unsigned long utime = 0, stime = 0;
+		if (rest && sscanf(rest + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				   &state, &utime, &stime) == 3)
+			emit("HB CONTEXT id=%s name=iperf3_at_deadline msg=state=%c utime=%lu "
+			     "stime=%lu", id, state, utime, stime);
+		free(text);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	if ((text = read_all(path, NULL))) {
+		emit("HB CONTEXT id=%s name=iperf3_wchan msg=%.100s", id, text);
+		free(text);
+	}
+	if (!(text = read_all("/proc/net/tcp", NULL)))
+		return;
+	int n = 0;
+	for (char *line = strtok(text, "\n"); line && n < 8; line = strtok(NULL, "\n")) {
+		/* "sl local rem st tx_queue:rx_queue ...", each end "ADDR:PORT" in
+		 * hex: the iperf3 port on either end */
+		unsigned st, txq, rxq;
+		char local[64], remote[64];
+		if (sscanf(line, " %*s %63s %63s %x %x:%x", local, remote, &st, &txq, &rxq) != 5)
+			continue;
+		const char *lp = strchr(local, ':'), *rp = strchr(remote, ':');
+		if ((!lp || strtoul(lp + 1, NULL, 16) != port) &&
+		    (!rp || strtoul(rp + 1, NULL, 16) != port))
+			continue;
+		emit("HB CONTEXT id=%s name=tcp_at_deadline.%d msg=local=%s remote=%s state=%02X "
+		     "tx_queue=%u rx_queue=%u", id, n++, local, remote, st, txq, rxq);
+	}
+	free(text);
+}
+
+/* iperf3 past its deadline: what it was doing (note_hang()), then SIGINT,
+ * on which iperf3 writes its JSON with the intervals so far (so the host
+ * sees whether its transfer had run its course), then SIGKILL if it is
+ * still there after a second. */
+static void stop_at_deadline(pid_t pid, const char *id, unsigned port, int *status)
+{
+	note_hang(pid, id, port);
+	kill(pid, SIGINT);
+	for (int64_t until = now_ms() + 1000; now_ms() < until;) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return;
+		nap_ms(until - now_ms());
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
 }
 
 static const char *const iface_counters[] = {
@@ -1067,7 +1136,9 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 		 * the OOM killer; the status says "killed by signal 9" */
 		wait_exit(pid, start + (int64_t)p->fault_kill_iperf_s * 1000, &status);
 	} else {
-		killed = wait_exit(pid, start + (int64_t)limit_s * 1000, &status);
+		killed = wait_until(pid, start + (int64_t)limit_s * 1000, &status);
+		if (killed)
+			stop_at_deadline(pid, rs->id, rs->port, &status);
 	}
 
 	profile_stop(&prof, rs->id);

@@ -1,7 +1,9 @@
 /* runner: the iperf3 part of a run's metrics from the two JSON files
  * (runner_iperf_metrics()), here the per-interval spread: stddev over the
  * measured intervals, warm-up left out, a UDP receiver's packets/s less
- * its lost packets. The JSON is written by the test, shaped as iperf3's. */
+ * its lost packets; and whether a run iperf3 was stopped in at its deadline
+ * had run its transfer's course (runner_transfer_ran()). The JSON is
+ * written by the test, shaped as iperf3's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +47,44 @@ static const char dut_rx[] =
 static const char host_tx[] =
 	"{\"end\":{\"sum_sent\":{\"seconds\":2,\"bits_per_second\":2e6,\"packets\":220}}}";
 
+/* The DUT's iperf3 JSON after the agent's SIGINT at the deadline: the
+ * measured intervals of a 2 s test add up to 2 s (1.98 here), or stop short
+ * of it (1 s), or are not there. */
+static void a_transfer_that_ran_its_course_is_told_apart(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *json;
+		int ran;
+	} cases[] = {
+		{ "{\"start\":{\"test_start\":{\"duration\":2,\"omit\":1}},\"intervals\":["
+		  "{\"sum\":{\"seconds\":1.0,\"omitted\":true}},"
+		  "{\"sum\":{\"seconds\":0.99,\"omitted\":false}},"
+		  "{\"sum\":{\"seconds\":0.99,\"omitted\":false}}],"
+		  "\"error\":\"interrupt - the client has terminated\"}", 1 },
+		/* the omitted second does not count */
+		{ "{\"start\":{\"test_start\":{\"duration\":2}},\"intervals\":["
+		  "{\"sum\":{\"seconds\":1.0,\"omitted\":true}},"
+		  "{\"sum\":{\"seconds\":1.0,\"omitted\":false}}],\"error\":\"interrupt\"}", 0 },
+		/* hostile numbers: negative, huge, strings */
+		{ "{\"start\":{\"test_start\":{\"duration\":2}},\"intervals\":["
+		  "{\"sum\":{\"seconds\":-5}},{\"sum\":{\"seconds\":1e300}},"
+		  "{\"sum\":{\"seconds\":\"2\"}}]}", 0 },
+		{ "{\"intervals\":[{\"sum\":{\"seconds\":10}}]}", 0 },	/* no duration */
+		{ "{\"start\":{\"test_start\":{\"duration\":2}},\"intervals\":{}}", 0 },
+		{ "not json", 0 },
+		{ "", 0 },
+	};
+	char *path = path_join(dir, "dut-iperf.json");
+	for (size_t i = 0; i < HB_ARRAY_SIZE(cases); i++) {
+		assert_int_equal(write_file_atomic(path, cases[i].json, strlen(cases[i].json)), 0);
+		assert_int_equal(runner_transfer_ran(path), cases[i].ran);
+	}
+	unlink(path);
+	assert_int_equal(runner_transfer_ran(path), 0);	/* no file */
+	free(path);
+}
+
 static double metric(const struct run_result *r, const char *name)
 {
 	for (size_t i = 0; i < r->n_metrics; i++)
@@ -73,6 +113,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interval_spread_of_a_udp_receiver),
+		cmocka_unit_test(a_transfer_that_ran_its_course_is_told_apart),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -32,6 +32,11 @@ struct run_result {
 
 enum run_class runner_run(struct dut *d, const struct workload *w, const char *run_id,
 			  const char *rundir, struct run_result *res);
+/* 1 if the DUT's iperf3 JSON (as iperf3 writes it on the SIGINT the agent
+ * sends at the run's deadline, hb-agent.c) has measured intervals adding
+ * up to the test's duration: its transfer ran its course, and what hung
+ * came after it. 0 for anything else, a file that is not such JSON too. */
+int runner_transfer_ran(const char *dut_json);
 /* The iperf3 part of a run's metrics, from the two JSON files alone (the
  * agent's counters absent): how runner_run() reads iperf3's output, open
  * to the fuzz target. 1 with res->metrics, or 0 with res->reason. */
