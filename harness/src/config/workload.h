@@ -44,8 +44,9 @@ struct workload {
 
 int workload_load(const char *path, struct workload *w, char *err, size_t errlen);
 void workload_free(struct workload *w);
-/* w as a run of it goes: own_boot (a boot per repetition, config/plan.h)
- * takes duration_own_boot_s where the file gives one. */
+/* w as a run of it goes: own_boot (a boot per repetition, config/plan.h,
+ * in virtual time, where the evidence for the shorter run is) takes
+ * duration_own_boot_s where the file gives one. */
 void workload_as_run(struct workload *w, int own_boot);
 /* The sha256 of what the DUT is asked to do, in hex: runs of equal digests
  * measured the same thing, so one may stand for the other (a reused

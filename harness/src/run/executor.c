@@ -997,7 +997,8 @@ static int load_before_running(const struct plan *p, const struct exec_opts *o,
 		if (catalog_workload(p->workloads.v[L->nw], &L->wls[L->nw]) < 0)
 			rc = HB_FAIL_INPUT;
 		else
-			workload_as_run(&L->wls[L->nw], p->boots == BOOTS_PER_REPETITION);
+			workload_as_run(&L->wls[L->nw], p->boots == BOOTS_PER_REPETITION &&
+					p->timing == TIMING_VIRTUAL);
 	for (size_t bi = 0; bi < L->nb && rc == 0; bi++)
 		rc = check_cell_names(&L->boards[bi], p, o);
 	return rc;

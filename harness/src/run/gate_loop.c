@@ -215,7 +215,7 @@ int gate_loop_load(struct gate_loop *g)
 	/* the runs run_more() makes: a boot per repetition */
 	for (size_t i = 0; i < g->nwls; i++) {
 		char digest[65];
-		workload_as_run(&g->wls[i], 1);
+		workload_as_run(&g->wls[i], g->plan->timing == TIMING_VIRTUAL);
 		workload_digest(&g->wls[i], digest);
 		strlist_push(&g->digests, digest);
 	}
@@ -294,6 +294,13 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
  * its own, up to the plan's repetitions a workload (store_reuse_runs()). */
 static int reuse_reference(struct gate_loop *g, struct store *s)
 {
+	if (!g->ref.e.provenance) {
+		/* the board's installed emulator: which one measured a stored
+		 * run is not known well enough to stand for this one */
+		hb_info("compare: the reference's stored runs are not reused: board %s runs the "
+			"installed emulator, not one hilbench built", board_name(g));
+		return 0;
+	}
 	for (size_t w = 0; w < g->nwls; w++) {
 		size_t have = runs_of(&g->ref, g->wls[w].name);
 		if (have >= (size_t)g->plan->repetitions)
