@@ -237,7 +237,7 @@ static void say_reused(const struct gate_loop *g)
 	for (size_t w = 0; !g->ref.stored && w < g->nwls; w++)
 		if (runs_of(&g->ref, g->wls[w].name))
 			hb_info("gate: %s: reusing %zu stored runs of the reference %s (same kernel, "
-				"initramfs, board, workload, %s time)", g->wls[w].name,
+				"initramfs, emulator, board, workload, %s time)", g->wls[w].name,
 				runs_of(&g->ref, g->wls[w].name), g->ref.strategy,
 				timing_mode_name(g->plan->timing));
 }
