@@ -12,15 +12,6 @@
 /* RIGHT: half of a date-and-time tick label centred on the last tick */
 enum { W = 720, LEFT = 90, RIGHT = 48, TOP = 10, PLOT_H = 180 };
 
-/* A stored start time (UTC, "YYYY-MM-DDTHH:MM:SSZ") as seconds; NaN when it
- * is not one. */
-static double epoch(const char *iso)
-{
-	struct tm tm = { 0 };
-	const char *end = iso ? strptime(iso, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
-	return end ? (double)timegm(&tm) : NAN;
-}
-
 /* The time axis: ticks at a step of the list below, about five of them. */
 struct time_axis {
 	double t0, t1, step;	/* seconds; t0 and t1 on steps */
@@ -106,7 +97,7 @@ void trend_svg(FILE *out, const struct hist_series *s, double lo, double hi)
 	}
 	double *t = malloc(s->n * sizeof(*t)), tlo = INFINITY, thi = -INFINITY;
 	for (size_t i = 0; i < s->n; i++) {
-		t[i] = epoch(s->p[i].started);
+		t[i] = utc_seconds(s->p[i].started);
 		if (!isfinite(t[i]))	/* not a time: keep the order, a second apart */
 			t[i] = i ? t[i - 1] + 1 : 0;
 		tlo = fmin(tlo, t[i]);

@@ -7,6 +7,7 @@
 
 #include "config/catalog.h"
 #include "measure/crosscheck.h"
+#include "run/estimate.h"
 #include "run/pool.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -70,13 +71,15 @@ static void phase_workloads(const struct plan *p, enum phase ph, struct strlist 
 }
 
 /* Runs the rest is expected to take: each (candidate, phase) not judged
- * yet as many as the judged ones of that phase took, at first the least
- * it can take. */
+ * yet as many as it took the plan's last time, else as many as the judged
+ * ones of that phase took, at first the least it can take. */
 struct expectation {
 	size_t judged[NPHASES];
 	int runs[NPHASES];	/* the judged ones' */
 	size_t workloads[NPHASES];
 	int reference_left;	/* the reference's runs not made yet */
+	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time; 0: unknown */
+	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
 };
 
 /* The bar's lanes (run/progress.h): the reference's runs, then each
@@ -89,7 +92,9 @@ static int lane_of(enum phase ph)
 }
 
 /* Until a phase has measured its own runs, one of them is taken to cost
- * a reference run's wall time, divided among the boards running at once. */
+ * what the reference's runs say a boot and its workloads cost
+ * (price_phases()), else a reference run's wall time; either divided
+ * among the boards running at once. */
 static void expect(struct planner *pl, const struct expectation *e)
 {
 	struct progress *g = &pl->prog;
@@ -104,14 +109,45 @@ static void expect(struct planner *pl, const struct expectation *e)
 		double per = e->judged[ph] ? (double)e->runs[ph] / (double)e->judged[ph]
 					   : (double)(pl->plan->gate.first_repetitions *
 						      (int)e->workloads[ph]);
+		double want = 0;
+		for (size_t i = e->judged[ph]; i < pl->ncells; i++) {
+			int last = e->last_runs ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
+			want += last > 0 ? last : per;
+		}
 		/* the runs the candidates being judged have made already */
 		int in_flight = g->lanes[lane].done - e->runs[ph];
-		int n = (int)(per * (double)(pl->ncells - e->judged[ph]) + 0.5) - in_flight;
-		double guess = ref_s < 0 ? -1 : lane == LANE_DUT_PACED ? ref_s / pl->jobs : ref_s;
-		progress_lane_expect(g, lane, n, guess);
+		int n = (int)(want + 0.5) - in_flight;
+		double guess = e->guess_s[ph] > 0 ? e->guess_s[ph] : ref_s;
+		if (guess > 0 && lane == LANE_DUT_PACED)
+			guess /= pl->jobs;
+		progress_lane_expect(g, lane, n, guess > 0 ? guess : -1);
 		left += n > 0 ? n : 0;
 	}
 	progress_expect(g, g->runs_done + left, g->builds_total);
+}
+
+/* Once the reference has its runs and the phases their workloads: a run
+ * of each phase priced from the reference's stored boot and run times,
+ * and each candidate's runs from the plan's last session (run/estimate.h). */
+static void price_phases(struct planner *pl, struct store *s, const struct strlist wl[NPHASES],
+			 struct expectation *e)
+{
+	const struct plan *p = pl->plan;
+	struct run_costs c;
+	estimate_costs(s, pl->session, pl->reference, &p->workloads, &c);
+	for (int ph = 0; ph < NPHASES; ph++) {
+		double boot = wl[ph].n ? estimate_boot_s(&c, &p->workloads, &wl[ph]) : -1;
+		e->guess_s[ph] = boot > 0 ? boot / (double)wl[ph].n : -1;
+	}
+	estimate_costs_free(&c);
+	char last[40];
+	if (store_last_decided_session(s, p->name, pl->session, last, sizeof(last)) < 0)
+		return;
+	e->last_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(int));
+	for (size_t i = 0; i < pl->ncells; i++)
+		for (int ph = 0; ph < NPHASES; ph++)
+			e->last_runs[i * NPHASES + (size_t)ph] =
+				estimate_runs_taken(s, last, pl->cells[i].strategy, &wl[ph]);
 }
 
 /* Every strategy's kernel and userland (and the board's emulator), one at
@@ -453,6 +489,10 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
 	if (!split)
 		one_phase(pl->plan, wl, e, pl->ncells);
+	if (!rc) {
+		price_phases(pl, s, wl, e);
+		expect(pl, e);
+	}
 	progress_lane(&pl->prog, LANE_DUT_PACED);
 	if (!rc && split && !hb_interrupted)
 		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, e);
@@ -484,6 +524,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		p->gate.max_repetitions, pl->jobs);
 	expect(pl, &e);
 	int rc = run_phases(pl, &probe.board, s, wl, &e);
+	free(e.last_runs);
 	gate_loop_free(&probe);
 	strlist_free(&wl[PHASE_DUT_PACED]);
 	strlist_free(&wl[PHASE_HOST_PACED]);

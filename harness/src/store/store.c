@@ -670,6 +670,24 @@ int store_foreach(struct store *s, const struct selection *sel,
 	return rc;
 }
 
+int store_last_decided_session(struct store *s, const char *plan, const char *except,
+			       char *out, size_t len)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT r.session FROM runs r WHERE r.plan = ?1"
+			       " AND r.session <> ?2 AND r.session IN (SELECT session FROM"
+			       " decisions) ORDER BY r.started DESC, r.id DESC LIMIT 1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, plan);
+	bind_text(st, 2, except);
+	int rc = sqlite3_step(st) == SQLITE_ROW && col(st, 0) ? 0 : -1;
+	if (rc == 0)
+		snprintf(out, len, "%s", col(st, 0));
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int store_latest_session(struct store *s, char *out, size_t len)
 {
 	sqlite3_stmt *st;

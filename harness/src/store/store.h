@@ -158,6 +158,10 @@ int store_reuse_runs(struct store *s, const char *session, const struct selectio
 int store_each_reused(struct store *s, const char *session,
 		      int (*fn)(const char *strategy, const char *workload, const char *from,
 				int runs, void *ctx), void *ctx);
+/* The newest session of plan, other than except, that stored decisions
+ * (store_put_decision()), copied to out; -1 when there is none. */
+int store_last_decided_session(struct store *s, const char *plan, const char *except,
+			       char *out, size_t len);
 /* The session of the newest run, copied to out; -1 when the store is empty. */
 int store_latest_session(struct store *s, char *out, size_t len);
 /* Every run, one line each: id, board, strategy, workload, repetition,

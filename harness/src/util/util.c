@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <math.h>
 #include <openssl/evp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -518,6 +519,13 @@ void utc_now(char out[32])
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+double utc_seconds(const char *iso)
+{
+	struct tm tm = { 0 };
+	const char *end = iso ? strptime(iso, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+	return end ? (double)timegm(&tm) : NAN;
 }
 
 double monotonic_s(void)

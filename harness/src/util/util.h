@@ -124,6 +124,9 @@ int hb_status_shown(void);
 
 /* ISO-8601 UTC time, e.g. 2026-11-30T05:28:09Z. */
 void utc_now(char out[32]);
+/* A time utc_now() wrote ("YYYY-MM-DDTHH:MM:SSZ") as seconds since the
+ * epoch; NaN when it is not one (or NULL). */
+double utc_seconds(const char *iso);
 double monotonic_s(void);
 
 #endif

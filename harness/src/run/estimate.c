@@ -1,0 +1,116 @@
+#include "run/estimate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int index_of(const struct strlist *l, const char *name)
+{
+	for (size_t i = 0; name && i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* The rows come per run and metric, a run's together, in the order stored. */
+struct timing {
+	const struct strlist *workloads;
+	double *sum;
+	int *count;
+	double boot_sum;
+	int boots;
+	char last_id[40], last_boot[80], last_session[40];
+	double last_end;	/* NaN: no run before */
+};
+
+static int time_run(const struct run_row *r, void *ctx)
+{
+	struct timing *t = ctx;
+	if (!strcmp(t->last_id, r->id))
+		return 0;
+	snprintf(t->last_id, sizeof(t->last_id), "%s", r->id);
+	double start = utc_seconds(r->started), end = utc_seconds(r->ended);
+	const char *boot = r->boot_id ? r->boot_id : "", *session = r->session ? r->session : "";
+	int same_boot = !isnan(t->last_end) && !strcmp(boot, t->last_boot) && boot[0];
+	int next_boot = !isnan(t->last_end) && !same_boot && !strcmp(session, t->last_session);
+	int w = index_of(t->workloads, r->workload);
+	if (!isnan(start) && !isnan(end) && end >= start) {
+		double from = same_boot && t->last_end <= end ? t->last_end : start;
+		if (w >= 0) {
+			t->sum[w] += end - from;
+			t->count[w]++;
+		}
+		if (next_boot && start >= t->last_end) {
+			t->boot_sum += start - t->last_end;
+			t->boots++;
+		}
+	}
+	snprintf(t->last_boot, sizeof(t->last_boot), "%s", boot);
+	snprintf(t->last_session, sizeof(t->last_session), "%s", session);
+	t->last_end = isnan(end) ? NAN : end;
+	return 0;
+}
+
+void estimate_costs(struct store *s, const char *session, const char *strategy,
+		    const struct strlist *workloads, struct run_costs *out)
+{
+	size_t n = workloads->n;
+	struct timing t = { .workloads = workloads, .sum = xcalloc(n + 1, sizeof(double)),
+			    .count = xcalloc(n + 1, sizeof(int)), .last_end = NAN };
+	struct selection sel = { .session = session, .strategy = strategy };
+	*out = (struct run_costs){ .boot_s = -1, .run_s = xcalloc(n + 1, sizeof(double)), .n = n };
+	if (store_foreach(s, &sel, time_run, &t) < 0)
+		t.boots = 0, memset(t.count, 0, (n + 1) * sizeof(int));
+	for (size_t i = 0; i < n; i++)
+		out->run_s[i] = t.count[i] ? t.sum[i] / t.count[i] : -1;
+	if (t.boots)
+		out->boot_s = t.boot_sum / t.boots;
+	free(t.sum);
+	free(t.count);
+}
+
+double estimate_boot_s(const struct run_costs *c, const struct strlist *all,
+		       const struct strlist *these)
+{
+	double s = c->boot_s;
+	for (size_t i = 0; s >= 0 && i < these->n; i++) {
+		int w = index_of(all, these->v[i]);
+		s = w < 0 || (size_t)w >= c->n || c->run_s[w] < 0 ? -1 : s + c->run_s[w];
+	}
+	return s;
+}
+
+void estimate_costs_free(struct run_costs *c)
+{
+	free(c->run_s);
+	c->run_s = NULL;
+	c->n = 0;
+}
+
+struct taken {
+	const char *strategy;
+	const struct strlist *workloads;
+	int *most;
+};
+
+static int count_taken(const struct decision_record *d, void *ctx)
+{
+	struct taken *t = ctx;
+	int w = index_of(t->workloads, d->workload);
+	if (w >= 0 && d->strategy && !strcmp(d->strategy, t->strategy) &&
+	    d->candidate_runs > t->most[w])
+		t->most[w] = d->candidate_runs;
+	return 0;
+}
+
+int estimate_runs_taken(struct store *s, const char *session, const char *strategy,
+			const struct strlist *workloads)
+{
+	struct taken t = { strategy, workloads, xcalloc(workloads->n + 1, sizeof(int)) };
+	int sum = 0;
+	if (store_each_decision(s, session, count_taken, &t) == 0)
+		for (size_t i = 0; i < workloads->n; i++)
+			sum += t.most[i];
+	free(t.most);
+	return sum;
+}

@@ -1,0 +1,48 @@
+/*
+ * estimate: what the runs a compare plan has not made yet will cost, from
+ * what the store holds (run/planner.h's ETA, run/progress.h's lanes):
+ *
+ * - a boot and a run of each workload, from the reference's runs in the
+ *   session (measured or reused: store_reuse_runs()), which made one run
+ *   of every workload a boot, one boot after the other. A run costs from
+ *   the end of the run before it in its boot (its start, for a boot's
+ *   first) to its end; a boot, from the end of the boot before it (in the
+ *   session it was measured in) to its first run's start: starting and
+ *   stopping the emulator, the kernel's boot, the agent. So a candidate's
+ *   boot of workloads W costs boot_s + the sum of W's run_s. The times are
+ *   the store's, to the second; six boots average that out.
+ * - how many runs a candidate took of each workload the plan's last
+ *   session with decisions (a workload's runs serve all its metrics: the
+ *   most any of them took).
+ *
+ * Contract: nothing fails; what the store cannot tell is -1 (costs) or 0
+ * (runs taken). estimate_costs_free() after estimate_costs().
+ */
+#ifndef HB_ESTIMATE_H
+#define HB_ESTIMATE_H
+
+#include "store/store.h"
+#include "util/util.h"
+
+struct run_costs {
+	double boot_s;		/* -1: no two boots one after the other */
+	double *run_s;		/* per workload of the list given; -1: none stored */
+	size_t n;
+};
+
+/* The costs of strategy's pass runs in session, for workloads. */
+void estimate_costs(struct store *s, const char *session, const char *strategy,
+		    const struct strlist *workloads, struct run_costs *out);
+/* A boot of these workloads (a subset of the list given): -1 when one of
+ * them, or the boot, has no cost known. */
+double estimate_boot_s(const struct run_costs *c, const struct strlist *all,
+		       const struct strlist *these);
+void estimate_costs_free(struct run_costs *c);
+
+/* The runs strategy took of these workloads in session's decisions: the
+ * sum over the workloads of the most any metric took; 0 when the session
+ * decided none of them. */
+int estimate_runs_taken(struct store *s, const char *session, const char *strategy,
+			const struct strlist *workloads);
+
+#endif

@@ -1,0 +1,141 @@
+/* estimate: what the planner's ETA prices the runs left at. From a real
+ * SQLite store in a temp dir: a run costs from the end of the run before
+ * it in its boot (its start for a boot's first) to its end; a boot, the
+ * gap between one boot's last run and the next one's first, only within
+ * a session; runs that did not pass and other strategies' do not count;
+ * a candidate's runs taken are the sum of its workloads' most over their
+ * metrics; the plan's last decided session is the newest other one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/estimate.h"
+#include "store/store.h"
+#include "util/util.h"
+
+static char dir[64];
+
+/* A run of session from second `from` to second `to` of the day. */
+static void add(struct store *s, const char *session, const char *strategy,
+		const char *workload, const char *boot, int from, int to, enum run_class cls)
+{
+	static int seq;
+	struct metric m = { "pps", 1000, "packets/s", "test" };
+	char started[32], ended[32];
+	snprintf(started, sizeof(started), "2026-12-02T10:%02d:%02dZ", from / 60, from % 60);
+	snprintf(ended, sizeof(ended), "2026-12-02T10:%02d:%02dZ", to / 60, to % 60);
+	struct run_record r = {
+		.session = session, .plan = "default", .board = "b", .strategy = strategy,
+		.workload = workload, .repetition = 1, .boot_id = boot, .cls = cls,
+		.reason = cls == RUN_PASS ? NULL : "boot failed", .timing = "virtual",
+		.started = started, .ended = ended, .metrics = &m, .n_metrics = cls == RUN_PASS,
+		.attempt = 1,
+	};
+	snprintf(r.id, sizeof(r.id), "20261202T100000Z-%06d", ++seq);
+	assert_int_equal(store_add_run(s, &r), 0);
+}
+
+static void a_boot_and_each_run_are_priced_from_the_reference(void **state)
+{
+	(void)state;
+	struct store *s = store_open(dir);
+	assert_non_null(s);
+	/* two boots of udp (10 s) then tcp (12 s, 1 s after), 6 s apart */
+	add(s, "S1", "baseline", "udp", "b1", 0, 10, RUN_PASS);
+	add(s, "S1", "baseline", "tcp", "b1", 11, 23, RUN_PASS);
+	add(s, "S1", "baseline", "udp", "b2", 29, 39, RUN_PASS);
+	add(s, "S1", "baseline", "tcp", "b2", 40, 52, RUN_PASS);
+	/* neither counts: another strategy's, a run that did not pass */
+	add(s, "S1", "revert", "udp", "b3", 60, 100, RUN_PASS);
+	add(s, "S1", "baseline", "udp", "b4", 200, 300, RUN_ERROR);
+	struct strlist all = { 0 }, tcp = { 0 };
+	strlist_split(&all, "udp,tcp,ftrace", ",");
+	strlist_push(&tcp, "tcp");
+	struct run_costs c;
+	estimate_costs(s, "S1", "baseline", &all, &c);
+	assert_true(fabs(c.run_s[0] - 10) < 1e-9);
+	assert_true(fabs(c.run_s[1] - 13) < 1e-9);	/* from udp's end */
+	assert_true(c.run_s[2] < 0);			/* none stored */
+	assert_true(fabs(c.boot_s - 6) < 1e-9);
+	assert_true(fabs(estimate_boot_s(&c, &all, &tcp) - 19) < 1e-9);
+	assert_true(estimate_boot_s(&c, &all, &all) < 0);	/* ftrace unknown */
+	estimate_costs_free(&c);
+	/* a session with one boot has no boot time; one with none, nothing */
+	add(s, "S2", "baseline", "udp", "c1", 400, 410, RUN_PASS);
+	estimate_costs(s, "S2", "baseline", &all, &c);
+	assert_true(c.boot_s < 0 && fabs(c.run_s[0] - 10) < 1e-9);
+	estimate_costs_free(&c);
+	estimate_costs(s, "none", "baseline", &all, &c);
+	assert_true(c.boot_s < 0 && c.run_s[0] < 0 && c.run_s[1] < 0);
+	estimate_costs_free(&c);
+	strlist_free(&all);
+	strlist_free(&tcp);
+	store_close(s);
+}
+
+static void decide(struct store *s, const char *session, const char *strategy,
+		   const char *workload, const char *metric, int runs)
+{
+	struct decision_record d = {
+		.session = session, .reference = "baseline", .strategy = strategy,
+		.workload = workload, .metric = metric, .reference_runs = 6,
+		.candidate_runs = runs, .outcome = "pass", .delta_pct = 0.1, .lo_pct = -0.2,
+		.hi_pct = 0.4, .threshold_pct = 1, .alpha = 0.05, .why = "decided at look 1 of 6",
+	};
+	assert_int_equal(store_put_decision(s, &d), 0);
+}
+
+static void the_runs_a_candidate_took_the_plans_last_time(void **state)
+{
+	(void)state;
+	struct store *s = store_open(dir);
+	assert_non_null(s);
+	add(s, "P1", "baseline", "tcp", "d1", 600, 610, RUN_PASS);
+	decide(s, "P1", "revert", "tcp", "mbps", 3);
+	decide(s, "P1", "revert", "tcp", "pps", 2);	/* the same runs: the most counts */
+	decide(s, "P1", "revert", "tcpr", "mbps", 1);
+	decide(s, "P1", "gating", "tcp", "mbps", 6);
+	add(s, "P2", "baseline", "tcp", "d2", 700, 710, RUN_PASS);	/* the current one */
+	decide(s, "P2", "revert", "tcp", "mbps", 1);
+	char last[40];
+	assert_int_equal(store_last_decided_session(s, "default", "P2", last, sizeof(last)), 0);
+	assert_string_equal(last, "P1");
+	assert_int_equal(store_last_decided_session(s, "other", "P2", last, sizeof(last)), -1);
+	struct strlist wl = { 0 };
+	strlist_split(&wl, "tcp,tcpr", ",");
+	assert_int_equal(estimate_runs_taken(s, "P1", "revert", &wl), 4);
+	assert_int_equal(estimate_runs_taken(s, "P1", "gating", &wl), 6);
+	assert_int_equal(estimate_runs_taken(s, "P1", "is-queued", &wl), 0);
+	assert_int_equal(estimate_runs_taken(s, "nope", "revert", &wl), 0);
+	strlist_free(&wl);
+	store_close(s);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hb-estimate.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rm_rf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_boot_and_each_run_are_priced_from_the_reference),
+		cmocka_unit_test(the_runs_a_candidate_took_the_plans_last_time),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
