@@ -29,7 +29,7 @@ static const struct gate_policy policy = { .present = 1, .alpha = 0.05,
 static void decide(const double *r, size_t nr, const double *c, size_t nc, double thr,
 		   struct gate_decision *d)
 {
-	gate_decide(r, nr, c, nc, BETTER_HIGHER, LOOK_ALPHA, thr, d);
+	gate_decide(r, nr, c, nc, BETTER_HIGHER, PASS_NO_REGRESSION, LOOK_ALPHA, thr, d);
 }
 
 static void identical_results_pass(void **state)
@@ -43,6 +43,33 @@ static void identical_results_pass(void **state)
 	decide(same, 3, same, 3, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_PASS);
 	assert_int_equal(gate_overall(&d, 1, 0), GATE_PASS);
+}
+
+/* compare's rule (PASS_NO_CHANGE): a pass rules out a change as large as
+ * the threshold either way, so a gain that may be that large stays open
+ * where the gate's rule passes it; identical code and a clear gain read
+ * the same under both. */
+static void no_change_also_rules_out_a_gain(void **state)
+{
+	(void)state;
+	static const double ref[] = { 1000, 1001.5, 998.5, 1000, 1002, 998 };
+	static const double gain[] = { 1006 }, same[] = { 1000.2 }, clear[] = { 1050 };
+	struct gate_decision d;
+	gate_decide(ref, 6, gain, 1, BETTER_HIGHER, PASS_NO_REGRESSION, LOOK_ALPHA, 1, &d);
+	assert_int_equal(d.outcome, GATE_PASS);
+	assert_true(d.hi_pct > 1 && d.lo_pct > -1);
+	gate_decide(ref, 6, gain, 1, BETTER_HIGHER, PASS_NO_CHANGE, LOOK_ALPHA, 1, &d);
+	assert_int_equal(d.outcome, GATE_OPEN);
+	/* lower is better: the same gain is a drop */
+	static const double drop[] = { 994 };
+	gate_decide(ref, 6, drop, 1, BETTER_LOWER, PASS_NO_CHANGE, LOOK_ALPHA, 1, &d);
+	assert_int_equal(d.outcome, GATE_OPEN);
+	for (int rule = PASS_NO_REGRESSION; rule <= PASS_NO_CHANGE; rule++) {
+		gate_decide(ref, 6, same, 1, BETTER_HIGHER, rule, LOOK_ALPHA, 1, &d);
+		assert_int_equal(d.outcome, GATE_PASS);
+		gate_decide(ref, 6, clear, 1, BETTER_HIGHER, rule, LOOK_ALPHA, 1, &d);
+		assert_int_equal(d.outcome, GATE_IMPROVED);
+	}
 }
 
 static void one_candidate_run_can_decide(void **state)
@@ -90,9 +117,9 @@ static void lower_is_better_metrics_flip(void **state)
 	(void)state;
 	static const double ref[] = { 1.0, 1.0, 1.0 }, cand[] = { 1.2, 1.2, 1.2 };
 	struct gate_decision d;
-	gate_decide(ref, 3, cand, 3, BETTER_LOWER, LOOK_ALPHA, 0.25, &d);
+	gate_decide(ref, 3, cand, 3, BETTER_LOWER, PASS_NO_REGRESSION, LOOK_ALPHA, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_REGRESSED);
-	gate_decide(cand, 3, ref, 3, BETTER_LOWER, LOOK_ALPHA, 0.25, &d);
+	gate_decide(cand, 3, ref, 3, BETTER_LOWER, PASS_NO_REGRESSION, LOOK_ALPHA, 0.25, &d);
 	assert_int_equal(d.outcome, GATE_IMPROVED);
 }
 
@@ -122,9 +149,9 @@ static void a_reference_of_zero_needs_no_change_at_all(void **state)
 	/* hrtimer starts per packet of a strategy that never arms the hrtimer */
 	static const double zero[] = { 0, 0, 0 }, zero1[] = { 0 }, some[] = { 0.2 };
 	struct gate_decision d;
-	gate_decide(zero, 3, zero1, 1, BETTER_LOWER, LOOK_ALPHA, 10, &d);
+	gate_decide(zero, 3, zero1, 1, BETTER_LOWER, PASS_NO_REGRESSION, LOOK_ALPHA, 10, &d);
 	assert_int_equal(d.outcome, GATE_PASS);
-	gate_decide(zero, 3, some, 1, BETTER_LOWER, LOOK_ALPHA, 10, &d);
+	gate_decide(zero, 3, some, 1, BETTER_LOWER, PASS_NO_REGRESSION, LOOK_ALPHA, 10, &d);
 	assert_int_equal(d.outcome, GATE_OPEN);
 }
 
@@ -540,6 +567,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(identical_results_pass),
 		cmocka_unit_test(one_candidate_run_can_decide),
+		cmocka_unit_test(no_change_also_rules_out_a_gain),
 		cmocka_unit_test(half_a_percent_less_pps_is_a_regression),
 		cmocka_unit_test(significant_but_below_threshold_passes),
 		cmocka_unit_test(lower_is_better_metrics_flip),

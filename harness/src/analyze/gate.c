@@ -53,8 +53,8 @@ double gate_look_alpha(const struct gate_policy *g, int ref_repetitions)
 }
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
-		 enum metric_better better, double look_alpha, double threshold_pct,
-		 struct gate_decision *d)
+		 enum metric_better better, enum gate_pass_rule pass, double look_alpha,
+		 double threshold_pct, struct gate_decision *d)
 {
 	summarize(ref, nref, &d->ref);
 	summarize(cand, ncand, &d->cand);
@@ -79,9 +79,10 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 	double sign = better == BETTER_HIGHER ? 1 : -1;
 	double gain = sign * d->delta_pct;
 	double worst = sign > 0 ? d->lo_pct : -d->hi_pct;
+	double best = sign > 0 ? d->hi_pct : -d->lo_pct;
 	if (d->shift.p < look_alpha && fabs(gain) >= threshold_pct)
 		d->outcome = gain < 0 ? GATE_REGRESSED : GATE_IMPROVED;
-	else if (worst > -threshold_pct)
+	else if (worst > -threshold_pct && (pass == PASS_NO_REGRESSION || best < threshold_pct))
 		d->outcome = GATE_PASS;
 }
 
@@ -89,7 +90,7 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
 	       enum metric_better better, double threshold_pct, struct gate_decision *d)
 {
-	gate_decide(ref, nref, cand, ncand, better, gate_look_alpha(g, ref_repetitions),
+	gate_decide(ref, nref, cand, ncand, better, g->pass, gate_look_alpha(g, ref_repetitions),
 		    threshold_pct, d);
 	d->looks = s->looks;
 	if (d->shift.method == SHIFT_NONE)

@@ -10,7 +10,8 @@
  *     bad (good) direction of at least the threshold;
  *   - PASS: the confidence interval of the shift rules out a bad change as
  *     large as the threshold (so identical driver code passes as soon as the
- *     runs are tight enough, and never fails);
+ *     runs are tight enough, and never fails); with the policy's pass rule
+ *     PASS_NO_CHANGE (compare's plans), a change that large either way;
  *   - OPEN: neither yet; the caller adds a run and looks again, and at its
  *     cap reports INCONCLUSIVE.
  * Repeated looks would inflate false alarms, so each tests at alpha divided
@@ -71,8 +72,8 @@ int gate_max_looks(const struct gate_policy *g, int ref_repetitions);
 double gate_look_alpha(const struct gate_policy *g, int ref_repetitions);
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
-		 enum metric_better better, double look_alpha, double threshold_pct,
-		 struct gate_decision *d);
+		 enum metric_better better, enum gate_pass_rule pass, double look_alpha,
+		 double threshold_pct, struct gate_decision *d);
 /* One metric's looks so far; zeroed before the first. */
 struct gate_seq {
 	size_t nref, ncand;	/* the runs of the last look that tested */

@@ -32,7 +32,12 @@ static const char *const traffics[] = {
 	[GATE_BIDIR] = "bidir", NULL
 };
 
+static const char *const pass_rules[] = {
+	[PASS_NO_REGRESSION] = "no-regression", [PASS_NO_CHANGE] = "no-change", NULL
+};
+
 _Static_assert(sizeof(enum timing_mode) == sizeof(int), "YF_ENUM stores an int");
+_Static_assert(sizeof(enum gate_pass_rule) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum repeat_rule) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum gate_protocol) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum gate_traffic) == sizeof(int), "YF_ENUM stores an int");
@@ -64,6 +69,7 @@ static const struct yfield gate_fields[] = {
 	  .min = 1, .max = 100 },
 	{ .key = "max_repetitions", .type = YF_INT, .required = 1, .off = P(gate.max_repetitions),
 	  .min = 2, .max = 100 },
+	{ .key = "pass", .type = YF_ENUM, .off = P(gate.pass), .choices = pass_rules },
 	{ .key = "metrics", .type = YF_TABLE, .off = P(gate.metrics),
 	  .sub = gate_metric_fields, .elem_size = sizeof(struct gate_metric) },
 	{ .key = "metrics_from", .type = YF_STRING, .off = P(gate.metrics_from), .is_name = 1 },

@@ -44,8 +44,14 @@ struct gate_metric {
 	double threshold_pct[2];	/* indexed by enum timing_mode */
 	char *where;	/* "FILE:LINE:COL: " of its `metric:`, for errors found later */
 };
+/* What a pass rules out: a bad change as large as the threshold (the
+ * gate's question: is it worse?), or a change that large either way
+ * (compare's: did it change, and by how much?). */
+enum gate_pass_rule { PASS_NO_REGRESSION, PASS_NO_CHANGE };
+
 struct gate_policy {
 	int present;		/* the plan has a gate section */
+	enum gate_pass_rule pass;
 	double alpha;		/* overall false-alarm level per metric */
 	int first_repetitions;	/* candidate runs before the first look */
 	/* the reference's runs before the first look; 0 = the plan's
