@@ -15,6 +15,29 @@
 /* The two kinds of workload, in the order they run. */
 enum phase { PHASE_DUT_PACED, PHASE_HOST_PACED, NPHASES };
 
+/* Threads runnable now besides the caller, from /proc/loadavg's
+ * "running/total" field, the mean of ten looks 50 ms apart: what the
+ * host is doing now, where the 1-minute load average still counts the
+ * kernel builds that just ended (1 board on 2 idle cores, measured). */
+static double busy_threads(void)
+{
+	double sum = 0;
+	int looks = 0;
+	for (int i = 0; i < 10; i++) {
+		FILE *f = fopen("/proc/loadavg", "r");
+		int running = 0;
+		if (f && fscanf(f, "%*s %*s %*s %d/", &running) == 1 && running >= 1) {
+			sum += running - 1;
+			looks++;
+		}
+		if (f)
+			fclose(f);
+		if (i < 9)
+			usleep(50000);
+	}
+	return looks ? sum / looks : 0;
+}
+
 int planner_jobs(const struct plan *p, int want)
 {
 	if (p->timing == TIMING_REALTIME)
@@ -22,10 +45,7 @@ int planner_jobs(const struct plan *p, int want)
 	if (want > 0)
 		return want;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	double load[1] = { 0 };
-	if (getloadavg(load, 1) < 1)
-		load[0] = 0;
-	int jobs = (int)(cores - (long)(load[0] + 0.5));
+	int jobs = (int)(cores - (long)(busy_threads() + 0.5));
 	return jobs < 1 ? 1 : jobs;
 }
 
@@ -482,6 +502,11 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 		      struct strlist wl[NPHASES], struct expectation *e)
 {
 	int rc = build_all(pl, b);
+	if (!rc) {
+		/* the host as the runs find it, the builds' load gone */
+		pl->jobs = planner_jobs(pl->plan, pl->opts.jobs);
+		progress_say(&pl->prog, "%d board(s) at once for the DUT-paced workloads", pl->jobs);
+	}
 	progress_lane(&pl->prog, LANE_REFERENCE);
 	if (!rc && !hb_interrupted)
 		rc = run_reference(pl, s);
@@ -518,10 +543,9 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		e.workloads[ph] = wl[ph].n;
 	}
 	hb_info("session %s: plan %s, %s time: %zu strategies against %s, runs until decided "
-		"(%d of the reference, then %d to %d a side per workload); %d board(s) at once "
-		"for the DUT-paced workloads", pl->session, p->name, timing_mode_name(p->timing),
-		pl->ncells, pl->reference, p->repetitions, p->gate.first_repetitions,
-		p->gate.max_repetitions, pl->jobs);
+		"(%d of the reference, then %d to %d a side per workload)", pl->session, p->name,
+		timing_mode_name(p->timing), pl->ncells, pl->reference, p->repetitions,
+		p->gate.first_repetitions, p->gate.max_repetitions);
 	expect(pl, &e);
 	int rc = run_phases(pl, &probe.board, s, wl, &e);
 	free(e.last_runs);

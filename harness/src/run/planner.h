@@ -65,8 +65,9 @@ struct planner {
 };
 
 /* Boards at once for plan p: 1 in real time; else `want` if > 0 (--jobs),
- * else one per free core (online cores less the 1-minute load average),
- * at least 1. */
+ * else one per free core (online cores less the threads runnable besides
+ * the caller, sampled over half a second), at least 1. planner_run()
+ * asks again once its builds are done: their load is not the runs'. */
 int planner_jobs(const struct plan *p, int want);
 int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		const struct exec_opts *o);
