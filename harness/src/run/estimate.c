@@ -47,7 +47,7 @@ static int time_run(const struct run_row *r, void *ctx)
 	}
 	snprintf(t->last_boot, sizeof(t->last_boot), "%s", boot);
 	snprintf(t->last_session, sizeof(t->last_session), "%s", session);
-	t->last_end = isnan(end) ? NAN : end;
+	t->last_end = end;
 	return 0;
 }
 
@@ -59,8 +59,11 @@ void estimate_costs(struct store *s, const char *session, const char *strategy,
 			    .count = xcalloc(n + 1, sizeof(int)), .last_end = NAN };
 	struct selection sel = { .session = session, .strategy = strategy };
 	*out = (struct run_costs){ .boot_s = -1, .run_s = xcalloc(n + 1, sizeof(double)), .n = n };
-	if (store_foreach(s, &sel, time_run, &t) < 0)
-		t.boots = 0, memset(t.count, 0, (n + 1) * sizeof(int));
+	if (store_foreach(s, &sel, time_run, &t) < 0) {
+		/* a read that failed half way prices nothing */
+		t.boots = 0;
+		memset(t.count, 0, (n + 1) * sizeof(int));
+	}
 	for (size_t i = 0; i < n; i++)
 		out->run_s[i] = t.count[i] ? t.sum[i] / t.count[i] : -1;
 	if (t.boots)

@@ -462,7 +462,7 @@ static void planner_init(struct planner *pl, const struct plan *p, const struct 
 	pl->judged.repetitions = p->gate.reference_repetitions;
 	pl->plan = &pl->judged;
 	pl->reference = reference_of(pl->plan);
-	pl->jobs = planner_jobs(pl->plan, o->jobs);
+	pl->jobs = 1;	/* decided once the builds are done (run_phases()) */
 	progress_start(&pl->prog);
 	pl->opts = *o;
 	pl->opts.resume = NULL;

@@ -670,6 +670,17 @@ int store_foreach(struct store *s, const struct selection *sel,
 	return rc;
 }
 
+/* The first row's session of a prepared query, copied to out, the query
+ * finalized; -1 when it has none. */
+static int first_session(sqlite3_stmt *st, char *out, size_t len)
+{
+	int rc = sqlite3_step(st) == SQLITE_ROW && col(st, 0) ? 0 : -1;
+	if (rc == 0)
+		snprintf(out, len, "%s", col(st, 0));
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int store_last_decided_session(struct store *s, const char *plan, const char *except,
 			       char *out, size_t len)
 {
@@ -681,11 +692,7 @@ int store_last_decided_session(struct store *s, const char *plan, const char *ex
 		return -1;
 	bind_text(st, 1, plan);
 	bind_text(st, 2, except);
-	int rc = sqlite3_step(st) == SQLITE_ROW && col(st, 0) ? 0 : -1;
-	if (rc == 0)
-		snprintf(out, len, "%s", col(st, 0));
-	sqlite3_finalize(st);
-	return rc;
+	return first_session(st, out, len);
 }
 
 int store_latest_session(struct store *s, char *out, size_t len)
@@ -694,11 +701,7 @@ int store_latest_session(struct store *s, char *out, size_t len)
 	if (sqlite3_prepare_v2(s->db, "SELECT session FROM runs ORDER BY started DESC, id DESC"
 			       " LIMIT 1", -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	int rc = sqlite3_step(st) == SQLITE_ROW && col(st, 0) ? 0 : -1;
-	if (rc == 0)
-		snprintf(out, len, "%s", col(st, 0));
-	sqlite3_finalize(st);
-	return rc;
+	return first_session(st, out, len);
 }
 
 int store_show_run(struct store *s, const char *id)
