@@ -171,7 +171,7 @@ static void runs_go_where_the_verdict_needs_them(void **state)
 	assert_true(fabs(gate_look_alpha(&policy, 3) - LOOK_ALPHA) < 1e-15);
 }
 
-static void metrics_apply_to_their_protocol(void **state)
+static void metrics_apply_to_their_workloads(void **state)
 {
 	(void)state;
 	struct gate_metric any = { .protocol = GATE_ANY_PROTOCOL },
@@ -192,6 +192,18 @@ static void metrics_apply_to_their_protocol(void **state)
 	assert_false(gate_metric_applies(&udp_tx, &udp_in));
 	assert_true(gate_metric_applies(&rx, &udp_in));
 	assert_false(gate_metric_applies(&rx, &tcp_both));
+	/* and their profiler: its work per packet is in a profiled run's rate */
+	struct gate_metric plain = { .profile = GATE_NO_PROFILE }, traced = { .profile = GATE_FTRACE };
+	struct workload udp_traced = { .proto = WL_UDP, .dir = WL_DUT_TX,
+				       .profile = WL_PROFILE_FTRACE },
+			udp_perf = { .proto = WL_UDP, .dir = WL_DUT_TX, .profile = WL_PROFILE_PERF };
+	assert_true(gate_metric_applies(&udp_tx, &udp_traced));
+	assert_true(gate_metric_applies(&plain, &udp_out));
+	assert_false(gate_metric_applies(&plain, &udp_traced));
+	assert_false(gate_metric_applies(&plain, &udp_perf));
+	assert_true(gate_metric_applies(&traced, &udp_traced));
+	assert_false(gate_metric_applies(&traced, &udp_perf));
+	assert_false(gate_metric_applies(&traced, &udp_out));
 }
 
 /* A plan of one gate metric, written to a temp file and loaded. */
@@ -574,7 +586,7 @@ int main(void)
 		cmocka_unit_test(noise_leaves_the_verdict_open),
 		cmocka_unit_test(a_reference_of_zero_needs_no_change_at_all),
 		cmocka_unit_test(runs_go_where_the_verdict_needs_them),
-		cmocka_unit_test(metrics_apply_to_their_protocol),
+		cmocka_unit_test(metrics_apply_to_their_workloads),
 		cmocka_unit_test(directions_come_from_the_metric_table),
 		cmocka_unit_test(every_look_is_paid_for),
 		cmocka_unit_test(identical_code_false_alarms_stay_below_alpha),

@@ -11,8 +11,12 @@ bool gate_metric_applies(const struct gate_metric *m, const struct workload *w)
 {
 	static const enum gate_traffic of[] = { [WL_DUT_TX] = GATE_DUT_TX,
 						[WL_DUT_RX] = GATE_DUT_RX, [WL_BIDIR] = GATE_BIDIR };
+	static const enum gate_profile by[] = { [WL_PROFILE_NONE] = GATE_NO_PROFILE,
+						[WL_PROFILE_FTRACE] = GATE_FTRACE,
+						[WL_PROFILE_PERF] = GATE_PERF };
 	return (m->protocol == GATE_ANY_PROTOCOL || (m->protocol == GATE_UDP) == (w->proto == WL_UDP)) &&
-	       (m->traffic == GATE_ANY_TRAFFIC || m->traffic == of[w->dir]);
+	       (m->traffic == GATE_ANY_TRAFFIC || m->traffic == of[w->dir]) &&
+	       (m->profile == GATE_ANY_PROFILE || m->profile == by[w->profile]);
 }
 
 int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen)

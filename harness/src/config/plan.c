@@ -32,6 +32,11 @@ static const char *const traffics[] = {
 	[GATE_BIDIR] = "bidir", NULL
 };
 
+static const char *const gate_profiles[] = {
+	[GATE_ANY_PROFILE] = "any", [GATE_NO_PROFILE] = "none", [GATE_FTRACE] = "ftrace",
+	[GATE_PERF] = "perf", NULL
+};
+
 static const char *const pass_rules[] = {
 	[PASS_NO_REGRESSION] = "no-regression", [PASS_NO_CHANGE] = "no-change", NULL
 };
@@ -41,6 +46,7 @@ _Static_assert(sizeof(enum gate_pass_rule) == sizeof(int), "YF_ENUM stores an in
 _Static_assert(sizeof(enum repeat_rule) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum gate_protocol) == sizeof(int), "YF_ENUM stores an int");
 _Static_assert(sizeof(enum gate_traffic) == sizeof(int), "YF_ENUM stores an int");
+_Static_assert(sizeof(enum gate_profile) == sizeof(int), "YF_ENUM stores an int");
 
 #define M(f) offsetof(struct gate_metric, f)
 
@@ -56,6 +62,7 @@ static const struct yfield gate_metric_fields[] = {
 	{ .key = "metric", .type = YF_STRING, .required = 1, .off = M(metric), .is_name = 1 },
 	{ .key = "protocol", .type = YF_ENUM, .off = M(protocol), .choices = protocols },
 	{ .key = "direction", .type = YF_ENUM, .off = M(traffic), .choices = traffics },
+	{ .key = "profile", .type = YF_ENUM, .off = M(profile), .choices = gate_profiles },
 	{ .key = "threshold_pct", .type = YF_MAP, .required = 1, .sub = threshold_fields },
 	{ 0 }
 };

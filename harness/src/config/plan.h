@@ -37,10 +37,14 @@ enum repeat_rule { REPEAT_FIXED, REPEAT_UNTIL_DECIDED };
 enum gate_protocol { GATE_ANY_PROTOCOL, GATE_UDP, GATE_TCP };
 /* the traffic's direction seen from the DUT, as enum wl_dir, plus "any" */
 enum gate_traffic { GATE_ANY_TRAFFIC, GATE_DUT_TX, GATE_DUT_RX, GATE_BIDIR };
+/* the profiler running in the workload's runs, as enum wl_profile, plus
+ * "any": a profiler's own work per packet is in a profiled run's rates */
+enum gate_profile { GATE_ANY_PROFILE, GATE_NO_PROFILE, GATE_FTRACE, GATE_PERF };
 struct gate_metric {
 	char *metric;
 	enum gate_protocol protocol;	/* workloads it applies to */
 	enum gate_traffic traffic;	/* and their direction (key "direction") */
+	enum gate_profile profile;	/* and their profiler */
 	double threshold_pct[2];	/* indexed by enum timing_mode */
 	char *where;	/* "FILE:LINE:COL: " of its `metric:`, for errors found later */
 };
