@@ -4,7 +4,8 @@
  * gap between one boot's last run and the next one's first, only within
  * a session; runs that did not pass and other strategies' do not count;
  * a candidate's runs taken are the sum of its workloads' most over their
- * metrics; the plan's last decided session is the newest other one. */
+ * metrics; the plan's last decided session is the newest other one; a
+ * candidate alike the reference takes the runs its spread needs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,12 +23,14 @@
 
 static char dir[64];
 
-/* A run of session from second `from` to second `to` of the day. */
-static void add(struct store *s, const char *session, const char *strategy,
-		const char *workload, const char *boot, int from, int to, enum run_class cls)
+/* A run of session from second `from` to second `to` of the day that
+ * measured metric at value. */
+static void add_measured(struct store *s, const char *session, const char *strategy,
+			 const char *workload, const char *boot, int from, int to,
+			 enum run_class cls, const char *metric, double value)
 {
 	static int seq;
-	struct metric m = { "pps", 1000, "packets/s", "test" };
+	struct metric m = { metric, value, "x/s", "test" };
 	char started[32], ended[32];
 	snprintf(started, sizeof(started), "2026-12-02T10:%02d:%02dZ", from / 60, from % 60);
 	snprintf(ended, sizeof(ended), "2026-12-02T10:%02d:%02dZ", to / 60, to % 60);
@@ -40,6 +43,12 @@ static void add(struct store *s, const char *session, const char *strategy,
 	};
 	snprintf(r.id, sizeof(r.id), "20261202T100000Z-%06d", ++seq);
 	assert_int_equal(store_add_run(s, &r), 0);
+}
+
+static void add(struct store *s, const char *session, const char *strategy,
+		const char *workload, const char *boot, int from, int to, enum run_class cls)
+{
+	add_measured(s, session, strategy, workload, boot, from, to, cls, "pps", 1000);
 }
 
 static void a_boot_and_each_run_are_priced_from_the_reference(void **state)
@@ -118,6 +127,59 @@ static void the_runs_a_candidate_took_the_plans_last_time(void **state)
 	store_close(s);
 }
 
+/* The shipped workloads (HILBENCH_HOME): six reference runs of each, the
+ * UDP rate 0.04 % apart, TCP's 4 % and 30 %. */
+static void the_runs_a_candidate_alike_the_reference_would_take(void **state)
+{
+	(void)state;
+	struct store *s = store_open(dir);
+	assert_non_null(s);
+	static const double udp[] = { 1000, 1000.5, 999.5, 1000.2, 999.8, 1000 },
+			    tcp[] = { 100, 96, 104, 102, 98, 100 },
+			    wide[] = { 100, 70, 130, 115, 85, 100 };
+	for (int i = 0; i < 6; i++) {
+		char boot[8];
+		snprintf(boot, sizeof(boot), "e%d", i);
+		add_measured(s, "A", "baseline", "udp64-dut-tx", boot, 0, 1, RUN_PASS, "pps", udp[i]);
+		add_measured(s, "A", "baseline", "udp64-dut-tx-ftrace", boot, 0, 1, RUN_PASS, "pps",
+			     udp[i]);
+		add_measured(s, "A", "baseline", "tcp-dut-tx", boot, 0, 1, RUN_PASS, "mbps", tcp[i]);
+		add_measured(s, "B", "baseline", "tcp-dut-tx", boot, 0, 1, RUN_PASS, "mbps", wide[i]);
+	}
+	struct gate_metric m[] = {
+		{ .metric = "pps", .protocol = GATE_UDP, .traffic = GATE_DUT_TX,
+		  .profile = GATE_NO_PROFILE, .threshold_pct = { 15, 1 } },
+		{ .metric = "mbps", .protocol = GATE_TCP, .threshold_pct = { 15, 10 } },
+	};
+	struct plan p = { .name = "default", .repetitions = 6, .timing = TIMING_VIRTUAL,
+			  .gate = { .present = 1, .pass = PASS_NO_CHANGE, .alpha = 0.05,
+				    .first_repetitions = 1, .reference_repetitions = 6,
+				    .max_repetitions = 6, .metrics = { .v = m, .n = 2 } } };
+	struct strlist one = { 0 };
+	strlist_push(&one, "udp64-dut-tx");
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one), 1);
+	strlist_free(&one);
+	/* the profiled workload is judged by no metric: its first run only */
+	strlist_push(&one, "udp64-dut-tx-ftrace");
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one), 1);
+	strlist_free(&one);
+	strlist_push(&one, "tcp-dut-tx");
+	int tcp_runs = estimate_runs_alike(s, "A", "baseline", &p, &one);
+	assert_in_range(tcp_runs, 2, 5);
+	/* too wide to decide before the cap; no reference runs: the first */
+	assert_int_equal(estimate_runs_alike(s, "B", "baseline", &p, &one), 6);
+	assert_int_equal(estimate_runs_alike(s, "none", "baseline", &p, &one), 1);
+	strlist_free(&one);
+	/* a phase's workloads add up; the no-regression rule needs fewer */
+	struct strlist all = { 0 };
+	strlist_split(&all, "udp64-dut-tx,tcp-dut-tx,udp64-dut-tx-ftrace", ",");
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &all), tcp_runs + 2);
+	p.gate.pass = PASS_NO_REGRESSION;
+	assert_true(estimate_runs_alike(s, "A", "baseline", &p, &all) <= tcp_runs + 2);
+	strlist_free(&all);
+	store_close(s);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -136,6 +198,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_boot_and_each_run_are_priced_from_the_reference),
 		cmocka_unit_test(the_runs_a_candidate_took_the_plans_last_time),
+		cmocka_unit_test(the_runs_a_candidate_alike_the_reference_would_take),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

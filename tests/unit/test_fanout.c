@@ -7,14 +7,18 @@
  * backend then cancels its job) and stores what never started as not run;
  * a boot that failed for infrastructure reasons (a job that ended
  * Incomplete on a device that went bad) is tried again on a fresh boot; a
- * lab that takes no boots stops the plan.
+ * lab that takes no boots stops the plan. An emulated board (a boot
+ * serves many runs) boots its repetitions --jobs at once only in virtual
+ * time with every workload DUT-paced, else one at a time.
  *
  * fan_ops below is a TEST DOUBLE of the lava backend (struct deploy_ops
  * named "lava", deploy_substitute()): nothing is submitted anywhere. Its
  * start() hands back a console saying HELLO and READY, its slots() what
  * the test says the lab has; its counters are in shared memory, because
  * each flight is a process of its own. fan_run stands in for the runner.
- * The board file is the repository's qemu-orangepi-pc-lava-server. */
+ * The board file is the repository's qemu-orangepi-pc-lava-server. emu_ops
+ * is the same TEST DOUBLE named "qemu", one boot for many runs, on the
+ * repository's qemu-orangepi-pc: no emulator is started. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,6 +109,10 @@ static int fan_slots(const struct board *b, int *cap)
 static const struct deploy_ops fan_ops = {
 	.name = "lava", .start = fan_start, .stop = fan_stop, .version = fan_version,
 	.one_run_per_boot = 1, .slots = fan_slots,
+};
+
+static const struct deploy_ops emu_ops = {
+	.name = "qemu", .start = fan_start, .stop = fan_stop, .version = fan_version,
 };
 
 /* Waits (10 s at most) for want boots up at once, or the interrupt. */
@@ -333,6 +341,54 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 	assert_int_equal(k.all, 2);
 }
 
+/* The plan on the emulated board, a boot per repetition, --jobs jobs. */
+static int run_emulated(int jobs, enum timing_mode timing, const char *workloads,
+			struct classes *k)
+{
+	deploy_substitute(&emu_ops);
+	strlist_free(&plan.boards);
+	strlist_push(&plan.boards, "qemu-orangepi-pc");
+	strlist_free(&plan.workloads);
+	strlist_split(&plan.workloads, workloads, ",");
+	plan.timing = timing;
+	plan.boots = BOOTS_PER_REPETITION;
+	seen->total = plan.repetitions;	/* boots */
+	struct exec_opts o = { .stages = &fan_stages, .jobs = jobs };
+	char session[40];
+	int rc = executor_run_plan(&plan, st, &o, session);
+	memset(k, 0, sizeof(*k));
+	struct selection sel = { .session = session, .all_classes = 1 };
+	assert_int_equal(store_foreach(st, &sel, count_class, k), 0);
+	return rc;
+}
+
+static void an_emulated_board_boots_its_repetitions_at_once(void **state)
+{
+	(void)state;
+	seen->want = 2;
+	struct classes k;
+	assert_int_equal(run_emulated(2, TIMING_VIRTUAL, "udp64-dut-tx,udp64-dut-tx-ftrace", &k),
+			 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->started), 3);	/* a boot a repetition */
+	assert_int_equal(atomic_load(&seen->most_in_flight), 2);
+	assert_int_equal(atomic_load(&seen->in_flight), 0);
+}
+
+/* A host-paced workload (TCP) or real time: the runs would slow each other. */
+static void host_paced_or_real_time_runs_boot_one_at_a_time(void **state)
+{
+	(void)state;
+	struct classes k;
+	assert_int_equal(run_emulated(2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx", &k), 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
+	assert_int_equal(run_emulated(2, TIMING_REALTIME, "udp64-dut-tx", &k), 0);
+	assert_int_equal(k.pass, 3);
+	assert_int_equal(atomic_load(&seen->started), 6);
+	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +404,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_lab_that_takes_no_boots_stops_the_plan, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(an_emulated_board_boots_its_repetitions_at_once,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(host_paced_or_real_time_runs_boot_one_at_a_time,
+						setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

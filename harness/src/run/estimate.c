@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/dataset.h"
+#include "analyze/gate.h"
+#include "analyze/stats.h"
+#include "config/catalog.h"
+
 static int index_of(const struct strlist *l, const char *name)
 {
 	for (size_t i = 0; name && i < l->n; i++)
@@ -115,5 +120,71 @@ int estimate_runs_taken(struct store *s, const char *session, const char *strate
 		for (size_t i = 0; i < workloads->n; i++)
 			sum += t.most[i];
 	free(t.most);
+	return sum;
+}
+
+/* n values of mean m whose sample standard deviation is sd: pairs at
+ * m -/+ a*sd, and m itself once when n is odd. */
+static void alike_values(double m, double sd, size_t n, double *v)
+{
+	double a = n % 2 ? 1 : sqrt((double)(n - 1) / (double)n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = m;
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		v[i] = m - a * sd;
+		v[i + 1] = m + a * sd;
+	}
+}
+
+/* The fewest runs of a candidate alike the reference r that decide
+ * metric m: the cap when none does. */
+static int runs_to_decide(const struct gate_policy *g, const struct gate_metric *m,
+			  enum timing_mode timing, const struct series *r)
+{
+	struct summary sr;
+	summarize(r->v, r->n, &sr);
+	int cap = g->max_repetitions;
+	double *v = xcalloc((size_t)cap + 1, sizeof(double));
+	int n = g->first_repetitions;
+	for (; n < cap; n++) {
+		struct gate_decision d;
+		alike_values(sr.mean, sr.stddev, (size_t)n, v);
+		gate_decide(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
+			    gate_look_alpha(g, (int)r->n), m->threshold_pct[timing], &d);
+		if (d.outcome == GATE_PASS)
+			break;
+	}
+	free(v);
+	return n;
+}
+
+int estimate_runs_alike(struct store *s, const char *session, const char *reference,
+			const struct plan *p, const struct strlist *workloads)
+{
+	const struct gate_policy *g = &p->gate;
+	const struct gate_metric *gm = g->metrics.v;
+	struct strlist names = { 0 };
+	for (size_t i = 0; i < g->metrics.n; i++)
+		strlist_push(&names, gm[i].metric);
+	struct selection sel = { .session = session, .strategy = reference, .metrics = &names };
+	struct dataset ds = { 0 };
+	int sum = 0;
+	if (dataset_load(s, &sel, &ds) == 0)
+		for (size_t w = 0; w < workloads->n; w++) {
+			struct workload wl;
+			if (catalog_workload(workloads->v[w], &wl) < 0)
+				continue;
+			int most = g->first_repetitions;
+			for (size_t i = 0; i < g->metrics.n; i++) {
+				const struct series *r = gate_metric_applies(&gm[i], &wl)
+					? dataset_find(&ds, wl.name, NULL, NULL, gm[i].metric) : NULL;
+				int n = r && r->n >= 2 ? runs_to_decide(g, &gm[i], p->timing, r) : 0;
+				most = n > most ? n : most;
+			}
+			sum += most;
+			workload_free(&wl);
+		}
+	dataset_free(&ds);
+	strlist_free(&names);
 	return sum;
 }

@@ -13,7 +13,9 @@
  *   the store's, to the second; six boots average that out.
  * - how many runs a candidate took of each workload the plan's last
  *   session with decisions (a workload's runs serve all its metrics: the
- *   most any of them took).
+ *   most any of them took);
+ * - or, with no such session, how many a candidate would take that
+ *   measures like the reference: its mean, and its spread between boots.
  *
  * Contract: nothing fails; what the store cannot tell is -1 (costs) or 0
  * (runs taken). estimate_costs_free() after estimate_costs().
@@ -21,6 +23,7 @@
 #ifndef HB_ESTIMATE_H
 #define HB_ESTIMATE_H
 
+#include "config/plan.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -44,5 +47,16 @@ void estimate_costs_free(struct run_costs *c);
  * decided none of them. */
 int estimate_runs_taken(struct store *s, const char *session, const char *strategy,
 			const struct strlist *workloads);
+
+/* The runs a candidate would take of these workloads (of plan p, whose
+ * gate section judges them) if its runs were the reference's mean with
+ * the reference's spread: per workload, the fewest runs from
+ * first_repetitions on at which gate_decide() rules out a change of each
+ * metric's threshold against reference's pass runs in session, else the
+ * cap; summed over the workloads. A workload no metric judges takes
+ * first_repetitions. The reference's runs are taken as they are now (the
+ * reference gets more only when it has fewer than the candidate). */
+int estimate_runs_alike(struct store *s, const char *session, const char *reference,
+			const struct plan *p, const struct strlist *workloads);
 
 #endif

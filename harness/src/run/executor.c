@@ -16,6 +16,7 @@
 #include "config/emulator.h"
 #include "config/setting.h"
 #include "config/strategy.h"
+#include "measure/crosscheck.h"
 #include "measure/settings_apply.h"
 #include "run/images.h"
 #include "run/pool.h"
@@ -43,10 +44,12 @@ struct flight_report {
 };
 
 /* The boots in flight, each in a process of its own; width is how many
- * may be. */
+ * may be. An emulated board's all land before its next cell's build, which
+ * would take their cores (a lab's go on meanwhile). */
 struct fleet {
 	struct pool flights;
 	size_t width;
+	int per_cell;
 };
 
 /* Provenance shared by every run of one invocation. */
@@ -644,14 +647,15 @@ static size_t land(struct plan_state *ps, int block)
 	}
 }
 
-/* A flight's work, in its own process. */
+/* A flight's work, in its own process: one boot's runs. */
 struct flight {
 	struct cell *c;
 	const struct workload *wls;
 	const struct todo *t;
+	size_t n;
 };
 
-/* The flight's own process: boots, runs and stores its run with a store
+/* The flight's own process: boots, runs and stores its runs with a store
  * connection of its own, then reports on fd what it stored. */
 static int fly_child(void *arg, int fd)
 {
@@ -666,7 +670,7 @@ static int fly_child(void *arg, int fd)
 	if (s) {
 		struct plan_state before = *ps;
 		ps->store = s;
-		run_boots(f->c, f->wls, f->t, 1);
+		run_boots(f->c, f->wls, f->t, f->n);
 		r = (struct flight_report){ .stored = ps->stored - before.stored,
 					    .done = ps->done - before.done,
 					    .passed = ps->passed - before.passed,
@@ -676,9 +680,10 @@ static int fly_child(void *arg, int fd)
 	return write_all(fd, &r, sizeof(r));
 }
 
-/* Run t in a flight of its own once one of the fleet's places is free;
- * stored as not run when the plan was interrupted meanwhile. */
-static void fly(struct cell *c, const struct workload *wls, const struct todo *t)
+/* The n runs of t, one boot's, in a flight of their own once one of the
+ * fleet's places is free; stored as not run when the plan was interrupted
+ * meanwhile. */
+static void fly(struct cell *c, const struct workload *wls, const struct todo *t, size_t n)
 {
 	struct plan_state *ps = c->ps;
 	while (ps->fleet.flights.n >= ps->fleet.width)
@@ -686,30 +691,55 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 	if (ps->stopped)
 		return;
 	if (hb_interrupted) {
-		record_unrun(c, wls, t, 1, 1, RUN_MISS, "not run: interrupted");
+		record_unrun(c, wls, t, n, 1, RUN_MISS, "not run: interrupted");
 		return;
 	}
-	struct flight f = { c, wls, t };
-	if (pool_start(&ps->fleet.flights, "a run", fly_child, &f, NULL) < 0) {
+	struct flight f = { c, wls, t, n };
+	if (pool_start(&ps->fleet.flights, "a boot", fly_child, &f, NULL) < 0) {
 		hb_info("running it in this process");
-		run_boots(c, wls, t, 1);
+		run_boots(c, wls, t, n);
 	}
 }
 
-/* How many one-run boots of b may fly at once: --max-jobs, else what the
- * lab can start now, each on a link of its own (the backend's slots), and
- * never more than its cap: devices that share one traffic peer run one
- * job at a time (docs/lava.md, "Fan-out"). 1 for a backend without slots
- * (lava-local: several lava-run boots at once on this machine were never
- * tried). */
-static size_t fleet_width(const struct plan_state *ps, const struct board *b)
+/* Boots of an emulated board at once (--jobs): only in virtual time, a
+ * boot per repetition, every workload paced by the DUT. There a run's
+ * numbers do not move with what else the host runs (docs/measurements.md,
+ * "The main job in minutes"); in real time they would, and a host-paced
+ * workload (TCP, what the DUT receives) follows the host's pace. */
+static size_t emulator_width(const struct plan_state *ps, const struct board *b,
+			     const struct workload *wls, size_t nw)
+{
+	const struct plan *p = ps->plan;
+	int jobs = ps->opts->jobs;
+	if (jobs <= 1 || p->boots != BOOTS_PER_REPETITION || p->repetitions < 2)
+		return 1;
+	const char *why = p->timing != TIMING_VIRTUAL ? "real-time runs would slow each other" : NULL;
+	for (size_t i = 0; !why && i < nw; i++)
+		if (crosscheck_pacing(&wls[i]) != PACED_BY_DUT)
+			why = "a host-paced workload's runs would slow each other";
+	if (why) {
+		hb_info("%s: --jobs %d: one boot at a time (%s)", b->name, jobs, why);
+		return 1;
+	}
+	hb_info("%s: up to %d boots at once, a repetition each", b->name, jobs);
+	return (size_t)jobs;
+}
+
+/* How many boots of b may fly at once. A backend that boots once per run:
+ * --max-jobs, else what the lab can start now, each on a link of its own
+ * (the backend's slots), and never more than its cap: devices that share
+ * one traffic peer run one job at a time (docs/lava.md, "Fan-out"); 1
+ * without slots (lava-local: several lava-run boots at once on this
+ * machine were never tried). The emulator: emulator_width(). */
+static size_t fleet_width(const struct plan_state *ps, const struct board *b,
+			  const struct workload *wls, size_t nw)
 {
 	const struct deploy_ops *ops = deploy_backend(b->backend);
 	if (!ops || !ops->one_run_per_boot || !ops->slots) {
 		if (ps->opts->max_jobs > 1)
 			hb_info("%s: --max-jobs: its %s backend runs one boot at a time", b->name,
 				ops ? ops->name : b->backend);
-		return 1;
+		return ops && !ops->one_run_per_boot ? emulator_width(ps, b, wls, nw) : 1;
 	}
 	int cap = 1, slots = ops->slots(b, &cap);
 	int n = ps->opts->max_jobs > 0 ? ps->opts->max_jobs : slots;
@@ -732,7 +762,7 @@ static void run_cell(struct cell *c, const struct workload *wls, const struct to
 		/* A LAVA job boots, runs one workload and ends. */
 		for (size_t i = 0; i < n; i++) {
 			if (c->ps->fleet.width > 1)
-				fly(c, wls, t + i);
+				fly(c, wls, t + i, 1);
 			else
 				run_boots(c, wls, t + i, 1);
 		}
@@ -745,7 +775,10 @@ static void run_cell(struct cell *c, const struct workload *wls, const struct to
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && t[j].rep == t[i].rep; j++)
 			;
-		run_boots(c, wls, t + i, j - i);
+		if (c->ps->fleet.width > 1)
+			fly(c, wls, t + i, j - i);
+		else
+			run_boots(c, wls, t + i, j - i);
 	}
 }
 
@@ -1024,7 +1057,9 @@ static int run_boards(struct plan_state *ps, const struct plan_load *L)
 {
 	int rc = 0;
 	for (size_t bi = 0; bi < L->nb && !hb_interrupted && !ps->stopped && rc == 0; bi++) {
-		ps->fleet.width = fleet_width(ps, &L->boards[bi]);
+		ps->fleet.width = fleet_width(ps, &L->boards[bi], L->wls, L->nw);
+		const struct deploy_ops *ops = deploy_backend(L->boards[bi].backend);
+		ps->fleet.per_cell = ops && !ops->one_run_per_boot;
 		for (size_t ci = 0; ci < L->ncells && !hb_interrupted && !ps->stopped; ci++) {
 			if (!L->ntodo[bi * L->ncells + ci])
 				continue;	/* resumed: nothing left in this cell */
@@ -1032,6 +1067,8 @@ static int run_boards(struct plan_state *ps, const struct plan_load *L)
 				rc = HB_FAIL;
 				break;
 			}
+			while (ps->fleet.per_cell && ps->fleet.flights.n)
+				land(ps, 1);
 		}
 		while (ps->fleet.flights.n)
 			land(ps, 1);

@@ -91,14 +91,16 @@ static void phase_workloads(const struct plan *p, enum phase ph, struct strlist 
 }
 
 /* Runs the rest is expected to take: each (candidate, phase) not judged
- * yet as many as it took the plan's last time, else as many as the judged
- * ones of that phase took, at first the least it can take. */
+ * yet as many as it took the plan's last time, or (never run before) as
+ * many as a candidate alike the reference would take, else as many as
+ * the judged ones of that phase took, at first the least it can take. */
 struct expectation {
 	size_t judged[NPHASES];
 	int runs[NPHASES];	/* the judged ones' */
 	size_t workloads[NPHASES];
 	int reference_left;	/* the reference's runs not made yet */
-	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time; 0: unknown */
+	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time, or a
+				 * candidate alike the reference; 0: unknown */
 	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
 };
 
@@ -148,7 +150,10 @@ static void expect(struct planner *pl, const struct expectation *e)
 
 /* Once the reference has its runs and the phases their workloads: a run
  * of each phase priced from the reference's stored boot and run times,
- * and each candidate's runs from the plan's last session (run/estimate.h). */
+ * and each candidate's runs from the plan's last session, or from the
+ * reference's spread when there is none (run/estimate.h). On a store that
+ * had not run the plan, counting the fewest runs each candidate can take
+ * expected 52 runs where 71 were made (docs/measurements.md). */
 static void price_phases(struct planner *pl, struct store *s, const struct strlist wl[NPHASES],
 			 struct expectation *e)
 {
@@ -161,13 +166,16 @@ static void price_phases(struct planner *pl, struct store *s, const struct strli
 	}
 	estimate_costs_free(&c);
 	char last[40];
-	if (store_last_decided_session(s, p->name, pl->session, last, sizeof(last)) < 0)
-		return;
+	int before = store_last_decided_session(s, p->name, pl->session, last, sizeof(last)) == 0;
+	int alike[NPHASES];
+	for (int ph = 0; ph < NPHASES && !before; ph++)
+		alike[ph] = estimate_runs_alike(s, pl->session, pl->reference, p, &wl[ph]);
 	e->last_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(int));
 	for (size_t i = 0; i < pl->ncells; i++)
 		for (int ph = 0; ph < NPHASES; ph++)
 			e->last_runs[i * NPHASES + (size_t)ph] =
-				estimate_runs_taken(s, last, pl->cells[i].strategy, &wl[ph]);
+				before ? estimate_runs_taken(s, last, pl->cells[i].strategy, &wl[ph])
+				       : alike[ph];
 }
 
 /* Every strategy's kernel and userland (and the board's emulator), one at
@@ -195,20 +203,25 @@ static int build_all(struct planner *pl, const struct board *b)
 	return hb_interrupted ? HB_FAIL : 0;
 }
 
-/* The reference's repetitions of every workload, a boot each repetition,
- * before any candidate: candidates judged at once then do not each start
- * them. Runs the session has already (--resume) count, and in virtual time
+/* The reference's repetitions of the workloads wl, a boot each repetition,
+ * `jobs` boots at once (the executor allows that only where every one of
+ * wl is DUT-paced), before any candidate: candidates judged at once then
+ * do not each start them. Runs the session has already (--resume) count, and in virtual time
  * its stored runs of earlier sessions that fit (gate_loop_reference()):
  * those measure the same kernel on the same emulator as a new run would,
  * to the 0.1 % virtual time repeats to across boots (docs/measurements.md,
  * "The main job in minutes"). In real time the host of another day is not
  * this one, so the reference is measured anew. */
-static int run_reference(struct planner *pl, struct store *s)
+static int run_reference(struct planner *pl, struct store *s, const struct strlist *wl, int jobs)
 {
-	struct gate_loop g = { .plan = pl->plan, .threshold_pct = NAN, .session = pl->session,
-			       .reuse_reference = pl->plan->timing == TIMING_VIRTUAL &&
+	struct plan p = *pl->plan;
+	p.workloads = *wl;
+	struct exec_opts o = pl->opts;
+	o.jobs = jobs;	/* the executor's boots at once (run/executor.h) */
+	struct gate_loop g = { .plan = &p, .threshold_pct = NAN, .session = pl->session,
+			       .reuse_reference = p.timing == TIMING_VIRTUAL &&
 						  !pl->opts.fresh_reference };
-	g.ref = g.cand = (struct gate_side){ .strategy = pl->reference, .opts = &pl->opts };
+	g.ref = g.cand = (struct gate_side){ .strategy = pl->reference, .opts = &o };
 	int rc = gate_loop_load(&g);
 	if (!rc)
 		rc = gate_loop_reference(&g, s);
@@ -505,13 +518,21 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 	if (!rc) {
 		/* the host as the runs find it, the builds' load gone */
 		pl->jobs = planner_jobs(pl->plan, pl->opts.jobs);
+		/* the gate loops' boots one at a time but where run_reference()
+		 * asks for more: the candidates beside each other are the boards */
+		pl->opts.jobs = 1;
 		progress_say(&pl->prog, "%d board(s) at once for the DUT-paced workloads", pl->jobs);
 	}
 	progress_lane(&pl->prog, LANE_REFERENCE);
-	if (!rc && !hb_interrupted)
-		rc = run_reference(pl, s);
-	e->reference_left = 0;
 	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
+	/* the reference's DUT-paced workloads on pl->jobs boards, then the
+	 * rest one at a time: twice the boots, half of them beside each other
+	 * (docs/measurements.md, "The reference on two boards") */
+	if (!rc && !hb_interrupted && split)
+		rc = run_reference(pl, s, &wl[PHASE_DUT_PACED], pl->jobs);
+	if (!rc && !hb_interrupted)
+		rc = run_reference(pl, s, &pl->plan->workloads, 1);
+	e->reference_left = 0;
 	if (!split)
 		one_phase(pl->plan, wl, e, pl->ncells);
 	if (!rc) {

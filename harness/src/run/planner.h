@@ -18,8 +18,10 @@
  * session state both (analyze/decisions.h).
  *
  * Order: every strategy's build first, one at a time; then the
- * reference's runs; then the candidates' DUT-paced workloads (UDP the DUT
- * sends at an unlimited rate, measure/crosscheck.h), up to `jobs`
+ * reference's runs, those of its DUT-paced workloads (UDP the DUT sends at
+ * an unlimited rate, measure/crosscheck.h) `jobs` boots at once
+ * (run/executor.h), the others one boot at a time; then the candidates'
+ * DUT-paced workloads, up to `jobs`
  * candidates at once, each in a process of its own (its own boots, network
  * namespaces and store connection; run/pool.h, which passes an interrupt
  * on to them); then their host-paced workloads (TCP, the host sending),
