@@ -227,15 +227,21 @@ static int count_class(const struct run_row *r, void *ctx)
 	return 0;
 }
 
-static int run_plan(int max_jobs, struct classes *k)
+/* The plan with these options; its session's runs counted into k. */
+static int run_with(const struct exec_opts *o, struct classes *k)
 {
-	struct exec_opts o = { .stages = &fan_stages, .max_jobs = max_jobs };
 	char session[40];
-	int rc = executor_run_plan(&plan, st, &o, session);
+	int rc = executor_run_plan(&plan, st, o, session);
 	memset(k, 0, sizeof(*k));
 	struct selection sel = { .session = session, .all_classes = 1 };
 	assert_int_equal(store_foreach(st, &sel, count_class, k), 0);
 	return rc;
+}
+
+static int run_plan(int max_jobs, struct classes *k)
+{
+	struct exec_opts o = { .stages = &fan_stages, .max_jobs = max_jobs };
+	return run_with(&o, k);
 }
 
 /* Without --max-jobs, as many fly as the lab's idle devices with a peer
@@ -354,12 +360,7 @@ static int run_emulated(int jobs, enum timing_mode timing, const char *workloads
 	plan.boots = BOOTS_PER_REPETITION;
 	seen->total = plan.repetitions;	/* boots */
 	struct exec_opts o = { .stages = &fan_stages, .jobs = jobs };
-	char session[40];
-	int rc = executor_run_plan(&plan, st, &o, session);
-	memset(k, 0, sizeof(*k));
-	struct selection sel = { .session = session, .all_classes = 1 };
-	assert_int_equal(store_foreach(st, &sel, count_class, k), 0);
-	return rc;
+	return run_with(&o, k);
 }
 
 static void an_emulated_board_boots_its_repetitions_at_once(void **state)

@@ -44,12 +44,10 @@ struct flight_report {
 };
 
 /* The boots in flight, each in a process of its own; width is how many
- * may be. An emulated board's all land before its next cell's build, which
- * would take their cores (a lab's go on meanwhile). */
+ * may be. */
 struct fleet {
 	struct pool flights;
 	size_t width;
-	int per_cell;
 };
 
 /* Provenance shared by every run of one invocation. */
@@ -1058,8 +1056,10 @@ static int run_boards(struct plan_state *ps, const struct plan_load *L)
 	int rc = 0;
 	for (size_t bi = 0; bi < L->nb && !hb_interrupted && !ps->stopped && rc == 0; bi++) {
 		ps->fleet.width = fleet_width(ps, &L->boards[bi], L->wls, L->nw);
+		/* an emulated board's flights all land before its next cell's
+		 * build, which would take their cores (a lab's go on meanwhile) */
 		const struct deploy_ops *ops = deploy_backend(L->boards[bi].backend);
-		ps->fleet.per_cell = ops && !ops->one_run_per_boot;
+		int per_cell = ops && !ops->one_run_per_boot;
 		for (size_t ci = 0; ci < L->ncells && !hb_interrupted && !ps->stopped; ci++) {
 			if (!L->ntodo[bi * L->ncells + ci])
 				continue;	/* resumed: nothing left in this cell */
@@ -1067,7 +1067,7 @@ static int run_boards(struct plan_state *ps, const struct plan_load *L)
 				rc = HB_FAIL;
 				break;
 			}
-			while (ps->fleet.per_cell && ps->fleet.flights.n)
+			while (per_cell && ps->fleet.flights.n)
 				land(ps, 1);
 		}
 		while (ps->fleet.flights.n)

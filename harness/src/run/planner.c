@@ -206,8 +206,8 @@ static int build_all(struct planner *pl, const struct board *b)
 /* The reference's repetitions of the workloads wl, a boot each repetition,
  * `jobs` boots at once (the executor allows that only where every one of
  * wl is DUT-paced), before any candidate: candidates judged at once then
- * do not each start them. Runs the session has already (--resume) count, and in virtual time
- * its stored runs of earlier sessions that fit (gate_loop_reference()):
+ * do not each start them. Runs the session has already (--resume) count,
+ * and in virtual time its stored runs of earlier sessions that fit (gate_loop_reference()):
  * those measure the same kernel on the same emulator as a new run would,
  * to the 0.1 % virtual time repeats to across boots (docs/measurements.md,
  * "The main job in minutes"). In real time the host of another day is not
@@ -527,7 +527,8 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
 	/* the reference's DUT-paced workloads on pl->jobs boards, then the
 	 * rest one at a time: twice the boots, half of them beside each other
-	 * (docs/measurements.md, "The reference on two boards") */
+	 * (docs/measurements.md, "The profiler's rate left unjudged, the
+	 * reference on two boards") */
 	if (!rc && !hb_interrupted && split)
 		rc = run_reference(pl, s, &wl[PHASE_DUT_PACED], pl->jobs);
 	if (!rc && !hb_interrupted)
