@@ -36,14 +36,15 @@ check "uncounted: baseline passes twice (exit $?)" \
 # --- the guest does the same with the plugin and without it -------------------
 # Two boots of one kernel are not bit-identical even without the plugin (the
 # host's side of the link runs in real time): they agree on UDP pps within
-# 0.5 % (run.sh). A boot with the counter agrees with one without it as
-# closely: the plugin adds no instruction to the guest.
+# 1 %, in two clusters about 0.5 % apart (run.sh). A boot with the counter
+# agrees with one without it as closely: the plugin adds no instruction to
+# the guest (baseline's instructions per packet are counted below).
 close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a > b ? a - b : b - a; m = a > b ? a : b;
-	exit !(m > 0 && d / m < 0.005) }'; }
+	exit !(m > 0 && d / m < 0.01) }'; }
 for m in dut_tx_packets pps; do
 	mapfile -t c < <(values $B baseline $m)
 	mapfile -t u < <(values $U baseline $m)
-	check "the first run of a boot: $m with the counter and without within 0.5 % (${c[0]:-?} vs ${u[0]:-?})" \
+	check "the first run of a boot: $m with the counter and without within 1 % (${c[0]:-?} vs ${u[0]:-?})" \
 		close "${c[0]:-0}" "${u[0]:-0}"
 	check "... and the second run's (${c[1]:-?} vs ${u[1]:-?})" close "${c[1]:-0}" "${u[1]:-0}"
 done
