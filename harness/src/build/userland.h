@@ -5,7 +5,10 @@
  * package list, the agent binary and the script that packs it.
  *
  * Contract: 0 with res filled (initramfs path and its SHA-256), or -1
- * with the message printed (every failure here is infrastructure).
+ * with the message printed (every failure here is infrastructure). The
+ * path is the file the board boots: initramfs.cpio.gz, or for a board
+ * QEMU boots directly (backend qemu) initramfs.cpio, the same archive
+ * gunzipped; the manifest is the .cpio.gz's either way.
  */
 #ifndef HB_USERLAND_H
 #define HB_USERLAND_H
