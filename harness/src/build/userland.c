@@ -10,49 +10,6 @@
 #include "util/proc.h"
 #include "util/util.h"
 
-/*
- * QEMU boots the initramfs uncompressed, gunzipped once here beside the
- * .cpio.gz: the emulated CPU spent 16.5 s of virtual time (about 1.2 s of
- * the host's, a fifth of a boot) inflating it at every boot, where the
- * host takes 0.3 s once (docs/measurements.md, "Boot time"). The DUT gets
- * the same files; res->initramfs and its SHA-256 become the file booted,
- * so runs booted either way are never pooled. Renamed into place whole:
- * two hilbench processes making it at once each write their own copy.
- */
-static int boot_uncompressed(struct userland_result *res)
-{
-	char *raw = xasprintf("%.*s", (int)(strlen(res->initramfs) - strlen(".gz")),
-			      res->initramfs);
-	int rc = 0;
-	if (!path_exists(raw)) {
-		char *tmp = xasprintf("%s.tmp.%ld", raw, (long)getpid());
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		char *const argv[] = { "gzip", "-dc", "--", res->initramfs, NULL };
-		struct proc_opts o = PROC_OPTS_DEFAULT;
-		o.stdout_fd = fd;
-		int st = fd < 0 ? -1 : proc_run(argv, &o);
-		if (fd >= 0 && close(fd) < 0)
-			st = -1;
-		if (st < 0 || (st == 0 && rename(tmp, raw) < 0))
-			hb_err("cannot write %s for QEMU: %s", raw, strerror(errno));
-		else if (st > 0)
-			hb_err("gzip -dc %s exited %d; delete it and run again to rebuild it",
-			       res->initramfs, st);
-		if (st != 0 || !path_exists(raw)) {
-			unlink(tmp);
-			rc = -1;
-		}
-		free(tmp);
-	}
-	if (!rc) {
-		free(res->initramfs);
-		res->initramfs = raw;
-	} else {
-		free(raw);
-	}
-	return rc;
-}
-
 int userland_build(const struct board *b, struct userland_result *res)
 {
 	memset(res, 0, sizeof(*res));
@@ -118,8 +75,6 @@ int userland_build(const struct board *b, struct userland_result *res)
 			goto out;
 		}
 	}
-	if (!strcmp(b->backend, "qemu") && boot_uncompressed(res) < 0)
-		goto out;
 	if (sha256_file_hex(res->initramfs, res->sha256) < 0)
 		goto out;
 	rc = 0;
@@ -141,4 +96,44 @@ void userland_result_free(struct userland_result *res)
 	free(res->initramfs);
 	free(res->manifest);
 	res->initramfs = res->manifest = NULL;
+}
+
+/* Renamed into place whole: two hilbench processes making it at once
+ * each write their own copy. */
+int userland_uncompressed(struct userland_result *res)
+{
+	size_t len = strlen(res->initramfs);
+	if (len < 3 || strcmp(res->initramfs + len - 3, ".gz"))
+		return 0;	/* uncompressed already */
+	char *raw = xasprintf("%.*s", (int)(len - 3), res->initramfs);
+	int rc = 0;
+	if (!path_exists(raw)) {
+		char *tmp = xasprintf("%s.tmp.%ld", raw, (long)getpid());
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		char *const argv[] = { "gzip", "-dc", "--", res->initramfs, NULL };
+		struct proc_opts o = PROC_OPTS_DEFAULT;
+		o.stdout_fd = fd;
+		int st = fd < 0 ? -1 : proc_run(argv, &o);
+		if (fd >= 0 && close(fd) < 0)
+			st = -1;
+		if (st < 0 || (st == 0 && rename(tmp, raw) < 0))
+			hb_err("cannot write %s for QEMU: %s", raw, strerror(errno));
+		else if (st > 0)
+			hb_err("gzip -dc %s exited %d; delete it and run again to rebuild it",
+			       res->initramfs, st);
+		if (st != 0 || !path_exists(raw)) {
+			unlink(tmp);
+			rc = -1;
+		}
+		free(tmp);
+	}
+	if (!rc && sha256_file_hex(raw, res->sha256) < 0)
+		rc = -1;
+	if (!rc) {
+		free(res->initramfs);
+		res->initramfs = raw;
+	} else {
+		free(raw);
+	}
+	return rc;
 }

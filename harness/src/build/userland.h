@@ -5,10 +5,7 @@
  * package list, the agent binary and the script that packs it.
  *
  * Contract: 0 with res filled (initramfs path and its SHA-256), or -1
- * with the message printed (every failure here is infrastructure). The
- * path is the file the board boots: initramfs.cpio.gz, or for a board
- * QEMU boots directly (backend qemu) initramfs.cpio, the same archive
- * gunzipped; the manifest is the .cpio.gz's either way.
+ * with the message printed (every failure here is infrastructure).
  */
 #ifndef HB_USERLAND_H
 #define HB_USERLAND_H
@@ -22,6 +19,14 @@ struct userland_result {
 };
 
 int userland_build(const struct board *b, struct userland_result *res);
+/* The initramfs QEMU boots: the same archive gunzipped once beside the
+ * .cpio.gz (initramfs.cpio), res->initramfs and res->sha256 then that
+ * file's (the manifest stays), so runs booted either way are never
+ * pooled. The emulated CPU spent 16.5 s of virtual time, a fifth of a
+ * boot's host time, inflating the .cpio.gz at every boot (docs/
+ * measurements.md, "A new machine's cold main job, and boot time"). 0,
+ * or -1 with the message printed. */
+int userland_uncompressed(struct userland_result *res);
 void userland_result_free(struct userland_result *res);
 
 #endif

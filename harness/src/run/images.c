@@ -41,6 +41,12 @@ int images_prepare(const struct board *b, const char *series, const char *strate
 		build_result_free(k);
 		return -1;
 	}
+	/* booted by QEMU here, not handed to a boot loader or LAVA job */
+	if (e && !strcmp(b->backend, "qemu") && userland_uncompressed(u) < 0) {
+		build_result_free(k);
+		userland_result_free(u);
+		return -1;
+	}
 	if (e && (rc = images_emulator(b, e)) != 0) {
 		build_result_free(k);
 		userland_result_free(u);

@@ -22,7 +22,8 @@
 /* 0 if the board lists this kernel series, else -1 with the message. */
 int images_check_series(const struct board *b, const char *series);
 /* Kernel + initramfs for one board/strategy, and with e the emulator the
- * board names. */
+ * board names; with e, a board of backend qemu gets the initramfs QEMU
+ * boots (userland_uncompressed()), any other use the .cpio.gz. */
 int images_prepare(const struct board *b, const char *series, const char *strategy,
 		   const struct exec_opts *o, struct build_result *k, struct userland_result *u,
 		   struct emulator_result *e);
