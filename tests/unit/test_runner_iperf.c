@@ -2,8 +2,9 @@
  * (runner_iperf_metrics()), here the per-interval spread: stddev over the
  * measured intervals, warm-up left out, a UDP receiver's packets/s less
  * its lost packets; and whether a run iperf3 was stopped in at its deadline
- * had run its transfer's course (runner_transfer_ran()). The JSON is
- * written by the test, shaped as iperf3's. */
+ * had run its transfer's course (runner_transfer_ran()), and which error
+ * of the host's libiperf still leaves a measurement. The JSON is written
+ * by the test, shaped as iperf3's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -109,10 +110,60 @@ static void interval_spread_of_a_udp_receiver(void **state)
 	free(host);
 }
 
+/* A TCP DUT-RX test of 2 s as the DUT's iperf3 (the client, -R) reports
+ * it: its intervals cover the test, or (short) stop after 1 s. */
+static const char dut_tcp_rx[] =
+	"{\"start\":{\"test_start\":{\"duration\":2,\"omit\":0}},\"intervals\":["
+	"{\"sum\":{\"seconds\":1,\"bits_per_second\":8e7,\"omitted\":false}},"
+	"{\"sum\":{\"seconds\":1,\"bits_per_second\":8.2e7,\"omitted\":false}}],"
+	"\"end\":{\"sum_received\":{\"seconds\":2,\"bits_per_second\":8.1e7}}}";
+static const char dut_tcp_rx_short[] =
+	"{\"start\":{\"test_start\":{\"duration\":2,\"omit\":0}},\"intervals\":["
+	"{\"sum\":{\"seconds\":1,\"bits_per_second\":8e7,\"omitted\":false}}],"
+	"\"end\":{\"sum_received\":{\"seconds\":1,\"bits_per_second\":8e7}}}";
+
+/* The host's libiperf (the server, sending) with "error" set to `err`. */
+static int host_says(const char *dut_text, const char *err, enum wl_proto proto,
+		     struct run_result *res)
+{
+	char *host_text = xasprintf("{\"error\":\"%s\",\"end\":{\"sum_sent\":{\"seconds\":3,"
+				    "\"bits_per_second\":5e7}}}", err);
+	char *dut = path_join(dir, "dut-iperf.json"), *host = path_join(dir, "host-iperf.json");
+	assert_int_equal(write_file_atomic(dut, dut_text, strlen(dut_text)), 0);
+	assert_int_equal(write_file_atomic(host, host_text, strlen(host_text)), 0);
+	struct workload w = { .name = "tcp-rx", .dir = WL_DUT_RX, .proto = proto,
+			      .duration_s = 2, .streams = 1 };
+	int ok = runner_iperf_metrics(&w, dut, host, res);
+	free(host_text);
+	free(dut);
+	free(host);
+	return ok;
+}
+
+/* libiperf 3.12's TCP_INFO read of a stream it closed at TEST_END is a
+ * measurement when the DUT's intervals cover the test, without the host's
+ * numbers; any other host error, a short transfer, or UDP is not. */
+static void a_host_error_after_the_test_leaves_the_dut_numbers(void **state)
+{
+	(void)state;
+	static struct run_result res;	/* large: not on the stack */
+	const char *late = "getsockopt - Bad file descriptor";
+	assert_int_equal(host_says(dut_tcp_rx, late, WL_TCP, &res), 1);
+	assert_float_equal(metric(&res, "mbps"), 81, 1e-9);
+	assert_true(isnan(metric(&res, "host_mbps")));
+	assert_int_equal(host_says(dut_tcp_rx_short, late, WL_TCP, &res), 0);
+	assert_non_null(strstr(res.reason, late));
+	assert_int_equal(host_says(dut_tcp_rx, late, WL_UDP, &res), 0);
+	assert_int_equal(host_says(dut_tcp_rx, "unable to receive results", WL_TCP, &res), 0);
+	assert_non_null(strstr(res.reason, "unable to receive results"));
+	assert_int_equal(host_says(dut_tcp_rx, "getsockopt - Bad file descriptor!", WL_TCP, &res), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interval_spread_of_a_udp_receiver),
+		cmocka_unit_test(a_host_error_after_the_test_leaves_the_dut_numbers),
 		cmocka_unit_test(a_transfer_that_ran_its_course_is_told_apart),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -554,6 +554,45 @@ static void udp_packet_metrics(const cJSON *ds, const cJSON *hs, int dut_sends, 
 		add_metric(res, "jitter_ms", jit, "iperf3 receiver");
 }
 
+/* Do iperf3's measured intervals in JSON j add up to its test's duration? */
+static int transfer_ran(const cJSON *j)
+{
+	double duration = jnum(jpath(j, "start", "test_start"), "duration"), measured = 0;
+	const cJSON *iv, *intervals = cJSON_GetObjectItemCaseSensitive(j, "intervals");
+	if (!cJSON_IsArray(intervals))
+		intervals = NULL;
+	cJSON_ArrayForEach(iv, intervals) {
+		const cJSON *sum = cJSON_GetObjectItemCaseSensitive(iv, "sum");
+		double secs = jnum(sum, "seconds");
+		if (secs > 0 && secs < 3600 && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "omitted")))
+			measured += secs;
+	}
+	/* iperf3's intervals end within a fraction of a second of the test's */
+	return duration >= 1 && measured >= duration - 0.5;
+}
+
+/*
+ * Errors the host's libiperf records after its part of a TCP test is
+ * done. libiperf 3.12's server closes its stream sockets on the client's
+ * TEST_END and its interval timer can fire once more before the results
+ * exchange ends: its TCP_INFO read of the closed socket fails, and it puts
+ * that in its JSON's "error" and goes on (iperf_handle_message_server(),
+ * save_tcpinfo()). Seen in tcp-dut-rx runs of 3 s, the host sending
+ * (docs/faults.md). The DUT's JSON holds the run; the host's sums may
+ * hold that extra interval, so the host's numbers are left out.
+ */
+static const char *const host_errors_after_test[] = { "getsockopt - Bad file descriptor" };
+
+static int host_error_after_test(const struct workload *w, const cJSON *herr, const cJSON *dj)
+{
+	if (w->proto != WL_TCP || !cJSON_IsString(herr) || !transfer_ran(dj))
+		return 0;
+	for (size_t i = 0; i < HB_ARRAY_SIZE(host_errors_after_test); i++)
+		if (!strcmp(herr->valuestring, host_errors_after_test[i]))
+			return 1;
+	return 0;
+}
+
 /* The rates and their spread from the two iperf3 JSON files; 0, or -1 with
  * the run's reason. */
 static int iperf_metrics(const struct workload *w, const cJSON *dj, const cJSON *hj,
@@ -561,7 +600,8 @@ static int iperf_metrics(const struct workload *w, const cJSON *dj, const cJSON 
 {
 	const cJSON *derr = cJSON_GetObjectItemCaseSensitive(dj, "error");
 	const cJSON *herr = cJSON_GetObjectItemCaseSensitive(hj, "error");
-	if (!dj || !hj || cJSON_IsString(derr) || cJSON_IsString(herr)) {
+	int host_late = host_error_after_test(w, herr, dj);
+	if (!dj || !hj || cJSON_IsString(derr) || (cJSON_IsString(herr) && !host_late)) {
 		snprintf(res->reason, sizeof(res->reason), "iperf3 result missing or failed: %s",
 			 cJSON_IsString(derr) ? derr->valuestring :
 			 cJSON_IsString(herr) ? herr->valuestring : "no JSON");
@@ -571,7 +611,8 @@ static int iperf_metrics(const struct workload *w, const cJSON *dj, const cJSON 
 	int dut_sends = w->dir != WL_DUT_RX;
 	const char *dut_sum = dut_sends ? "sum_sent" : "sum_received";
 	const char *host_sum = dut_sends ? "sum_received" : "sum_sent";
-	const cJSON *ds = jpath(dj, "end", dut_sum), *hs = jpath(hj, "end", host_sum);
+	const cJSON *ds = jpath(dj, "end", dut_sum);
+	const cJSON *hs = host_late ? NULL : jpath(hj, "end", host_sum);
 	double secs = jnum(ds, "seconds"), bps = jnum(ds, "bits_per_second");
 	if (secs <= 0 || bps < 0) {
 		snprintf(res->reason, sizeof(res->reason), "iperf3 JSON of the DUT has no end.%s",
@@ -1014,19 +1055,9 @@ static void note_context(const char *line, struct agent_report *a)
 int runner_transfer_ran(const char *dut_json)
 {
 	cJSON *j = load_json(dut_json);
-	double duration = jnum(jpath(j, "start", "test_start"), "duration"), measured = 0;
-	const cJSON *iv, *intervals = cJSON_GetObjectItemCaseSensitive(j, "intervals");
-	if (!cJSON_IsArray(intervals))
-		intervals = NULL;
-	cJSON_ArrayForEach(iv, intervals) {
-		const cJSON *sum = cJSON_GetObjectItemCaseSensitive(iv, "sum");
-		double secs = jnum(sum, "seconds");
-		if (secs > 0 && secs < 3600 && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "omitted")))
-			measured += secs;
-	}
+	int ran = transfer_ran(j);
 	cJSON_Delete(j);
-	/* iperf3's intervals end within a fraction of a second of the test's */
-	return duration >= 1 && measured >= duration - 0.5;
+	return ran;
 }
 
 /* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
