@@ -61,8 +61,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char *argv[] = { "rm", "-rf", dir, NULL };
-	return proc_run(argv, NULL);
+	return rm_rf(dir);
 }
 
 static void the_booted_file_is_the_archive_gunzipped(void **state)
