@@ -121,10 +121,8 @@ int userland_uncompressed(struct userland_result *res)
 		else if (st > 0)
 			hb_err("gzip -dc %s exited %d; delete it and run again to rebuild it",
 			       res->initramfs, st);
-		if (st != 0 || !path_exists(raw)) {
-			unlink(tmp);
-			rc = -1;
-		}
+		unlink(tmp);	/* renamed already, or half-written */
+		rc = st == 0 && path_exists(raw) ? 0 : -1;
 		free(tmp);
 	}
 	if (!rc && sha256_file_hex(raw, res->sha256) < 0)
