@@ -168,6 +168,11 @@ static void the_runs_a_candidate_alike_the_reference_would_take(void **state)
 	assert_in_range(tcp_runs, 2, 5);
 	/* too wide to decide before the cap; no reference runs: the first */
 	assert_int_equal(estimate_runs_alike(s, "B", "baseline", &p, &one), 6);
+	/* unless the futility rule ends it, as the gate's looks would */
+	p.gate.futility = 0.1;
+	assert_in_range(estimate_runs_alike(s, "B", "baseline", &p, &one), 1, 5);
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one), tcp_runs);
+	p.gate.futility = 0;
 	assert_int_equal(estimate_runs_alike(s, "none", "baseline", &p, &one), 1);
 	strlist_free(&one);
 	/* a phase's workloads add up; the no-regression rule needs fewer */

@@ -4,7 +4,8 @@
  * real store: every strategy is built first; the reference gets the
  * plan's repetitions once and the candidates share them; a slower
  * candidate is a regression and an equal one passes, each after fewer runs
- * than the cap; a noisy one stops at the cap, inconclusive; every run is in
+ * than the cap; a noisy one stops at the cap, inconclusive, or before it
+ * by the plan's futility rule; every run is in
  * one session; the table says per decision how many runs it took and why
  * it stopped, and the error rate; the progress counts match the runs. */
 #include <setjmp.h>
@@ -166,6 +167,7 @@ static void a_noisy_candidate_stops_at_the_cap(void **state)
 {
 	(void)state;
 	dbl.mbps = noisy;
+	plan.gate.futility = 0;
 	strlist_free(&plan.strategies);
 	strlist_push(&plan.strategies, "baseline");
 	strlist_push(&plan.strategies, "revert");
@@ -178,6 +180,29 @@ static void a_noisy_candidate_stops_at_the_cap(void **state)
 	char why[96];
 	planner_why(&pl, &pl.cells[0], d, why, sizeof(why));
 	assert_string_equal(why, "cap: 6 runs a side");
+	planner_free(&pl);
+}
+
+/* With the plan's futility rule the same noise ends the decisions long
+ * before the cap, inconclusive, and the reason says so. */
+static void a_futile_decision_stops_before_the_cap(void **state)
+{
+	(void)state;
+	dbl.mbps = noisy;
+	assert_true(plan.gate.futility > 0);
+	strlist_free(&plan.strategies);
+	strlist_push(&plan.strategies, "baseline");
+	strlist_push(&plan.strategies, "revert");
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
+	const struct gate_decision *d = find(&pl, "revert", "udp64-dut-tx", "pps");
+	assert_int_equal(d->outcome, GATE_INCONCLUSIVE);
+	assert_true(d->futile);
+	assert_true(d->cand.n < (size_t)plan.gate.max_repetitions);
+	char why[96];
+	planner_why(&pl, &pl.cells[0], d, why, sizeof(why));
+	assert_non_null(strstr(why, "futile at look "));
+	assert_non_null(strstr(why, " % chance the cap decides"));
 	planner_free(&pl);
 }
 
@@ -229,6 +254,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(candidates_are_decided_against_a_shared_reference,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_noisy_candidate_stops_at_the_cap, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_futile_decision_stops_before_the_cap, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(concurrent_candidates_reach_the_same_verdicts, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,

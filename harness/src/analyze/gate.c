@@ -70,6 +70,8 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 	d->lo_pct = d->shift.lo * scale;
 	d->hi_pct = d->shift.hi * scale;
 	d->outcome = GATE_OPEN;
+	d->decide_chance = NAN;
+	d->futile = false;
 	d->where[0] = '\0';	/* the gate loop names the movers after its last look */
 	if (d->shift.method == SHIFT_NONE)
 		return;
@@ -88,6 +90,61 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 		d->outcome = gain < 0 ? GATE_REGRESSED : GATE_IMPROVED;
 	else if (worst > -threshold_pct && (pass == PASS_NO_REGRESSION || best < threshold_pct))
 		d->outcome = GATE_PASS;
+}
+
+/* P(lo <= X < hi) for X ~ N(mean, sd^2); sd 0: X is mean */
+static double normal_between(double lo, double hi, double mean, double sd)
+{
+	if (!(lo < hi))
+		return 0;
+	if (sd == 0)
+		return lo <= mean && mean < hi;
+	double a = 0.5 * erfc(-(lo - mean) / (sd * M_SQRT2)), b = 0.5 * erfc(-(hi - mean) / (sd * M_SQRT2));
+	return b - a;
+}
+
+/* The variance of a side's mean at the cap given its n runs so far: the
+ * mean of those (uncertain by v/n, flat prior) and of cap - n runs to come. */
+static double mean_at_cap_var(size_t n, size_t cap, double v)
+{
+	if (n >= cap)
+		return 0;
+	double rest = (double)(cap - n), c = (double)cap;
+	return (rest / c) * (rest / c) * v / (double)n + rest * v / (c * c);
+}
+
+double gate_decide_chance(const double *ref, size_t nref, const double *cand, size_t ncand,
+			  enum metric_better better, enum gate_pass_rule pass, double look_alpha,
+			  double threshold_pct, size_t cap)
+{
+	struct summary r, c;
+	summarize(ref, nref, &r);
+	summarize(cand, ncand, &c);
+	if (!nref || !ncand || nref + ncand < 3 || r.mean == 0 || cap < 2)
+		return NAN;
+	/* pooled: a side of one run has no variance of its own */
+	double ssr = nref > 1 ? r.stddev * r.stddev * (double)(nref - 1) : 0;
+	double ssc = ncand > 1 ? c.stddev * c.stddev * (double)(ncand - 1) : 0;
+	double v = (ssr + ssc) / (double)(nref + ncand - 2);
+	double scale = 100 / fabs(r.mean), sign = better == BETTER_HIGHER ? 1 : -1;
+	/* in % of the reference, the good direction positive */
+	double gain = sign * (c.mean - r.mean) * scale;
+	double sd = sqrt(mean_at_cap_var(nref, cap, v) + mean_at_cap_var(ncand, cap, v)) * scale;
+	double hw = t_quantile(1 - look_alpha / 2, 2 * (double)cap - 2) * sqrt(2 * v / (double)cap) *
+		    scale;
+	/* at the cap, gate_decide() reads a change where |gain| > hw (p <
+	 * look_alpha) and >= the threshold, a pass where the interval [gain -
+	 * hw, gain + hw] rules out the threshold (either way with
+	 * PASS_NO_CHANGE), and leaves the rest open */
+	double change = fmax(threshold_pct, hw);
+	double open;
+	if (pass == PASS_NO_CHANGE) {
+		double inner = fmax(0, threshold_pct - hw);
+		open = normal_between(inner, change, gain, sd) + normal_between(-change, -inner, gain, sd);
+	} else {
+		open = normal_between(-change, fmin(change, hw - threshold_pct), gain, sd);
+	}
+	return fmin(1, fmax(0, 1 - open));
 }
 
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
@@ -112,6 +169,15 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 	d->looks = s->looks;
 	if (d->outcome == GATE_OPEN && s->looks == last)
 		d->outcome = GATE_INCONCLUSIVE;
+	if (d->outcome != GATE_OPEN)
+		return;
+	d->decide_chance = gate_decide_chance(ref, nref, cand, ncand, better, g->pass,
+					      d->look_alpha, threshold_pct,
+					      (size_t)g->max_repetitions);
+	if (d->decide_chance < g->futility) {
+		d->outcome = GATE_INCONCLUSIVE;
+		d->futile = true;
+	}
 }
 
 enum gate_next gate_next_run(const struct gate_policy *g, int ref_repetitions, size_t nref,
@@ -198,10 +264,14 @@ void gate_write_junit(FILE *out, const char *name, const struct gate_decision *d
 		if (!isnan(g->shift.p))
 			snprintf(p, sizeof(p), ", %s p %.3g at alpha %.3g",
 				 shift_method_name(g->shift.method), g->shift.p, g->look_alpha);
-		snprintf(msg, sizeof(msg), "%s: %s (threshold %.2f %%%s, runs %zu/%zu)%s%s",
+		char futile[64] = "";
+		if (g->futile)
+			snprintf(futile, sizeof(futile), "; stopped early: %.0f %% chance the cap "
+				 "decides", 100 * g->decide_chance);
+		snprintf(msg, sizeof(msg), "%s: %s (threshold %.2f %%%s, runs %zu/%zu)%s%s%s",
 			 gate_outcome_name(g->outcome), gate_change_text(g, change, sizeof(change)),
-			 g->threshold_pct, p, g->ref.n, g->cand.n, g->where[0] ? "; where: " : "",
-			 g->where);
+			 g->threshold_pct, p, g->ref.n, g->cand.n, futile,
+			 g->where[0] ? "; where: " : "", g->where);
 		fputs("  <testcase classname=\"", out);
 		xml_escape(out, g->workload);
 		fputs("\" name=\"", out);

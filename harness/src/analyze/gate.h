@@ -18,6 +18,16 @@
  * by the most looks a gate can make (Bonferroni): the chance of any false
  * alarm for a metric over the whole sequence is at most alpha.
  *
+ * Futility (the policy's `futility`, 0 = off): an open decision whose
+ * chance of being decided at the cap (gate_decide_chance()) is below it
+ * ends INCONCLUSIVE at once, instead of taking runs to the cap that would
+ * most likely leave it open: a change that sits on the threshold against
+ * noise the cap cannot average away. The stop only ends looks; it never
+ * makes a pass or a change, so the false-alarm bound holds, and a gate
+ * never passes by it (gate_overall() reads inconclusive). What it costs is
+ * power: a decision it ends could have been decided at the cap with about
+ * that chance.
+ *
  * Contract: gate_decide(), gate_look(), gate_next_run() and gate_overall()
  * are pure (the run stage's gate driver makes the verdict an exit code);
  * gate_write_junit() escapes every string. A
@@ -46,6 +56,10 @@ struct gate_decision {
 	double delta_pct, lo_pct, hi_pct;	/* the same in % of the reference */
 	enum gate_outcome outcome;
 	int looks;			/* gate_look(): the tests made so far, this one included */
+	/* gate_look(): for a decision open before its last look, the chance
+	 * that the cap decides it (gate_decide_chance()); NaN otherwise */
+	double decide_chance;
+	bool futile;			/* ended INCONCLUSIVE by the futility rule */
 	/* where the instructions moved (analyze/movers.h), filled by the gate
 	 * loop when both sides have the emulator's counts; "" otherwise */
 	char where[256];
@@ -74,6 +88,18 @@ double gate_look_alpha(const struct gate_policy *g, int ref_repetitions);
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
 		 enum metric_better better, enum gate_pass_rule pass, double look_alpha,
 		 double threshold_pct, struct gate_decision *d);
+/*
+ * The chance that the look at the cap (cap runs a side, at look_alpha)
+ * decides, were the true change what the runs so far measure: the
+ * predictive distribution of the change at the cap (a flat prior on each
+ * side's mean, the sides' pooled variance for the runs still to come), and
+ * the interval at the cap from that variance. In [0, 1]; NaN where it says
+ * nothing: a side without runs, no variance known (one run a side), or a
+ * reference mean of 0. Pure.
+ */
+double gate_decide_chance(const double *ref, size_t nref, const double *cand, size_t ncand,
+			  enum metric_better better, enum gate_pass_rule pass, double look_alpha,
+			  double threshold_pct, size_t cap);
 /* One metric's looks so far; zeroed before the first. */
 struct gate_seq {
 	size_t nref, ncand;	/* the runs of the last look that tested */
@@ -86,7 +112,8 @@ struct gate_seq {
  * An open metric is INCONCLUSIVE once its last look is made, and so are new
  * runs past it (the store can grow under a gate): a metric is never tested
  * more than gate_max_looks() times, whatever the runs did (failed, reused,
- * stored by another process).
+ * stored by another process). An open metric below the policy's futility
+ * (above) before its last look is INCONCLUSIVE, d->futile set.
  */
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
 	       const double *ref, size_t nref, const double *cand, size_t ncand,

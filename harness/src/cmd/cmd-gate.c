@@ -218,6 +218,11 @@ static void print_decisions(const struct gate_loop *l)
 		printf("%-16s %-24s %s (threshold %.2f %%, runs %zu/%zu): %s\n", d->workload,
 		       d->metric, gate_change_text(d, change, sizeof(change)), d->threshold_pct,
 		       d->ref.n, d->cand.n, gate_outcome_name(d->outcome));
+		if (d->futile)
+			printf("%-16s %-24s stopped early: %.0f %% chance that %d runs a side "
+			       "decide it (the plan's futility: %g)\n", d->workload, d->metric,
+			       100 * d->decide_chance, l->plan->gate.max_repetitions,
+			       l->plan->gate.futility);
 		/* once per workload: its decisions are next to one another */
 		if (d->where[0] && (i + 1 == l->n || strcmp(l->v[i + 1].workload, d->workload)))
 			printf("%-16s where: %s\n", d->workload, d->where);

@@ -76,6 +76,7 @@ static const struct yfield gate_fields[] = {
 	  .min = 1, .max = 100 },
 	{ .key = "max_repetitions", .type = YF_INT, .required = 1, .off = P(gate.max_repetitions),
 	  .min = 2, .max = 100 },
+	{ .key = "futility", .type = YF_DOUBLE, .off = P(gate.futility), .fmin = 0, .fmax = 0.5 },
 	{ .key = "pass", .type = YF_ENUM, .off = P(gate.pass), .choices = pass_rules },
 	{ .key = "metrics", .type = YF_TABLE, .off = P(gate.metrics),
 	  .sub = gate_metric_fields, .elem_size = sizeof(struct gate_metric) },

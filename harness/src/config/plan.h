@@ -63,6 +63,10 @@ struct gate_policy {
 	 * makes each candidate's verdict cheaper. */
 	int reference_repetitions;
 	int max_repetitions;	/* per side, before "inconclusive" */
+	/* stop an open decision as inconclusive before the cap once the
+	 * chance that the cap decides it is below this (analyze/gate.h,
+	 * gate_decide_chance()); 0: never */
+	double futility;
 	/* The plan's own `metrics`, or (`metrics_from: PLAN`) that plan's,
 	 * those `metrics_only` names if given: one list of thresholds that
 	 * several plans share. Entries keep their file's `where`. */

@@ -137,7 +137,7 @@ static void alike_values(double m, double sd, size_t n, double *v)
 }
 
 /* The fewest runs of a candidate alike the reference r that decide
- * metric m: the cap when none does. */
+ * metric m or end it as futile: the cap when none does. */
 static int runs_to_decide(const struct gate_policy *g, const struct gate_metric *m,
 			  enum timing_mode timing, const struct series *r)
 {
@@ -151,8 +151,11 @@ static int runs_to_decide(const struct gate_policy *g, const struct gate_metric 
 		alike_values(sr.mean, sr.stddev, (size_t)n, v);
 		gate_decide(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
 			    gate_look_alpha(g, (int)r->n), m->threshold_pct[timing], &d);
-		if (d.outcome == GATE_PASS)
-			break;
+		if (d.outcome == GATE_PASS ||
+		    gate_decide_chance(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
+				       d.look_alpha, m->threshold_pct[timing], (size_t)cap) <
+			    g->futility)
+			break;	/* decided, or ended by the futility rule (analyze/gate.h) */
 	}
 	free(v);
 	return n;

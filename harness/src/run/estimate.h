@@ -52,8 +52,8 @@ int estimate_runs_taken(struct store *s, const char *session, const char *strate
  * gate section judges them) if its runs were the reference's mean with
  * the reference's spread: per workload, the fewest runs from
  * first_repetitions on at which gate_decide() rules out a change of each
- * metric's threshold against reference's pass runs in session, else the
- * cap; summed over the workloads. A workload no metric judges takes
+ * metric's threshold against reference's pass runs in session, or the
+ * plan's futility rule ends it (analyze/gate.h), else the cap; summed over the workloads. A workload no metric judges takes
  * first_repetitions. The reference's runs are taken as they are now (the
  * reference gets more only when it has fewer than the candidate). */
 int estimate_runs_alike(struct store *s, const char *session, const char *reference,

@@ -592,6 +592,9 @@ void planner_why(const struct planner *pl, const struct planner_cell *c,
 	size_t cap = (size_t)p->gate.max_repetitions;
 	if (d->outcome != GATE_INCONCLUSIVE && d->outcome != GATE_OPEN)
 		snprintf(out, len, "decided at look %d of %d", d->looks, last);
+	else if (d->futile)
+		snprintf(out, len, "futile at look %d of %d: %.0f %% chance the cap decides",
+			 d->looks, last, 100 * d->decide_chance);
 	else if (d->ref.n >= cap && d->cand.n >= cap)
 		snprintf(out, len, "cap: %zu runs a side", cap);
 	else if (d->looks >= last)
