@@ -91,9 +91,13 @@ static void phase_workloads(const struct plan *p, enum phase ph, struct strlist 
 }
 
 /* Runs the rest is expected to take: each (candidate, phase) not judged
- * yet as many as it took the plan's last time, or (never run before) as
- * many as a candidate alike the reference would take, else as many as
- * the judged ones of that phase took, at first the least it can take. */
+ * yet as many as it took the plan's last time; never run before, as many
+ * as a candidate alike the reference would take until a candidate of the
+ * phase is judged, then as many as the judged ones took (the strategies
+ * differ: with the futility rule a candidate alike the reference ends its
+ * TCP DUT-TX in a run or two where one 5-20 % off took up to the cap, and
+ * the alike count said 52 runs of 63, docs/measurements.md); without
+ * either, the least a candidate can take. */
 struct expectation {
 	size_t judged[NPHASES];
 	int runs[NPHASES];	/* the judged ones' */
@@ -101,6 +105,7 @@ struct expectation {
 	int reference_left;	/* the reference's runs not made yet */
 	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time, or a
 				 * candidate alike the reference; 0: unknown */
+	int alike;		/* last_runs are the alike ones (no last time) */
 	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
 };
 
@@ -133,7 +138,8 @@ static void expect(struct planner *pl, const struct expectation *e)
 						      (int)e->workloads[ph]);
 		double want = 0;
 		for (size_t i = e->judged[ph]; i < pl->ncells; i++) {
-			int last = e->last_runs ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
+			int last = e->last_runs && !(e->alike && e->judged[ph])
+					   ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
 			want += last > 0 ? last : per;
 		}
 		/* the runs the candidates being judged have made already */
@@ -170,6 +176,7 @@ static void price_phases(struct planner *pl, struct store *s, const struct strli
 	int alike[NPHASES];
 	for (int ph = 0; ph < NPHASES && !before; ph++)
 		alike[ph] = estimate_runs_alike(s, pl->session, pl->reference, p, &wl[ph]);
+	e->alike = !before;
 	e->last_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(int));
 	for (size_t i = 0; i < pl->ncells; i++)
 		for (int ph = 0; ph < NPHASES; ph++)
