@@ -556,6 +556,7 @@ static void the_chance_the_cap_decides(void **state)
 	assert_true(d.futile && fabs(d.decide_chance - c_near) < 1e-12 && d.looks == 1);
 	snprintf(d.workload, sizeof(d.workload), "tcp-dut-tx");
 	snprintf(d.metric, sizeof(d.metric), "mbps");
+	snprintf(d.unit, sizeof(d.unit), "Mbit/s");
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);

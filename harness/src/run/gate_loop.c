@@ -249,7 +249,7 @@ static int where_moved(struct gate_loop *g, struct store *s)
 	struct selection rs = side_selection(g, &g->ref), cs = side_selection(g, &g->cand);
 	int rc = 0;
 	for (size_t w = 0; rc == 0 && w < g->nwls; w++) {
-		char where[sizeof(g->v[0].where)];
+		char where[sizeof(g->v[0].where)] = "";	/* copied whole: no stale bytes */
 		rc = movers_between(s, &rs, 1, &cs, 1, g->wls[w].name, where, sizeof(where));
 		for (size_t i = 0; rc == 0 && i < g->n; i++)
 			if (!strcmp(g->v[i].workload, g->wls[w].name))

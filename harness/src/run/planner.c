@@ -289,8 +289,12 @@ static int judge_in_child(void *arg, int fd)
 	own.lines_only = 1;
 	pl->opts.progress = &own;
 	int runs = s ? judge(pl, c, j->wl, s) : 0;
-	struct verdicts v = { .rc = s ? c->rc : HB_FAIL, .missing = c->missing,
-			      .runs = runs, .n = c->n };
+	struct verdicts v;
+	memset(&v, 0, sizeof(v));	/* its padding goes down the pipe too */
+	v.rc = s ? c->rc : HB_FAIL;
+	v.missing = c->missing;
+	v.runs = runs;
+	v.n = c->n;
 	int ok = write_all(fd, &v, sizeof(v)) == 0 &&
 		 write_all(fd, c->v, c->n * sizeof(*c->v)) == 0;
 	if (s)
