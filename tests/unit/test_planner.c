@@ -163,17 +163,23 @@ static void candidates_are_decided_against_a_shared_reference(void **state)
 	planner_free(&pl);
 }
 
-static void a_noisy_candidate_stops_at_the_cap(void **state)
+/* revert against baseline, every run noisy; revert's UDP pps decision */
+static const struct gate_decision *revert_on_noise(struct planner *pl)
 {
-	(void)state;
 	dbl.mbps = noisy;
-	plan.gate.futility = 0;
 	strlist_free(&plan.strategies);
 	strlist_push(&plan.strategies, "baseline");
 	strlist_push(&plan.strategies, "revert");
+	assert_int_equal(planner_run(pl, &plan, st, &opts), 0);
+	return find(pl, "revert", "udp64-dut-tx", "pps");
+}
+
+static void a_noisy_candidate_stops_at_the_cap(void **state)
+{
+	(void)state;
+	plan.gate.futility = 0;
 	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
-	const struct gate_decision *d = find(&pl, "revert", "udp64-dut-tx", "pps");
+	const struct gate_decision *d = revert_on_noise(&pl);
 	assert_int_equal(d->outcome, GATE_INCONCLUSIVE);
 	assert_int_equal(d->cand.n, plan.gate.max_repetitions);
 	assert_int_equal(d->ref.n, plan.gate.max_repetitions);
@@ -188,14 +194,9 @@ static void a_noisy_candidate_stops_at_the_cap(void **state)
 static void a_futile_decision_stops_before_the_cap(void **state)
 {
 	(void)state;
-	dbl.mbps = noisy;
 	assert_true(plan.gate.futility > 0);
-	strlist_free(&plan.strategies);
-	strlist_push(&plan.strategies, "baseline");
-	strlist_push(&plan.strategies, "revert");
 	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
-	const struct gate_decision *d = find(&pl, "revert", "udp64-dut-tx", "pps");
+	const struct gate_decision *d = revert_on_noise(&pl);
 	assert_int_equal(d->outcome, GATE_INCONCLUSIVE);
 	assert_true(d->futile);
 	assert_true(d->cand.n < (size_t)plan.gate.max_repetitions);
