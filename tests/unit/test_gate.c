@@ -524,6 +524,18 @@ static void two_percent_is_caught_every_time(void **state)
  * (sd 3 %, a change of 18 %) it costs nothing. What it costs: decisions
  * the cap would have made and it ended ("lost"), at most 2.5 % a case.
  */
+/* gate_write_junit()'s file for n decisions, as a string to free */
+static char *junit_text(const char *name, const struct gate_decision *d, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	gate_write_junit(out, name, d, n);
+	fclose(out);
+	return buf;
+}
+
 /* The chance the cap decides: nothing to say without a spread or a
  * reference to take a percentage of; runs known exactly decide for sure;
  * a look that gate_look() ends by it is inconclusive, marked futile and
@@ -557,11 +569,7 @@ static void the_chance_the_cap_decides(void **state)
 	snprintf(d.workload, sizeof(d.workload), "tcp-dut-tx");
 	snprintf(d.metric, sizeof(d.metric), "mbps");
 	snprintf(d.unit, sizeof(d.unit), "Mbit/s");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	gate_write_junit(out, "gate", &d, 1);
-	fclose(out);
+	char *buf = junit_text("gate", &d, 1);
 	assert_non_null(strstr(buf, "; stopped early: "));
 	assert_non_null(strstr(buf, " % chance the cap decides\"/>"));
 	free(buf);
@@ -636,11 +644,7 @@ static void junit_is_escaped(void **state)
 	snprintf(d[0].unit, sizeof(d[0].unit), "packets/s");
 	d[1] = d[0];
 	d[1].outcome = GATE_INCONCLUSIVE;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	gate_write_junit(out, "gate <1>", d, 2);
-	fclose(out);
+	char *buf = junit_text("gate <1>", d, 2);
 	assert_non_null(strstr(buf, "classname=\"&lt;w&amp;&quot;x&apos;&gt;\""));
 	assert_non_null(strstr(buf, "testsuite name=\"gate &lt;1&gt;\" tests=\"2\" failures=\"0\" "
 				    "skipped=\"1\""));
@@ -650,9 +654,7 @@ static void junit_is_escaped(void **state)
 	/* the movers end the message of each of the workload's cases */
 	snprintf(d[1].where, sizeof(d[1].where), "+240 instructions/packet in <x>; +1.00 y/packet");
 	d[1].outcome = GATE_REGRESSED;
-	out = open_memstream(&buf, &len);
-	gate_write_junit(out, "gate", d, 2);
-	fclose(out);
+	buf = junit_text("gate", d, 2);
 	assert_non_null(strstr(buf, "<failure message=\"REGRESSED: "));
 	assert_non_null(strstr(buf, "; where: +240 instructions/packet in &lt;x&gt;; "
 				    "+1.00 y/packet\"/>"));
@@ -673,11 +675,7 @@ static void a_side_without_runs_reads_as_such(void **state)
 	char text[200];
 	assert_string_equal(gate_change_text(&d, text, sizeof(text)),
 			    "3648.63 -> no pass runs of the candidate");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	gate_write_junit(out, "gate", &d, 1);
-	fclose(out);
+	char *buf = junit_text("gate", &d, 1);
 	assert_null(strstr(buf, "nan"));
 	assert_non_null(strstr(buf, "3648.63 -&gt; no pass runs of the candidate"));
 	free(buf);
