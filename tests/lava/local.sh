@@ -35,16 +35,22 @@ start=$SECONDS
 rc=$?
 echo "# lava-local: one UDP run took $((SECONDS - start)) s (build cached)"
 check "hilbench run through lava-local exits 0" [ "$rc" = 0 ]
-check "one run stored, class pass" [ "$(sql "select count(*) || ' ' || group_concat(class) from runs")" = "1 pass" ]
-run=$(sql "select id from runs")
-boot=$(sql "select boot_id from runs")
+# A boot that stalls (docs/lava.md, "Not done yet") is stored as an
+# attempt of class error and tried again on a fresh job: the checks read the
+# last attempt, and any before it must be the infrastructure's, not a fail.
+last="order by attempt desc limit 1"
+check "one run passed, at its last attempt; any attempt before it an error" \
+	[ "$(sql "select class from runs $last") $(sql "select count(*) from runs
+		where attempt < (select max(attempt) from runs) and class != 'error'")" = "pass 0" ]
+run=$(sql "select id from runs $last")
+boot=$(sql "select boot_id from runs $last")
 check "the run's metrics are stored (pps, DUT counters, host netlink count)" \
 	[ "$(sql "select count(*) from metrics where run_id='$run' and name in
 		('pps', 'dut_tx_packets', 'netlink_dut_tx_frames', 'hrtimer_start.stmmac_tx_timer')")" = 4 ]
 check "pps is a positive measurement" \
 	[ "$(sql "select value > 0 from metrics where run_id='$run' and name='pps'")" = 1 ]
 check "the boot path is recorded with the run" \
-	grep -q '^lava-run .*U-Boot from SD' <<<"$(sql "select emulator from runs")"
+	grep -q '^lava-run .*U-Boot from SD' <<<"$(sql "select emulator from runs $last")"
 dir=$HILBENCH_STORE/boots/$boot
 check "LAVA's job, device and log are kept with the boot" \
 	test -s "$dir/lava-job.yaml" -a -s "$dir/lava-device.yaml" -a -s "$dir/lava.log"
