@@ -171,13 +171,20 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 		d->outcome = GATE_INCONCLUSIVE;
 	if (d->outcome != GATE_OPEN)
 		return;
-	d->decide_chance = gate_decide_chance(ref, nref, cand, ncand, better, g->pass,
-					      d->look_alpha, threshold_pct,
-					      (size_t)g->max_repetitions);
-	if (d->decide_chance < g->futility) {
+	if (gate_futile(g, ref, nref, cand, ncand, better, threshold_pct, d)) {
 		d->outcome = GATE_INCONCLUSIVE;
 		d->futile = true;
 	}
+}
+
+bool gate_futile(const struct gate_policy *g, const double *ref, size_t nref, const double *cand,
+		 size_t ncand, enum metric_better better, double threshold_pct,
+		 struct gate_decision *d)
+{
+	d->decide_chance = gate_decide_chance(ref, nref, cand, ncand, better, g->pass,
+					      d->look_alpha, threshold_pct,
+					      (size_t)g->max_repetitions);
+	return d->decide_chance < g->futility;	/* NaN: says nothing, never futile */
 }
 
 enum gate_next gate_next_run(const struct gate_policy *g, int ref_repetitions, size_t nref,

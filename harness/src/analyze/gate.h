@@ -119,6 +119,15 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
 	       enum metric_better better, double threshold_pct, struct gate_decision *d);
 /*
+ * The futility rule on decision d, which gate_decide() made of these runs:
+ * sets d->decide_chance (gate_decide_chance() at d's look alpha and the
+ * policy's cap) and says whether it is below the policy's futility. The one
+ * test of the rule, for gate_look() and for whoever predicts its looks.
+ */
+bool gate_futile(const struct gate_policy *g, const double *ref, size_t nref, const double *cand,
+		 size_t ncand, enum metric_better better, double threshold_pct,
+		 struct gate_decision *d);
+/*
  * Where the next runs of a workload go, given its pass runs so far: the
  * reference up to its repetitions, the candidate up to first_repetitions,
  * then, while a metric is open, one run on the side with fewer (the

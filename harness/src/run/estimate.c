@@ -152,9 +152,8 @@ static int runs_to_decide(const struct gate_policy *g, const struct gate_metric 
 		gate_decide(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
 			    gate_look_alpha(g, (int)r->n), m->threshold_pct[timing], &d);
 		if (d.outcome == GATE_PASS ||
-		    gate_decide_chance(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
-				       d.look_alpha, m->threshold_pct[timing], (size_t)cap) <
-			    g->futility)
+		    gate_futile(g, r->v, r->n, v, (size_t)n, gate_metric_better(m),
+				m->threshold_pct[timing], &d))
 			break;	/* decided, or ended by the futility rule (analyze/gate.h) */
 	}
 	free(v);
