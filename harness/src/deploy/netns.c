@@ -1,5 +1,6 @@
 #include "deploy/netns.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -11,6 +12,7 @@
 
 #include "agent_proto.h"
 #include "config/yamldoc.h"
+#include "util/ipv4.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -23,6 +25,24 @@ static int ip(char *const argv[])
 		free(cmd);
 		return -1;
 	}
+	return 0;
+}
+
+/* "198.18.0.1/24": its address alone in addr, the network ("198.18.0.0/24")
+ * in prefix; -1 unless an IPv4 address with a prefix length. */
+static int split_cidr(const char *cidr, char *addr, char *prefix, size_t len)
+{
+	struct in_addr a;
+	const char *slash = strchr(cidr, '/');
+	char *end;
+	long bits = slash ? strtol(slash + 1, &end, 10) : -1;
+	if (!slash || *end || bits < 0 || bits > 32 || ipv4_parse(cidr, &a) < 0 ||
+	    !inet_ntop(AF_INET, &a, addr, (socklen_t)len))
+		return -1;
+	a.s_addr &= bits ? htonl(~0u << (32 - bits)) : 0;
+	char net[INET_ADDRSTRLEN];
+	inet_ntop(AF_INET, &a, net, sizeof(net));
+	snprintf(prefix, len, "%s/%ld", net, bits);
 	return 0;
 }
 
@@ -44,7 +64,21 @@ int netns_enter(struct netns *ns, const char *tap, const char *host_cidr)
 	char *add[] = { "ip", "tuntap", "add", "dev", tapname, "mode", "tap", NULL };
 	char *addr[] = { "ip", "addr", "add", (char *)host_cidr, "dev", tapname, NULL };
 	char *up[] = { "ip", "link", "set", tapname, "up", NULL };
-	if (ip(lo_up) < 0 || ip(add) < 0 || ip(addr) < 0 || ip(up) < 0) {
+	/* The host acknowledges every TCP segment at once (the route's
+	 * quickack): how many segments one of its ACKs covers otherwise
+	 * follows the host's timing, and the DUT's cost per sent segment and
+	 * its TCP throughput in virtual time with it (docs/measurements.md,
+	 * "TCP DUT-TX and the host's ACKs"). */
+	char host_ip[INET_ADDRSTRLEN + 4], net[INET_ADDRSTRLEN + 4];
+	char *quickack[] = { "ip", "route", "replace", net, "dev", tapname, "proto", "kernel",
+			     "scope", "link", "src", host_ip, "quickack", "1", NULL };
+	if (split_cidr(host_cidr, host_ip, net, sizeof(net)) < 0) {
+		hb_err("'%s' is no IPv4 address with a prefix length (the board's dut.host_addr)",
+		       host_cidr);
+		netns_leave(ns);
+		return -1;
+	}
+	if (ip(lo_up) < 0 || ip(add) < 0 || ip(addr) < 0 || ip(up) < 0 || ip(quickack) < 0) {
 		netns_leave(ns);
 		return -1;
 	}

@@ -2,7 +2,8 @@
  * netns: the private network hilbench measures in.
  *
  * netns_enter() moves the calling thread into a new, anonymous network
- * namespace with a tap device carrying the host-side address; programs
+ * namespace with a tap device carrying the host-side address, its route
+ * with quickack (the host acknowledges every TCP segment at once); programs
  * started afterwards (QEMU, lava-run, libiperf children) inherit it.
  * Because the namespace has no name, the kernel destroys it, and the tap
  * with it, when the last process inside exits: nothing leaks, even after
