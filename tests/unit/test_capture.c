@@ -41,6 +41,31 @@ static void test_parse_ipv4(void **state)
 	assert_int_equal(ipv4_parse("198.18.0.1.198.18.0.1/24", &a), -1);
 }
 
+/* "a.b.c.d/len" with len 0-32, and its network: what config/board.c
+ * validates board addresses with and deploy/netns.c routes by. */
+static void test_parse_ipv4_cidr(void **state)
+{
+	uint32_t a;
+	int len;
+	(void)state;
+	assert_int_equal(ipv4_parse_cidr("198.18.0.1/24", &a, &len), 0);
+	assert_int_equal(a, ntohl(addr("198.18.0.1").s_addr));
+	assert_int_equal(len, 24);
+	assert_int_equal(ipv4_net_of(a, len), ntohl(addr("198.18.0.0").s_addr));
+	assert_int_equal(ipv4_net_of(a, 15), ntohl(addr("198.18.0.0").s_addr));
+	assert_int_equal(ipv4_net_of(a, 32), a);
+	assert_int_equal(ipv4_net_of(a, 0), 0);
+	assert_int_equal(ipv4_parse_cidr("198.18.0.1/0", &a, &len), 0);
+	assert_int_equal(len, 0);
+	assert_int_equal(ipv4_parse_cidr("198.18.0.1", &a, &len), -1);
+	assert_int_equal(ipv4_parse_cidr("198.18.0.1/33", &a, &len), -1);
+	assert_int_equal(ipv4_parse_cidr("198.18.0.1/-1", &a, &len), -1);
+	assert_int_equal(ipv4_parse_cidr("198.18.0.1/ 24", &a, &len), -1);
+	assert_int_equal(ipv4_parse_cidr("198.18.0.1/24x", &a, &len), -1);
+	assert_int_equal(ipv4_parse_cidr("198.18.0.256/24", &a, &len), -1);
+	assert_int_equal(ipv4_parse_cidr("/24", &a, &len), -1);
+}
+
 static void test_filter_text(void **state)
 {
 	char f[64];
@@ -207,6 +232,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ipv4),
+		cmocka_unit_test(test_parse_ipv4_cidr),
 		cmocka_unit_test(test_filter_text),
 		cmocka_unit_test(test_filter_rejects),
 		cmocka_unit_test(test_classify_directions),

@@ -1,6 +1,5 @@
 #include "config/board.h"
 
-#include <arpa/inet.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "config/yamldoc.h"
+#include "util/ipv4.h"
 
 #define B(f) offsetof(struct board, f)
 
@@ -161,28 +161,11 @@ static const struct yfield board_fields[] = {
  * the broadcast address (/31 and /32 have neither, RFC 3021). */
 static int parse_cidr(const char *s, uint32_t *addr, int *len)
 {
-	const char *slash = strchr(s, '/');
-	char ip[INET_ADDRSTRLEN];
-	struct in_addr in;
-	char *end;
-
-	if (!slash || (size_t)(slash - s) >= sizeof ip || slash[1] < '0' || slash[1] > '9')
+	if (ipv4_parse_cidr(s, addr, len) < 0)
 		return -1;
-	memcpy(ip, s, (size_t)(slash - s));
-	ip[slash - s] = '\0';
-	long l = strtol(slash + 1, &end, 10);
-	if (*end || l > 32 || inet_pton(AF_INET, ip, &in) != 1)
-		return -1;
-	*addr = ntohl(in.s_addr);
-	*len = (int)l;
-	uint32_t hostmask = l ? UINT32_MAX >> l : UINT32_MAX;
+	uint32_t hostmask = *len >= 32 ? 0 : UINT32_MAX >> *len;
 	uint32_t host = *addr & hostmask;
-	return l <= 30 && (host == 0 || host == hostmask) ? -1 : 0;
-}
-
-static uint32_t net_of(uint32_t addr, int len)
-{
-	return len ? addr & ~(UINT32_MAX >> len) : 0;
+	return *len <= 30 && (host == 0 || host == hostmask) ? -1 : 0;
 }
 
 /* Both ends must sit in 198.18.0.0/15, which RFC 2544 reserves for
@@ -203,7 +186,7 @@ static int check_addrs(const struct ydoc *d, const struct board *b, char *err,
 					"dut.%s '%s' is not an IPv4 host address with a "
 					"prefix length; write it like 198.18.0.1/24",
 					keys[i], vals[i]);
-		if (len[i] < 15 || net_of(a[i], 15) != 0xc6120000u)
+		if (len[i] < 15 || ipv4_net_of(a[i], 15) != 0xc6120000u)
 			return ydoc_err(d, at, err, errlen,
 					"dut.%s '%s' is outside 198.18.0.0/15, the range "
 					"RFC 2544 reserves for benchmarking; use an address "
@@ -211,7 +194,7 @@ static int check_addrs(const struct ydoc *d, const struct board *b, char *err,
 					keys[i], vals[i]);
 	}
 	const struct ynode *at = ynode_get(dut, "dut_addr");
-	if (len[0] != len[1] || net_of(a[0], len[0]) != net_of(a[1], len[1]))
+	if (len[0] != len[1] || ipv4_net_of(a[0], len[0]) != ipv4_net_of(a[1], len[1]))
 		return ydoc_err(d, at, err, errlen,
 				"dut.dut_addr '%s' is not in the same subnet as "
 				"dut.host_addr '%s'; use one prefix for both",

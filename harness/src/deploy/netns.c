@@ -32,17 +32,16 @@ static int ip(char *const argv[])
  * in prefix; -1 unless an IPv4 address with a prefix length. */
 static int split_cidr(const char *cidr, char *addr, char *prefix, size_t len)
 {
-	struct in_addr a;
-	const char *slash = strchr(cidr, '/');
-	char *end;
-	long bits = slash ? strtol(slash + 1, &end, 10) : -1;
-	if (!slash || *end || bits < 0 || bits > 32 || ipv4_parse(cidr, &a) < 0 ||
-	    !inet_ntop(AF_INET, &a, addr, (socklen_t)len))
+	uint32_t host;
+	int bits;
+	if (ipv4_parse_cidr(cidr, &host, &bits) < 0)
 		return -1;
-	a.s_addr &= bits ? htonl(~0u << (32 - bits)) : 0;
-	char net[INET_ADDRSTRLEN];
-	inet_ntop(AF_INET, &a, net, sizeof(net));
-	snprintf(prefix, len, "%s/%ld", net, bits);
+	struct in_addr a = { htonl(host) }, net = { htonl(ipv4_net_of(host, bits)) };
+	char net_s[INET_ADDRSTRLEN];
+	if (!inet_ntop(AF_INET, &a, addr, (socklen_t)len) ||
+	    !inet_ntop(AF_INET, &net, net_s, sizeof(net_s)))
+		return -1;
+	snprintf(prefix, len, "%s/%d", net_s, bits);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -17,6 +18,28 @@ int ipv4_parse(const char *cidr, struct in_addr *out)
 	memcpy(addr, cidr, n);
 	addr[n] = '\0';
 	return inet_pton(AF_INET, addr, out) == 1 ? 0 : -1;
+}
+
+int ipv4_parse_cidr(const char *cidr, uint32_t *addr, int *len)
+{
+	const char *slash = strchr(cidr, '/');
+	struct in_addr in;
+	char *end;
+
+	if (!slash || slash[1] < '0' || slash[1] > '9' || ipv4_parse(cidr, &in) < 0)
+		return -1;
+	long l = strtol(slash + 1, &end, 10);
+	if (*end || l > 32)
+		return -1;
+	*addr = ntohl(in.s_addr);
+	*len = (int)l;
+	return 0;
+}
+
+uint32_t ipv4_net_of(uint32_t addr, int len)
+{
+	/* a shift by 32 is undefined: /32 and /0 by themselves */
+	return len >= 32 ? addr : len ? addr & ~(UINT32_MAX >> len) : 0;
 }
 
 int ipv4_iface_of(const char *cidr, char *ifname, size_t len)
