@@ -871,7 +871,10 @@ static void profile_start(struct profiler *pr, enum run_profile kind, const char
 		 * takes "too long", which on an emulated CPU is always: left on,
 		 * a run kept 10 samples of 40,000. */
 		write_text("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
-		if (perf_ctl_open(PERF_RECORD_CTL, PERF_RECORD_ACK, &pr->record_ctl) < 0 ||
+		if (access(PERF, X_OK) != 0) {
+			snprintf(pr->err, sizeof(pr->err), "no %s on the DUT: add linux-perf "
+				 "to the board's userland.perf_packages", PERF);
+		} else if (perf_ctl_open(PERF_RECORD_CTL, PERF_RECORD_ACK, &pr->record_ctl) < 0 ||
 		    perf_ctl_open(PERF_STAT_CTL, PERF_STAT_ACK, &pr->stat_ctl) < 0) {
 			snprintf(pr->err, sizeof(pr->err), "perf's control FIFOs: %s", strerror(errno));
 		} else {

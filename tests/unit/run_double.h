@@ -66,6 +66,7 @@ struct double_state {
 	const char *dir;	/* where prepare() writes manifests */
 	/* seen */
 	size_t started, stopped, ran, prepared;
+	size_t prepared_with_perf;	/* prepare()s asked for the perf userland */
 	char strategy[64];	/* booted now */
 	char revision[16];	/* the last prepare()'s exec_opts.revision (g<12 hex>), "" for none */
 	char booted[DOUBLE_MAX][64];	/* each boot's strategy */
@@ -146,6 +147,7 @@ static inline int double_prepare(const struct board *b, const char *series, cons
 {
 	(void)b;
 	dbl.prepared++;
+	dbl.prepared_with_perf += o->perf_userland != 0;
 	memset(k, 0, sizeof(*k));
 	memset(u, 0, sizeof(*u));
 	if (e)

@@ -132,8 +132,10 @@ static void test_shipped_board_values(void **state)
 	assert_int_equal(b.qemu.memory_mb, 0);
 	assert_int_equal(b.qemu.extra_args.n, 5);
 	assert_string_equal(b.qemu.extra_args.v[4], "-no-reboot");
-	assert_int_equal(b.packages.n, 4);
-	assert_string_equal(b.packages.v[3], "ethtool");	/* runtime settings */
+	assert_int_equal(b.packages.n, 3);
+	assert_string_equal(b.packages.v[2], "ethtool");	/* runtime settings */
+	assert_int_equal(b.perf_packages.n, 1);	/* for perf workloads only */
+	assert_string_equal(b.perf_packages.v[0], "linux-perf");
 	board_free(&b);
 	free(path);
 }

@@ -116,6 +116,22 @@ static void every_run_of_a_cell_on_one_boot(void **state)
 	strlist_free(&k.lines);
 }
 
+/* One plan, one userland: every cell of a plan with a perf workload boots
+ * the perf userland, also for its other workloads; a plan without, never. */
+static void only_a_plan_that_profiles_with_perf_boots_perf(void **state)
+{
+	(void)state;
+	char session[40];
+	strlist_push(&plan.strategies, "revert");
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	assert_int_equal(dbl.prepared, 2);
+	assert_int_equal(dbl.prepared_with_perf, 0);
+	strlist_push(&plan.workloads, "udp64-dut-tx-perf");
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	assert_int_equal(dbl.prepared, 4);
+	assert_int_equal(dbl.prepared_with_perf, 2);
+}
+
 static void a_boot_per_repetition(void **state)
 {
 	(void)state;
@@ -356,6 +372,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(every_run_of_a_cell_on_one_boot, setup, teardown),
+		cmocka_unit_test_setup_teardown(only_a_plan_that_profiles_with_perf_boots_perf, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_boot_per_repetition, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_infrastructure_error_is_retried_on_a_fresh_boot,
 						setup, teardown),

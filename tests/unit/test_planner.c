@@ -239,6 +239,22 @@ static void a_plan_with_only_the_reference_is_an_input_error(void **state)
 	planner_free(&pl);
 }
 
+/* The planner runs its plan in parts (the DUT-paced workloads, then the
+ * host-paced ones): a perf workload in one makes every part boot the perf
+ * userland, so a workload's runs share one userland whichever part they
+ * are in. */
+static void every_part_of_a_plan_with_a_perf_workload_boots_perf(void **state)
+{
+	(void)state;
+	dbl.mbps = revert_slower;
+	strlist_push(&plan.workloads, "udp64-dut-tx-perf");
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
+	assert_true(dbl.prepared > 3);	/* the builds, and each part's */
+	assert_int_equal(dbl.prepared_with_perf, dbl.prepared);
+	planner_free(&pl);
+}
+
 static void a_failed_build_is_not_judged(void **state)
 {
 	(void)state;
@@ -260,6 +276,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(concurrent_candidates_reach_the_same_verdicts, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(every_part_of_a_plan_with_a_perf_workload_boots_perf,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_build_is_not_judged, setup, teardown),
 	};

@@ -10,9 +10,14 @@
 #include "util/proc.h"
 #include "util/util.h"
 
-int userland_build(const struct board *b, struct userland_result *res)
+int userland_build(const struct board *b, int with_perf, struct userland_result *res)
 {
 	memset(res, 0, sizeof(*res));
+	struct strlist packages = { 0 };
+	for (size_t i = 0; i < b->packages.n; i++)
+		strlist_push(&packages, b->packages.v[i]);
+	for (size_t i = 0; with_perf && i < b->perf_packages.n; i++)
+		strlist_push(&packages, b->perf_packages.v[i]);
 	char *agent = hb_agent_binary(b->debian_arch);
 	char *script = hb_script("mkinitramfs.sh");
 	char agent_sha[65], script_sha[65];
@@ -28,7 +33,7 @@ int userland_build(const struct board *b, struct userland_result *res)
 		hb_err("cannot read %s: %s", script, strerror(errno));
 		goto out;
 	}
-	char *pkgs = argv_join(&b->packages, " ");
+	char *pkgs = argv_join(&packages, " ");
 	key_text = xasprintf("hilbench-userland 1\narch %s\npackages %s\nagent %s\nscript %s\n",
 			     b->debian_arch, pkgs, agent_sha, script_sha);
 	free(pkgs);
@@ -52,7 +57,7 @@ int userland_build(const struct board *b, struct userland_result *res)
 	}
 	if (!path_exists(res->initramfs)) {
 		hb_info("building the %s DUT initramfs (%zu packages + agent)", b->debian_arch,
-			b->packages.n);
+			packages.n);
 		mkdir_p(dir, 0755);
 		struct strlist a = { 0 };
 		strlist_push(&a, "bash");
@@ -65,8 +70,8 @@ int userland_build(const struct board *b, struct userland_result *res)
 		strlist_push(&a, res->initramfs);
 		strlist_push(&a, "--cache");
 		strlist_push(&a, cache);
-		for (size_t i = 0; i < b->packages.n; i++)
-			strlist_push(&a, b->packages.v[i]);
+		for (size_t i = 0; i < packages.n; i++)
+			strlist_push(&a, packages.v[i]);
 		struct proc_opts tree = PROC_OPTS_TREE;
 		int st = proc_run(strlist_argv(&a), &tree);
 		strlist_free(&a);
@@ -81,6 +86,7 @@ int userland_build(const struct board *b, struct userland_result *res)
 out:
 	if (lockfd >= 0)
 		close(lockfd);
+	strlist_free(&packages);
 	free(agent);
 	free(script);
 	free(key_text);

@@ -4,6 +4,11 @@
  * $HILBENCH_CACHE/userland/<key>/ where <key> hashes the architecture, the
  * package list, the agent binary and the script that packs it.
  *
+ * with_perf adds the board's perf_packages (linux-perf: perf and the
+ * libraries it links, 20 of the 30 MB), for plans that profile with perf:
+ * every boot unpacks the whole archive, and without perf the emulated board
+ * is ready sooner (docs/measurements.md, "A boot without perf").
+ *
  * Contract: 0 with res filled (initramfs path and its SHA-256), or -1
  * with the message printed (every failure here is infrastructure).
  */
@@ -18,7 +23,7 @@ struct userland_result {
 	char sha256[65];
 };
 
-int userland_build(const struct board *b, struct userland_result *res);
+int userland_build(const struct board *b, int with_perf, struct userland_result *res);
 /* The initramfs QEMU boots: the same archive gunzipped once beside the
  * .cpio.gz (initramfs.cpio), res->initramfs and res->sha256 then that
  * file's (the manifest stays), so runs booted either way are never

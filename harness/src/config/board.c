@@ -136,6 +136,7 @@ static const struct yfield lava_fields[] = {
 static const struct yfield userland_fields[] = {
 	{ .key = "packages", .type = YF_STRLIST, .required = 1, .off = B(packages),
 	  .min = 1 },
+	{ .key = "perf_packages", .type = YF_STRLIST, .off = B(perf_packages) },
 	{ 0 }
 };
 
@@ -516,6 +517,7 @@ void board_free(struct board *b)
 	strlist_free(&b->qemu.extra_args);
 	strlist_free(&b->qemu.globals);
 	strlist_free(&b->packages);
+	strlist_free(&b->perf_packages);
 	strlist_free(&b->lava.prompts);
 	struct board_lava_peer *peer = b->lava.peers.v;
 	for (size_t i = 0; i < b->lava.peers.n; i++) {

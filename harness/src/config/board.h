@@ -135,6 +135,9 @@ struct board {
 
 	/* userland: Debian packages (for debian_arch) in the DUT initramfs */
 	struct strlist packages;
+	/* and in the initramfs of plans that profile with perf only
+	 * (build/userland.h): perf and its libraries are two thirds of it */
+	struct strlist perf_packages;
 };
 
 /* Makes name a choice of deploy.backend (deploy/dut.h registers each

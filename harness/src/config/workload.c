@@ -118,3 +118,11 @@ const char *wl_profile_name(enum wl_profile p)
 {
 	return profiles[p];
 }
+
+int workloads_profile_perf(const struct workload *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (w[i].profile == WL_PROFILE_PERF)
+			return 1;
+	return 0;
+}

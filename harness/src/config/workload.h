@@ -55,5 +55,8 @@ void workload_digest(const struct workload *w, char out[65]);
 const char *wl_proto_name(enum wl_proto p);	/* "udp" | "tcp" */
 const char *wl_dir_name(enum wl_dir d);		/* "dut-tx" | "dut-rx" | "bidir" */
 const char *wl_profile_name(enum wl_profile p);	/* "none" | "ftrace" | "perf" */
+/* 1 when one of w[0..n-1] profiles with perf: its boots need the board's
+ * perf_packages in the DUT initramfs (build/userland.h) */
+int workloads_profile_perf(const struct workload *w, size_t n);
 
 #endif

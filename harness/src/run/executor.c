@@ -970,7 +970,9 @@ static int build_and_run(struct plan_state *ps, const struct plan_load *L, size_
 		progress(&c, "building");
 		progress_build_begin(ps->prog);
 	}
-	int brc = exec_stages_of(o)->prepare(b, series, c.strategy, o, &c.k, &c.u, &c.e);
+	struct exec_opts bo = *o;
+	bo.perf_userland |= workloads_profile_perf(L->wls, L->nw);
+	int brc = exec_stages_of(o)->prepare(b, series, c.strategy, &bo, &c.k, &c.u, &c.e);
 	c.built = brc == 0;
 	if (c.built && c.e.insn_plugin && c.driver.source &&
 	    kernel_dir_functions(&c.k, b, c.driver.source, &c.driver_functions) < 0)

@@ -93,6 +93,12 @@ struct exec_opts {
 	/* --fresh-reference: compare's plan measures its reference anew, none
 	 * of its stored runs reused (run/planner.h) */
 	int fresh_reference;
+	/* the DUT initramfs carries the board's perf_packages
+	 * (build/userland.h): set where a workload of the plan profiles with
+	 * perf, by the executor for its own plan and by a driver (the planner)
+	 * for every part of its plan it runs, so that one plan boots one
+	 * userland */
+	int perf_userland;
 };
 
 /* How a cell's images are built and one workload is run on a booted DUT. */

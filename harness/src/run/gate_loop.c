@@ -227,8 +227,10 @@ static int build_side(const struct gate_loop *g, struct gate_side *sd)
 {
 	if (sd->stored)
 		return 0;
-	return exec_stages_of(sd->opts)->prepare(&g->board, g->board.series.v[0], sd->strategy,
-						 sd->opts, &sd->k, &sd->u, &sd->e);
+	struct exec_opts o = *sd->opts;
+	o.perf_userland |= workloads_profile_perf(g->wls, g->nwls);
+	return exec_stages_of(&o)->prepare(&g->board, g->board.series.v[0], sd->strategy, &o,
+					   &sd->k, &sd->u, &sd->e);
 }
 
 /* The stored runs of the reference a first look reuses, said once. */

@@ -37,7 +37,7 @@ int images_prepare(const struct board *b, const char *series, const char *strate
 	int rc = kernel_build(&req, k);
 	if (rc)
 		return rc;
-	if (userland_build(b, u) < 0) {
+	if (userland_build(b, o->perf_userland, u) < 0) {
 		build_result_free(k);
 		return -1;
 	}

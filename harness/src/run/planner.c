@@ -456,6 +456,8 @@ static int planner_prepare(struct planner *pl, const struct plan *p, struct stor
 	*probe = (struct gate_loop){ .plan = p };
 	int rc = gate_loop_load(probe);	/* the board and every workload load */
 	if (!rc) {
+		/* every part of the plan boots the userland the whole needs */
+		pl->opts.perf_userland |= workloads_profile_perf(probe->wls, probe->nwls);
 		char err[2048];
 		const char *series = o->series ? o->series : probe->board.series.v[0];
 		if (plan_check_strategies(p, series, NULL, err, sizeof(err)) < 0) {
