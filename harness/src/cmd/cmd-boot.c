@@ -12,9 +12,11 @@
 
 static const char usage[] =
 	"usage: hilbench boot --board B --strategy S [--timing realtime|virtual] [--hold]\n"
+	"                     [--with-perf]\n"
 	"Builds (cached), boots, waits for the agent's READY and reports what came\n"
 	"up; with --hold, keeps the board up until Ctrl-C. Then powers off and\n"
-	"removes the private network. The console is kept in <store>/boots/.\n";
+	"removes the private network. The console is kept in <store>/boots/.\n"
+	"--with-perf boots the initramfs with the board's perf_packages (perf).\n";
 
 int cmd_boot(int argc, char **argv)
 {
@@ -23,19 +25,22 @@ int cmd_boot(int argc, char **argv)
 		{ "strategy", required_argument, NULL, 's' },
 		{ "timing", required_argument, NULL, 't' },
 		{ "hold", no_argument, NULL, 'H' },
+		{ "with-perf", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *board = "qemu-orangepi-pc", *strategy = "baseline";
 	enum timing_mode timing = TIMING_REALTIME;
-	int hold = 0, c;
-	while ((c = getopt_long(argc, argv, "b:s:t:Hh", opts, NULL)) != -1) {
+	int hold = 0, with_perf = 0, c;
+	while ((c = getopt_long(argc, argv, "b:s:t:HPh", opts, NULL)) != -1) {
 		if (c == 'b')
 			board = optarg;
 		else if (c == 's')
 			strategy = optarg;
 		else if (c == 'H')
 			hold = 1;
+		else if (c == 'P')
+			with_perf = 1;
 		else if (c == 't' && timing_mode_parse(optarg, &timing) == 0)
 			continue;
 		else {
@@ -48,7 +53,7 @@ int cmd_boot(int argc, char **argv)
 	struct board b;
 	if (catalog_board(board, &b) < 0)
 		return HB_EXIT_USAGE;
-	struct exec_opts o = { 0 };
+	struct exec_opts o = { .perf_userland = with_perf };
 	struct build_result k;
 	struct userland_result u;
 	struct emulator_result e;
