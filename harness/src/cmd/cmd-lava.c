@@ -190,7 +190,7 @@ static int artifacts(const struct lava_opts *o, const struct board *b, const cha
 				return rc;
 		}
 	} else {
-		struct exec_opts bo = { .perf_userland = spec->workload->profile == WL_PROFILE_PERF };
+		struct exec_opts bo = { .perf_userland = workloads_profile_perf(spec->workload, 1) };
 		struct build_result k;
 		struct userland_result u;
 		rc = hb_exit_of(images_prepare(b, series, o->strategy, &bo, &k, &u, NULL));
