@@ -5,7 +5,7 @@
  * package list, the agent binary and the script that packs it.
  *
  * with_perf adds the board's perf_packages (linux-perf: perf and the
- * libraries it links, 20 of the 30 MB), for plans that profile with perf:
+ * libraries it links, 22 of the 29.6 MB), for plans that profile with perf:
  * every boot unpacks the whole archive, and without perf the emulated board
  * is ready sooner (docs/measurements.md, "A boot without perf").
  *

@@ -136,7 +136,7 @@ struct board {
 	/* userland: Debian packages (for debian_arch) in the DUT initramfs */
 	struct strlist packages;
 	/* and in the initramfs of plans that profile with perf only
-	 * (build/userland.h): perf and its libraries are two thirds of it */
+	 * (build/userland.h): perf and its libraries are three quarters of it */
 	struct strlist perf_packages;
 };
 
