@@ -6,7 +6,8 @@
  * candidate is a regression and an equal one passes, each after fewer runs
  * than the cap; a noisy one stops at the cap, inconclusive, or before it
  * by the plan's futility rule; every run is in
- * one session; the table says per decision how many runs it took and why
+ * one session; a workload no metric judges runs once a side; the table
+ * says per decision how many runs it took and why
  * it stopped, and the error rate; the progress counts match the runs. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,15 +102,22 @@ static int count_run(const struct run_row *r, void *ctx)
 	return 0;
 }
 
-static size_t runs_in(const char *session)
+/* Of one strategy and workload, or (NULL) of any. */
+static size_t runs_of(const char *session, const char *strategy, const char *workload)
 {
 	size_t n = 0;
 	struct strlist m = { 0 };
 	strlist_push(&m, "mbps");	/* one row per run */
-	struct selection sel = { .session = session, .metrics = &m };
+	struct selection sel = { .session = session, .strategy = strategy,
+				 .workload = workload, .metrics = &m };
 	assert_int_equal(store_foreach(st, &sel, count_run, &n), 0);
 	strlist_free(&m);
 	return n;
+}
+
+static size_t runs_in(const char *session)
+{
+	return runs_of(session, NULL, NULL);
 }
 
 static void candidates_are_decided_against_a_shared_reference(void **state)
@@ -255,6 +263,35 @@ static void every_part_of_a_plan_with_a_perf_workload_boots_perf(void **state)
 	planner_free(&pl);
 }
 
+/* A workload no gate metric judges (the profiler's, whose rate it
+ * slows) is reported, not decided: one run of the reference, in its first
+ * boot, and one of each candidate, where a judged workload's reference
+ * gets the plan's repetitions. */
+static void an_unjudged_workload_runs_once_a_side(void **state)
+{
+	(void)state;
+	dbl.mbps = revert_slower;
+	strlist_push(&plan.workloads, "udp64-dut-tx-ftrace");
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
+	const char *ftrace = "udp64-dut-tx-ftrace";
+	assert_int_equal(runs_of(pl.session, "baseline", ftrace), 1);
+	assert_int_equal(runs_of(pl.session, "revert", ftrace), 1);
+	assert_int_equal(runs_of(pl.session, "is-queued", ftrace), 1);
+	assert_true(runs_of(pl.session, "baseline", "udp64-dut-tx") >=
+		    (size_t)plan.gate.reference_repetitions);
+	/* the reference's first boot: its workloads in the plan's order */
+	assert_string_equal(dbl.booted[0], "baseline");
+	assert_string_equal(dbl.ran_workloads[2], ftrace);
+	assert_string_equal(dbl.booted[1], "baseline");
+	assert_string_equal(dbl.ran_workloads[3], "udp64-dut-tx");
+	for (size_t i = 0; i < pl.ncells; i++)
+		for (size_t k = 0; k < pl.cells[i].n; k++)
+			assert_string_not_equal(pl.cells[i].v[k].workload, ftrace);
+	assert_int_equal(pl.prog.runs_done, (int)runs_in(pl.session));
+	planner_free(&pl);
+}
+
 static void a_failed_build_is_not_judged(void **state)
 {
 	(void)state;
@@ -279,6 +316,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(every_part_of_a_plan_with_a_perf_workload_boots_perf,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(an_unjudged_workload_runs_once_a_side, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_failed_build_is_not_judged, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

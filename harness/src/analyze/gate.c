@@ -19,6 +19,15 @@ bool gate_metric_applies(const struct gate_metric *m, const struct workload *w)
 	       (m->profile == GATE_ANY_PROFILE || m->profile == by[w->profile]);
 }
 
+bool gate_judges(const struct gate_policy *g, const struct workload *w)
+{
+	const struct gate_metric *m = g->metrics.v;
+	for (size_t i = 0; i < g->metrics.n; i++)
+		if (gate_metric_applies(&m[i], w))
+			return true;
+	return false;
+}
+
 int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen)
 {
 	const struct gate_metric *m = g->metrics.v;

@@ -74,6 +74,10 @@ int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen);
 enum metric_better gate_metric_better(const struct gate_metric *m);
 /* Does a gate metric entry apply to this workload (its protocol and direction)? */
 bool gate_metric_applies(const struct gate_metric *m, const struct workload *w);
+/* Does any of g's metrics apply to this workload? One none applies to (a
+ * profiler's, whose rate the profiler slows) is run and reported, never
+ * judged: one run of a side says all it is asked. */
+bool gate_judges(const struct gate_policy *g, const struct workload *w);
 /*
  * The most looks (significance tests) the gate makes at one metric: the
  * first once the reference has ref_repetitions runs and the candidate

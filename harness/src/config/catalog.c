@@ -31,14 +31,6 @@ int catalog_dir_names(const char *kind, const char *dir, struct strlist *names)
 	return rc;
 }
 
-static int has(const struct strlist *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return 1;
-	return 0;
-}
-
 int catalog_names(const char *kind, struct strlist *names)
 {
 	const struct strlist *dirs = hb_data_dirs();
@@ -48,7 +40,7 @@ int catalog_names(const char *kind, struct strlist *names)
 		if (catalog_dir_names(kind, dirs->v[d], &here) == 0)
 			found = 1;
 		for (size_t i = 0; i < here.n; i++)
-			if (!has(names, here.v[i]))
+			if (!strlist_has(names, here.v[i]))
 				strlist_push(names, here.v[i]);
 		strlist_free(&here);
 	}

@@ -790,6 +790,9 @@ static int cell_todo(struct plan_state *ps, const struct cell *c, const struct w
 	for (int rep = first; rep < first + ps->plan->repetitions; rep++)
 		for (size_t p = 0; p < c->npoints; p++)
 			for (size_t i = 0; i < nwls; i++) {
+				if (rep > first && ps->opts->once &&
+				    strlist_has(ps->opts->once, wls[i].name))
+					continue;
 				int have = ps->opts->resume ?
 					store_has_pass(ps->store, ps->session, c->board->name,
 						       c->points[p].label, wls[i].name, rep) : 0;

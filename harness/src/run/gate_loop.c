@@ -71,11 +71,29 @@ static size_t runs_of(const struct gate_side *sd, const char *workload)
 	return m ? m->n : 0;
 }
 
+/* The reference's runs before the first look at workload w: the plan's
+ * repetitions, or one where no gate metric judges it (gate_judges()). */
+static int reference_runs_of(const struct gate_loop *g, size_t w)
+{
+	int reps = g->plan->repetitions;
+	return gate_judges(&g->plan->gate, &g->wls[w]) || reps < 1 ? reps : 1;
+}
+
+int gate_loop_reference_runs(const struct gate_loop *g)
+{
+	int n = 0;
+	for (size_t w = 0; w < g->nwls; w++)
+		n += reference_runs_of(g, w);
+	return n;
+}
+
 /* `reps` more runs of each workload of `workloads` on one side, a boot per
- * repetition, the first numbered `first`. In a session of its own, or in
+ * repetition, the first numbered `first`, those of `once` (NULL: none) in
+ * the first of these boots only. In a session of its own, or in
  * g->session. */
 static int run_more(const struct gate_loop *g, struct gate_side *sd, struct store *s,
-		    const struct strlist *workloads, int reps, int first)
+		    const struct strlist *workloads, const struct strlist *once, int reps,
+		    int first)
 {
 	struct plan p = { .name = g->plan->name, .repetitions = reps, .timing = g->plan->timing,
 			  .boots = BOOTS_PER_REPETITION };
@@ -86,6 +104,7 @@ static int run_more(const struct gate_loop *g, struct gate_side *sd, struct stor
 	struct exec_opts o = *sd->opts;
 	o.session = g->session;
 	o.first_repetition = first;
+	o.once = once;
 	char session[40];
 	sd->attempts += reps;
 	int rc = executor_run_plan(&p, s, &o, session);
@@ -133,7 +152,7 @@ static enum gate_next next_of(struct gate_loop *g, size_t w, int *reps)
 	bool open = false;
 	for (size_t i = 0; i < g->n; i++)
 		open |= !strcmp(g->v[i].workload, wl) && g->v[i].outcome == GATE_OPEN;
-	enum gate_next next = gate_next_run(pol, g->plan->repetitions, nr, nc, open, reps);
+	enum gate_next next = gate_next_run(pol, reference_runs_of(g, w), nr, nc, open, reps);
 	if (next == GATE_NEXT_NONE)
 		return next;
 	struct gate_side *sd = next == GATE_NEXT_REFERENCE ? &g->ref : &g->cand;
@@ -173,7 +192,7 @@ static int extend(struct gate_loop *g, struct store *s)
 		/* a run that failed is in the store with its class: it counts
 		 * against the attempts here and is judged by dut_failures() */
 		struct gate_side *sd = next[w] == GATE_NEXT_REFERENCE ? &g->ref : &g->cand;
-		run_more(g, sd, s, &batch, reps[w], (int)runs_of(sd, g->wls[w].name) + 1);
+		run_more(g, sd, s, &batch, NULL, reps[w], (int)runs_of(sd, g->wls[w].name) + 1);
 		strlist_free(&batch);
 		ran = 1;
 	}
@@ -293,7 +312,7 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 }
 
 /* The reference's stored runs of other sessions that g->session counts as
- * its own, up to the plan's repetitions a workload (store_reuse_runs()). */
+ * its own, up to the runs each workload is given (store_reuse_runs()). */
 static int reuse_reference(struct gate_loop *g, struct store *s)
 {
 	if (!g->ref.e.provenance) {
@@ -305,14 +324,15 @@ static int reuse_reference(struct gate_loop *g, struct store *s)
 	}
 	for (size_t w = 0; w < g->nwls; w++) {
 		size_t have = runs_of(&g->ref, g->wls[w].name);
-		if (have >= (size_t)g->plan->repetitions)
+		int want = reference_runs_of(g, w);
+		if (have >= (size_t)want)
 			continue;
 		struct strlist digest = { 0 };
 		strlist_push(&digest, g->digests.v[w]);
 		struct selection sel = side_selection(g, &g->ref);
 		sel.workload = g->wls[w].name;
 		sel.workload_sha256s = &digest;
-		int n = store_reuse_runs(s, g->session, &sel, g->plan->repetitions - (int)have);
+		int n = store_reuse_runs(s, g->session, &sel, want - (int)have);
 		strlist_free(&digest);
 		if (n < 0)
 			return -1;
@@ -334,17 +354,27 @@ int gate_loop_reference(struct gate_loop *g, struct store *s)
 		return HB_FAIL;
 	for (size_t w = 0; w < g->nwls && !hb_interrupted; w++) {
 		size_t have = runs_of(&g->ref, g->wls[w].name);
-		if (have >= (size_t)g->plan->repetitions)
+		if (have >= (size_t)reference_runs_of(g, w))
 			continue;
-		/* the workloads short by as many runs share their boots */
-		struct strlist batch = { 0 };
-		for (size_t v = w; v < g->nwls; v++)
-			if (runs_of(&g->ref, g->wls[v].name) == have)
-				strlist_push(&batch, g->plan->workloads.v[v]);
-		hb_info("gate: %zu workload(s): %zu more run(s) of the reference %s",
-			batch.n, (size_t)g->plan->repetitions - have, g->ref.strategy);
-		run_more(g, &g->ref, s, &batch, g->plan->repetitions - (int)have, (int)have + 1);
+		/* the workloads that have as many runs share their boots; one
+		 * that wants a single run (unjudged) is in the first only, so
+		 * that boots running at once stay alike */
+		struct strlist batch = { 0 }, once = { 0 };
+		int reps = 0;
+		for (size_t v = w; v < g->nwls; v++) {
+			int more = reference_runs_of(g, v) - (int)have;
+			if (runs_of(&g->ref, g->wls[v].name) != have || more <= 0)
+				continue;
+			strlist_push(&batch, g->plan->workloads.v[v]);
+			if (more == 1)
+				strlist_push(&once, g->plan->workloads.v[v]);
+			reps = more > reps ? more : reps;
+		}
+		hb_info("gate: %zu workload(s): up to %d more run(s) of the reference %s",
+			batch.n, reps, g->ref.strategy);
+		run_more(g, &g->ref, s, &batch, &once, reps, (int)have + 1);
 		strlist_free(&batch);
+		strlist_free(&once);
 		if (load_side(s, g, &g->ref) < 0)
 			return HB_FAIL;
 	}

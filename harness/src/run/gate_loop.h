@@ -75,8 +75,12 @@ struct gate_loop {
 
 int gate_loop_load(struct gate_loop *g);
 int gate_loop_judge(struct gate_loop *g, struct store *s);
+/* The reference's runs before the first look, over every workload: the
+ * plan's repetitions of each a gate metric judges, one of each other (a
+ * profiler's: reported, never judged; analyze/gate.h gate_judges()). */
+int gate_loop_reference_runs(const struct gate_loop *g);
 /* Only the reference's side: builds it (cached) and gives every workload
- * the plan's repetitions of it, counting the runs it has, and with
+ * its runs before the first look (above), counting the runs it has, and with
  * reuse_reference first the stored runs of other sessions that fit (the
  * side's selection, each the only run of its workload in its boot),
  * which g->session then counts as its own; 0, a build's

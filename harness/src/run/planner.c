@@ -572,7 +572,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		return HB_FAIL_INPUT;
 	pl->opts.session = pl->session;
 	struct strlist wl[NPHASES] = { 0 };
-	struct expectation e = { .reference_left = p->repetitions * (int)p->workloads.n };
+	struct expectation e = { .reference_left = gate_loop_reference_runs(&probe) };
 	for (int ph = 0; ph < NPHASES; ph++) {
 		phase_workloads(p, ph, &wl[ph]);
 		e.workloads[ph] = wl[ph].n;

@@ -2,7 +2,9 @@
  * planner: compare's plan when its repetitions are decided as it goes
  * (`repeat: until-decided`, config/plan.h). The reference strategy
  * (baseline if the plan has it, else its first, as reports choose) gets
- * the gate section's reference_repetitions; every other strategy is a
+ * the gate section's reference_repetitions of each workload a gate metric
+ * judges, and one of each other (a profiler's, reported beside the
+ * decisions: run/gate_loop.h); every other strategy is a
  * candidate judged against it by the gate's sequential procedure
  * (run/gate_loop.h), all in one session: per workload and metric of the
  * gate section, runs are added one at a time until the difference is

@@ -129,6 +129,14 @@ void strlist_sort(struct strlist *l)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
 }
 
+int strlist_has(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
 char *argv_join(const struct strlist *l, const char *sep)
 {
 	size_t len = 1;

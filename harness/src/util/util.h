@@ -64,6 +64,8 @@ char **strlist_argv(struct strlist *l);
 void strlist_split(struct strlist *l, const char *s, const char *seps);
 /* Sorts the entries by strcmp(). */
 void strlist_sort(struct strlist *l);
+/* 1 if an entry is s, else 0. */
+int strlist_has(const struct strlist *l, const char *s);
 /* The entries joined with sep, newly allocated. */
 char *argv_join(const struct strlist *l, const char *sep);
 
