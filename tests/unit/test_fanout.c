@@ -9,7 +9,8 @@
  * Incomplete on a device that went bad) is tried again on a fresh boot; a
  * lab that takes no boots stops the plan. An emulated board (a boot
  * serves many runs) boots its repetitions --jobs at once only in virtual
- * time with every workload DUT-paced, else one at a time.
+ * time, and with a host-paced workload only where the backend holds its
+ * DUTs (the host's turns): that run then has the host alone.
  *
  * fan_ops below is a TEST DOUBLE of the lava backend (struct deploy_ops
  * named "lava", deploy_substitute()): nothing is submitted anywhere. Its
@@ -32,6 +33,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "measure/crosscheck.h"
 #include "run/executor.h"
 #include "run_double.h"
 #include "store/store.h"
@@ -40,6 +42,9 @@
 /* What the doubles saw, over every process. */
 struct fan_seen {
 	atomic_int in_flight, most_in_flight, started, stopped, canceled, ran;
+	/* runs under way now, host-paced (alone) or not; a run that found
+	 * the other kind under way; hold(1) calls */
+	atomic_int alone_now, shared_now, overlapped, alone_runs, held;
 	int slots;		/* what slots() says */
 	int cap;		/* ... and its cap */
 	int want;		/* a run waits until this many boots are up at once */
@@ -115,6 +120,19 @@ static const struct deploy_ops emu_ops = {
 	.name = "qemu", .start = fan_start, .stop = fan_stop, .version = fan_version,
 };
 
+static void fan_hold(struct dut *d, int on)
+{
+	(void)d;
+	if (on)
+		atomic_fetch_add(&seen->held, 1);
+}
+
+/* emu_ops as a backend whose DUTs take the host's turns (util/lock.h). */
+static const struct deploy_ops emu_hold_ops = {
+	.name = "qemu", .start = fan_start, .stop = fan_stop, .version = fan_version,
+	.hold = fan_hold,
+};
+
 /* Waits (10 s at most) for want boots up at once, or the interrupt. */
 static void wait_for(int interrupted)
 {
@@ -130,7 +148,7 @@ static void wait_for(int interrupted)
 static enum run_class fan_run(struct dut *d, const struct workload *w, const char *run_id,
 			      const char *rundir, struct run_result *res)
 {
-	(void)d, (void)w, (void)run_id, (void)rundir;
+	(void)d, (void)run_id, (void)rundir;
 	memset(res, 0, sizeof(*res));
 	int i = atomic_fetch_add(&seen->ran, 1);
 	if (seen->interrupt) {
@@ -151,6 +169,14 @@ static enum run_class fan_run(struct dut *d, const struct workload *w, const cha
 	} else {
 		wait_for(0);
 	}
+	/* a while under way, seeing whether the other kind is too */
+	int alone = crosscheck_pacing(w) != PACED_BY_DUT;
+	atomic_fetch_add(alone ? &seen->alone_now : &seen->shared_now, 1);
+	atomic_fetch_add(&seen->alone_runs, alone);
+	if (atomic_load(&seen->alone_now) > alone || (alone && atomic_load(&seen->shared_now)))
+		atomic_fetch_add(&seen->overlapped, 1);
+	usleep(20000);
+	atomic_fetch_sub(alone ? &seen->alone_now : &seen->shared_now, 1);
 	res->cls = RUN_PASS;
 	snprintf(res->names[0], sizeof(res->names[0]), "mbps");
 	snprintf(res->sources[0], sizeof(res->sources[0]), "the double");
@@ -348,10 +374,10 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 }
 
 /* The plan on the emulated board, a boot per repetition, --jobs jobs. */
-static int run_emulated(int jobs, enum timing_mode timing, const char *workloads,
-			struct classes *k)
+static int run_emulated(const struct deploy_ops *ops, int jobs, enum timing_mode timing,
+			const char *workloads, struct classes *k)
 {
-	deploy_substitute(&emu_ops);
+	deploy_substitute(ops);
 	strlist_free(&plan.boards);
 	strlist_push(&plan.boards, "qemu-orangepi-pc");
 	strlist_free(&plan.workloads);
@@ -368,7 +394,7 @@ static void an_emulated_board_boots_its_repetitions_at_once(void **state)
 	(void)state;
 	seen->want = 2;
 	struct classes k;
-	assert_int_equal(run_emulated(2, TIMING_VIRTUAL, "udp64-dut-tx,udp64-dut-tx-ftrace", &k),
+	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,udp64-dut-tx-ftrace", &k),
 			 0);
 	assert_int_equal(k.pass, 6);
 	assert_int_equal(atomic_load(&seen->started), 3);	/* a boot a repetition */
@@ -376,22 +402,48 @@ static void an_emulated_board_boots_its_repetitions_at_once(void **state)
 	assert_int_equal(atomic_load(&seen->in_flight), 0);
 }
 
-/* A host-paced workload (TCP) or real time: the runs would slow each other. */
+/* Without the host's turns (a backend that cannot hold its DUTs) a host-paced
+ * workload (TCP), and in real time any: the runs would slow each other. */
 static void host_paced_or_real_time_runs_boot_one_at_a_time(void **state)
 {
 	(void)state;
 	struct classes k;
-	assert_int_equal(run_emulated(2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx", &k), 0);
+	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx", &k), 0);
 	assert_int_equal(k.pass, 6);
 	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
-	assert_int_equal(run_emulated(2, TIMING_REALTIME, "udp64-dut-tx", &k), 0);
+	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_REALTIME, "udp64-dut-tx", &k), 0);
 	assert_int_equal(k.pass, 3);
 	assert_int_equal(atomic_load(&seen->started), 6);
 	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
 }
 
+/* With the host's turns (a backend that holds its DUTs): a host-paced
+ * workload's repetitions boot at once too, and a host-paced run never has
+ * another run beside it: the other boards wait for it, held. (The double's
+ * hold stops nothing; its boots and runs take the real turns.) */
+static void with_the_hosts_turns_a_host_paced_run_is_alone(void **state)
+{
+	(void)state;
+	seen->want = 2;
+	struct classes k;
+	assert_int_equal(run_emulated(&emu_hold_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx",
+				      &k), 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->started), 3);
+	assert_int_equal(atomic_load(&seen->most_in_flight), 2);
+	assert_int_equal(atomic_load(&seen->alone_runs), 3);
+	assert_int_equal(atomic_load(&seen->overlapped), 0);
+	assert_true(atomic_load(&seen->held) > 0);	/* a board waited for one */
+}
+
 int main(void)
 {
+	/* the host's turns' lock files (util/lock.h), one cache for the
+	 * binary: hb_cache_dir() reads the environment once */
+	char cache[64] = "/tmp/hb-test-fanout-cache-XXXXXX";
+	if (!mkdtemp(cache))
+		return 1;
+	setenv("HILBENCH_CACHE", cache, 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(the_lab_s_devices_with_a_peer_each_fly_at_once, setup,
 						teardown),
@@ -409,6 +461,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(host_paced_or_real_time_runs_boot_one_at_a_time,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(with_the_hosts_turns_a_host_paced_run_is_alone,
+						setup, teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	rm_rf(cache);
+	return failed;
 }

@@ -15,7 +15,7 @@ static const char usage[] =
 	"  --repeat N          repetitions, a fixed number (default: the plan's, or 1)\n"
 	"  --fixed             the plan's repetitions also when it says `repeat:\n"
 	"                      until-decided` (runs added until each metric is decided)\n"
-	"  --jobs N            until-decided: boards at once for the DUT-paced workloads\n"
+	"  --jobs N            until-decided: boards at once, a host-paced run alone\n"
 	"                      (default: one per free core; real time: always 1)\n"
 	"  --max-jobs N        LAVA boards: runs at once, each its own job (default: the\n"
 	"                      idle devices with a peer each in lava.peers, else 1)\n"

@@ -271,6 +271,12 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 	}
 }
 
+void dut_hold(struct dut *d, int on)
+{
+	if (d->ops && d->ops->hold)
+		d->ops->hold(d, on);
+}
+
 void dut_shutdown(struct dut *d)
 {
 	if (d->ops && d->con_wr >= 0)

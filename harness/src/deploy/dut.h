@@ -75,6 +75,11 @@ struct deploy_ops {
 	 * executor keeps that many one-run boots in flight, or --max-jobs up
 	 * to *cap (run/executor.h, "Fan-out"). */
 	int (*slots)(const struct board *b, int *cap);
+	/* Freeze (on 1) or go on with (on 0) a DUT that runs on this host's
+	 * CPUs, its clock with it: in virtual time the guest cannot tell. A
+	 * backend that implements it is one whose DUTs take the host's turns
+	 * (util/lock.h); NULL: its DUTs do not load this host. */
+	void (*hold)(struct dut *d, int on);
 };
 
 struct dut {
@@ -128,6 +133,8 @@ int dut_send(struct dut *d, const char *fmt, ...) __attribute__((format(printf, 
  * -1 when the console closed (the DUT died) or the run was interrupted. */
 int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s);
 void dut_shutdown(struct dut *d);
+/* deploy_ops.hold, where the backend has it and the DUT is up. */
+void dut_hold(struct dut *d, int on);
 
 /* The sign of a misbehaving DUT in a console or kernel-log line (a panic,
  * an oops, NETDEV WATCHDOG, a WARNING...), or NULL: a run that saw one fails. */

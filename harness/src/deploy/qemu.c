@@ -245,6 +245,7 @@ static void qemu_stop(struct dut *d)
 		return;
 	if (q->pid > 0) {
 		kill(q->pid, SIGTERM);
+		kill(q->pid, SIGCONT);	/* a held emulator takes its SIGTERM */
 		int st;
 		double deadline = monotonic_s() + 5;
 		while (waitpid(q->pid, &st, WNOHANG) == 0) {
@@ -261,6 +262,17 @@ static void qemu_stop(struct dut *d)
 	d->priv = NULL;
 }
 
+/* SIGSTOP stops every thread of the emulator, and with them the guest's
+ * clock in virtual time (-icount, align=off: QEMU_CLOCK_VIRTUAL advances
+ * only with executed instructions and idle warps); SIGCONT goes on where
+ * it was. Frames the host sends meanwhile wait in the tap's queue. */
+static void qemu_hold(struct dut *d, int on)
+{
+	struct qemu_state *q = d->priv;
+	if (q && q->pid > 0)
+		kill(q->pid, on ? SIGSTOP : SIGCONT);
+}
+
 static const char *qemu_get_version(struct dut *d)
 {
 	struct qemu_state *q = d->priv;
@@ -272,5 +284,6 @@ static const struct deploy_ops qemu_ops = {
 	.start = qemu_start,
 	.stop = qemu_stop,
 	.version = qemu_get_version,
+	.hold = qemu_hold,
 };
 DEPLOY_BACKEND(qemu_ops)

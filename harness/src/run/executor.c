@@ -22,6 +22,7 @@
 #include "run/pool.h"
 #include "store/metrics.h"
 #include "store/runfile.h"
+#include "util/lock.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -406,7 +407,14 @@ static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
 	struct dut *d = &bt->d;
 	mkdir_p(bt->dir, 0755);
 	progress(c, "booting");
+	/* a boot is the DUT's work, what it takes in its own clock: it shares
+	 * the host (util/lock.h), but not with a run that has it alone */
+	struct host_turn turn = HOST_TURN_NONE;
+	const struct deploy_ops *ops = deploy_backend(c->board->backend);
+	if (ops && ops->hold && lock_host_turn(&turn, 0, 1) < 0)
+		return -1;
 	int boot = dut_boot(d, c->board, &img, ps->plan->timing, bt->dir, bt->console);
+	lock_host_turn_end(&turn);
 	if (d->ops && d->ops->version)
 		snprintf(c->emulator, sizeof(c->emulator), "%s", d->ops->version(d));
 	if (boot == 0 && strcmp(d->kernel_release, c->k.kernel_release)) {
@@ -460,13 +468,36 @@ struct run_end {
 	int refused;	/* a setting the driver refused failed it; the DUT is as it was */
 };
 
+/* The host's turn for a run of w on d (util/lock.h): alone where the
+ * host's pace is in its numbers (a host-paced workload, or real time),
+ * else shared. The DUT is held while it waits, so its clock does not run
+ * on idle and it loads nobody's measurement. RUN_PASS once taken (or for a
+ * backend whose DUTs are not on this host), RUN_ERROR with the reason. */
+static enum run_class take_host_turn(const struct cell *c, struct dut *d,
+				     const struct workload *w, struct host_turn *turn,
+				     struct run_result *res)
+{
+	if (!d->ops || !d->ops->hold)
+		return RUN_PASS;
+	int alone = c->ps->plan->timing != TIMING_VIRTUAL || crosscheck_pacing(w) != PACED_BY_DUT;
+	int rc = lock_host_turn(turn, alone, 0);
+	if (rc == 1) {
+		dut_hold(d, 1);
+		rc = lock_host_turn(turn, alone, 1);
+		dut_hold(d, 0);
+	}
+	if (rc == 0)
+		return RUN_PASS;
+	snprintf(res->reason, sizeof(res->reason), "not run: the host's turn was not taken "
+		 "(see the error above)");
+	return RUN_ERROR;
+}
+
 /* Run t (its try-th attempt, as run id) on the booted DUT and store it. */
 static struct run_end run_one(struct cell *c, struct dut *d, const struct workload *w,
 			      const struct todo *t, int try, const char *id)
 {
 	struct plan_state *ps = c->ps;
-	char started[32];
-	utc_now(started);
 	const struct point *pt = &c->points[t->pt];
 	char what[300], of[16] = "";
 	if (ps->opts->first_repetition <= 1)
@@ -479,11 +510,17 @@ static struct run_end run_one(struct cell *c, struct dut *d, const struct worklo
 	mkdir_p(tmp, 0755);
 	struct run_result res = { .cls = RUN_PASS };
 	char *settings = NULL;
-	enum run_class set = apply_point(d, pt, id, tmp, &settings, &res);
+	struct host_turn turn = HOST_TURN_NONE;
+	enum run_class set = take_host_turn(c, d, w, &turn, &res);
+	char started[32];	/* the turn's wait is not the run's (run/estimate.h) */
+	utc_now(started);
+	if (set == RUN_PASS)
+		set = apply_point(d, pt, id, tmp, &settings, &res);
 	if (set == RUN_PASS)
 		exec_stages_of(ps->opts)->run(d, w, id, tmp, &res);
 	else
 		res.cls = set;
+	lock_host_turn_end(&turn);
 	if (res.cls == RUN_PASS) {
 		for (size_t m = 0; m < res.n_metrics; m++) {
 			const struct metric_def *def = metric_find(res.metrics[m].name);
@@ -700,26 +737,29 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 }
 
 /* Boots of an emulated board at once (--jobs): only in virtual time, a
- * boot per repetition, every workload paced by the DUT. There a run's
- * numbers do not move with what else the host runs (docs/measurements.md,
- * "The main job in minutes"); in real time they would, and a host-paced
- * workload (TCP, what the DUT receives) follows the host's pace. */
+ * boot per repetition. There a DUT-paced run's numbers do not move with
+ * what else the host runs (docs/measurements.md, "The main job in
+ * minutes"), and a host-paced one (TCP, what the DUT receives) has the
+ * host's turn alone while the others wait, held (take_host_turn()): a
+ * backend without deploy_ops.hold cannot wait so, and runs such workloads
+ * one boot at a time. In real time every run would need the host alone. */
 static size_t emulator_width(const struct plan_state *ps, const struct board *b,
-			     const struct workload *wls, size_t nw)
+			     const struct deploy_ops *ops, const struct workload *wls, size_t nw)
 {
 	const struct plan *p = ps->plan;
 	int jobs = ps->opts->jobs;
 	if (jobs <= 1 || p->boots != BOOTS_PER_REPETITION || p->repetitions < 2)
 		return 1;
 	const char *why = p->timing != TIMING_VIRTUAL ? "real-time runs would slow each other" : NULL;
-	for (size_t i = 0; !why && i < nw; i++)
+	for (size_t i = 0; !why && !ops->hold && i < nw; i++)
 		if (crosscheck_pacing(&wls[i]) != PACED_BY_DUT)
 			why = "a host-paced workload's runs would slow each other";
 	if (why) {
 		hb_info("%s: --jobs %d: one boot at a time (%s)", b->name, jobs, why);
 		return 1;
 	}
-	hb_info("%s: up to %d boots at once, a repetition each", b->name, jobs);
+	hb_info("%s: up to %d boots at once, a repetition each%s", b->name, jobs,
+		ops->hold ? "; host-paced runs one at a time, the others held" : "");
 	return (size_t)jobs;
 }
 
@@ -737,7 +777,7 @@ static size_t fleet_width(const struct plan_state *ps, const struct board *b,
 		if (ps->opts->max_jobs > 1)
 			hb_info("%s: --max-jobs: its %s backend runs one boot at a time", b->name,
 				ops ? ops->name : b->backend);
-		return ops && !ops->one_run_per_boot ? emulator_width(ps, b, wls, nw) : 1;
+		return ops && !ops->one_run_per_boot ? emulator_width(ps, b, ops, wls, nw) : 1;
 	}
 	int cap = 1, slots = ops->slots(b, &cap);
 	int n = ps->opts->max_jobs > 0 ? ps->opts->max_jobs : slots;

@@ -36,6 +36,13 @@
  * not started are stored as not run. A lab that cannot take boots in one
  * stops the plan: no new boot starts, those in flight end theirs.
  *
+ * The host's turns (util/lock.h): on a backend whose DUTs run on this
+ * host's CPUs (deploy_ops.hold: the emulator) a boot and a DUT-paced run
+ * in virtual time share the host with other such work of any hilbench
+ * process of the cache, and a host-paced or real-time run has it alone;
+ * a booted DUT waiting for its turn is held, its clock stopped. A run's
+ * `started` is when it had its turn.
+ *
  * The build and the run of one workload are steps in struct exec_stages,
  * so that unit tests drive this loop with no kernel to build and no
  * traffic to send (the boot is deploy/dut.h's, through a deploy backend).

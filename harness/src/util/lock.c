@@ -34,3 +34,62 @@ int lock_compile(void)
 	free(path);
 	return fd;
 }
+
+static int host_turn_file(const char *name)
+{
+	char *path = path_join(hb_cache_dir(), name);
+	mkdir_p(hb_cache_dir(), 0755);	/* a cache that has built nothing yet */
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		hb_err("cannot open the lock %s: %s", path, strerror(errno));
+	free(path);
+	return fd;
+}
+
+/* flock(fd, op), without blocking unless wait: 0, 1 (it would block) or
+ * -1 (said). */
+static int host_turn_flock(int fd, int op, int wait)
+{
+	if (flock(fd, op | (wait ? 0 : LOCK_NB)) == 0)
+		return 0;
+	if (!wait && errno == EWOULDBLOCK)
+		return 1;
+	hb_err("stopped while waiting for the host's turn: %s", strerror(errno));
+	return -1;
+}
+
+int lock_host_turn(struct host_turn *t, int alone, int wait)
+{
+	*t = (struct host_turn)HOST_TURN_NONE;
+	int gate = host_turn_file("host.gate"), host = gate < 0 ? -1 : host_turn_file("host.lock");
+	if (host < 0) {
+		if (gate >= 0)
+			close(gate);
+		return -1;
+	}
+	/* alone: the gate is held until the end, so no shared user starts
+	 * meanwhile; shared: passed through, waiting where one alone holds it */
+	int rc = host_turn_flock(gate, alone ? LOCK_EX : LOCK_SH, wait);
+	if (!rc)
+		rc = host_turn_flock(host, alone ? LOCK_EX : LOCK_SH, wait);
+	if (rc) {
+		close(host);
+		close(gate);
+		return rc;
+	}
+	t->host = host;
+	if (alone)
+		t->gate = gate;
+	else
+		close(gate);
+	return 0;
+}
+
+void lock_host_turn_end(struct host_turn *t)
+{
+	if (t->host >= 0)
+		close(t->host);
+	if (t->gate >= 0)
+		close(t->gate);
+	*t = (struct host_turn)HOST_TURN_NONE;
+}
