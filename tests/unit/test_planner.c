@@ -236,58 +236,6 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 	planner_free(&pl);
 }
 
-/* Per boot of the session, the workload it ran first; a boot that ran
- * udp64-dut-tx before tcp-dut-tx counted apart. */
-struct boot_order {
-	char boot[DOUBLE_MAX][80], first[DOUBLE_MAX][64];
-	size_t n, shared, udp_before_tcp;
-};
-
-static int order_run(const struct run_row *r, void *ctx)
-{
-	struct boot_order *o = ctx;
-	for (size_t i = 0; i < o->n; i++)
-		if (!strcmp(o->boot[i], r->boot_id)) {
-			o->shared++;
-			o->udp_before_tcp += !strcmp(o->first[i], "udp64-dut-tx") &&
-					     !strcmp(r->workload, "tcp-dut-tx");
-			return 0;
-		}
-	assert_true(o->n < DOUBLE_MAX);
-	snprintf(o->boot[o->n], sizeof(o->boot[o->n]), "%s", r->boot_id);
-	snprintf(o->first[o->n++], sizeof(o->first[0]), "%s", r->workload);
-	return 0;
-}
-
-/* Where the board's backend holds its DUTs (the host's turns,
- * util/lock.h), every workload goes on the two boards, a candidate's
- * sharing its boots, the host-paced one first in each; the verdicts are
- * those of one board at a time. (The turns' locks themselves are
- * test_lock's; the double's hold stops nothing.) */
-static void with_the_hosts_turns_every_workload_goes_beside(void **state)
-{
-	(void)state;
-	dbl.mbps = revert_slower;
-	deploy_substitute(&double_hold_ops);
-	struct exec_opts two = opts;
-	two.jobs = 2;
-	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
-	deploy_substitute(&double_ops);
-	assert_true(pl.turns);
-	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
-	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps")->outcome, GATE_PASS);
-	struct boot_order o = { 0 };
-	struct selection sel = { .session = pl.session };
-	assert_int_equal(store_foreach(st, &sel, order_run, &o), 0);
-	assert_true(o.shared > 0);	/* boots ran both workloads */
-	assert_int_equal(o.udp_before_tcp, 0);
-	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
-	planner_free(&pl);
-}
-
 static void a_plan_with_only_the_reference_is_an_input_error(void **state)
 {
 	(void)state;
@@ -356,12 +304,6 @@ static void a_failed_build_is_not_judged(void **state)
 
 int main(void)
 {
-	/* the host's turns' lock files (util/lock.h), one cache for the
-	 * binary: hb_cache_dir() reads the environment once */
-	char cache[64] = "/tmp/hb-test-planner-cache-XXXXXX";
-	if (!mkdtemp(cache))
-		return 1;
-	setenv("HILBENCH_CACHE", cache, 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(candidates_are_decided_against_a_shared_reference,
 						setup, teardown),
@@ -370,8 +312,6 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(concurrent_candidates_reach_the_same_verdicts, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(with_the_hosts_turns_every_workload_goes_beside,
-						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(every_part_of_a_plan_with_a_perf_workload_boots_perf,
@@ -380,7 +320,5 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_failed_build_is_not_judged, setup, teardown),
 	};
-	int failed = cmocka_run_group_tests(tests, NULL, NULL);
-	rm_rf(cache);
-	return failed;
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "config/catalog.h"
-#include "deploy/dut.h"
 #include "measure/crosscheck.h"
 #include "run/estimate.h"
 #include "run/pool.h"
@@ -98,18 +97,10 @@ static void phase_workloads(const struct plan *p, enum phase ph, struct strlist 
  * differ: with the futility rule a candidate alike the reference ends its
  * TCP DUT-TX in a run or two where one 5-20 % off took up to the cap, and
  * the alike count said 52 runs of 63, docs/measurements.md); without
- * either, the least a candidate can take. A candidate under way is
- * expected to make at least one run more than it has: the ones that
- * take longest are the last to be judged, so counting them at the judged
- * ones' mean took 13 runs left for 20 (docs/measurements.md, "The host's
- * turns"). */
+ * either, the least a candidate can take. */
 struct expectation {
 	size_t judged[NPHASES];
 	int runs[NPHASES];	/* the judged ones' */
-	/* [cell * NPHASES + phase]: the runs a candidate judged beside others
-	 * has stored so far (follow()), and whether its phase is judged */
-	int *made;
-	char *landed;
 	size_t workloads[NPHASES];
 	int reference_left;	/* the reference's runs not made yet */
 	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time, or a
@@ -146,23 +137,16 @@ static void expect(struct planner *pl, const struct expectation *e)
 					   : (double)(pl->plan->gate.first_repetitions *
 						      (int)e->workloads[ph]);
 		double want = 0;
-		for (size_t i = 0; i < pl->ncells; i++) {
-			size_t k = i * NPHASES + (size_t)ph;
-			if (e->landed[k])
-				continue;
-			int last = e->last_runs && !(e->alike && e->judged[ph]) ? e->last_runs[k] : 0;
-			double base = last > 0 ? last : per;
-			/* under way: what it has made stays, one more at least */
-			if (e->made[k] > 0 && base < e->made[k] + 1)
-				base = e->made[k] + 1;
-			want += base - e->made[k];
+		for (size_t i = e->judged[ph]; i < pl->ncells; i++) {
+			int last = e->last_runs && !(e->alike && e->judged[ph])
+					   ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
+			want += last > 0 ? last : per;
 		}
-		int n = (int)(want + 0.5);
+		/* the runs the candidates being judged have made already */
+		int in_flight = g->lanes[lane].done - e->runs[ph];
+		int n = (int)(want + 0.5) - in_flight;
 		double guess = e->guess_s[ph] > 0 ? e->guess_s[ph] : ref_s;
-		/* with turns the reference's lane ran on the same boards, its
-		 * host-paced runs alone as the candidates' will: its mean is
-		 * already the wall time of a run */
-		if (guess > 0 && lane == LANE_DUT_PACED && !pl->turns)
+		if (guess > 0 && lane == LANE_DUT_PACED)
 			guess /= pl->jobs;
 		progress_lane_expect(g, lane, n, guess > 0 ? guess : -1);
 		left += n > 0 ? n : 0;
@@ -183,10 +167,7 @@ static void price_phases(struct planner *pl, struct store *s, const struct strli
 	struct run_costs c;
 	estimate_costs(s, pl->session, pl->reference, &p->workloads, &c);
 	for (int ph = 0; ph < NPHASES; ph++) {
-		/* with turns a boot's runs wait for each other's: the reference
-		 * lane's wall time a run (expect()) prices them */
-		double boot = wl[ph].n && !pl->turns ? estimate_boot_s(&c, &p->workloads, &wl[ph])
-						      : -1;
+		double boot = wl[ph].n ? estimate_boot_s(&c, &p->workloads, &wl[ph]) : -1;
 		e->guess_s[ph] = boot > 0 ? boot / (double)wl[ph].n : -1;
 	}
 	estimate_costs_free(&c);
@@ -326,14 +307,6 @@ static int judge_in_child(void *arg, int fd)
 struct run_count {
 	char last[40];
 	int n;
-	/* of the runs after the first `seen`: those of the workloads `host`
-	 * (NULL: none counted apart) */
-	int seen, host_new;
-	const struct strlist *host;
-	/* with pl: each candidate's runs into made, by phase (host: the
-	 * host-paced workloads) */
-	const struct planner *pl;
-	int *made;
 };
 
 static int count_run(const struct run_row *r, void *ctx)
@@ -342,71 +315,29 @@ static int count_run(const struct run_row *r, void *ctx)
 	if (strcmp(c->last, r->id)) {
 		snprintf(c->last, sizeof(c->last), "%s", r->id);
 		c->n++;
-		int host = c->host && strlist_has(c->host, r->workload);
-		c->host_new += c->n > c->seen && host;
-		for (size_t i = 0; c->pl && i < c->pl->ncells; i++)
-			if (!strcmp(c->pl->cells[i].strategy, r->strategy))
-				c->made[i * NPHASES + (host ? PHASE_HOST_PACED : PHASE_DUT_PACED)]++;
 	}
 	return 0;
 }
 
-static int session_count(struct store *s, const char *session, struct run_count *c)
-{
-	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
-	return store_foreach(s, &sel, count_run, c);
-}
-
 static int session_runs(struct store *s, const char *session)
 {
-	struct run_count c = { "", 0, 0, 0, NULL, NULL, NULL };
-	return session_count(s, session, &c) < 0 ? -1 : c.n;
+	struct run_count c = { "", 0 };
+	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
+	return store_foreach(s, &sel, count_run, &c) < 0 ? -1 : c.n;
 }
 
-/* The bar counts the runs the session gained since *seen; with the host's
- * turns each in the lane of its kind (host-paced: the workloads `host`),
- * which its phase of the expectation counts. e->made: each candidate's
- * runs so far. */
-static void follow(struct planner *pl, struct store *s, int *seen, const struct strlist *host,
-		   struct expectation *e)
+/* The bar counts the runs the session gained since *seen. */
+static void follow(struct planner *pl, struct store *s, int *seen)
 {
-	memset(e->made, 0, pl->ncells * NPHASES * sizeof(*e->made));
-	struct run_count c = { "", 0, *seen, 0, host, pl, e->made };
-	if (session_count(s, pl->session, &c) < 0)
-		return;
-	for (; c.n > *seen; ++*seen) {
-		if (pl->turns)
-			progress_lane(&pl->prog, c.host_new-- > 0 ? LANE_HOST_PACED : LANE_DUT_PACED);
+	for (int now = session_runs(s, pl->session); now > *seen; ++*seen)
 		progress_run_end(&pl->prog, 1);
-	}
 }
 
 /* What the candidates judged beside each other tell the parent. */
 struct beside {
 	struct expectation *e;
 	int rc;			/* the first candidate's input error */
-	/* with the host's turns: the workloads of each phase, which a
-	 * candidate's runs are counted in by kind */
-	const struct planner *pl;
-	const struct strlist *phases;
 };
-
-/* The runs a judged candidate made of the workloads wl: per workload the
- * most any of its decisions took, first_repetitions of one that no metric
- * judges (a profiler's). */
-static int cell_runs(const struct planner *pl, const struct planner_cell *c,
-		     const struct strlist *wl)
-{
-	int runs = 0;
-	for (size_t w = 0; w < wl->n; w++) {
-		int most = -1;
-		for (size_t k = 0; k < c->n; k++)
-			if (!strcmp(c->v[k].workload, wl->v[w]) && (int)c->v[k].cand.n > most)
-				most = (int)c->v[k].cand.n;
-		runs += most >= 0 ? most : pl->plan->gate.first_repetitions;
-	}
-	return runs;
-}
 
 /* A candidate's process ended: its verdicts into its cell. */
 static void verdicts_landed(const struct pool_child *p, void *ctx)
@@ -428,32 +359,19 @@ static void verdicts_landed(const struct pool_child *p, void *ctx)
 	}
 	c->rc = v.rc;
 	c->missing = v.missing;
-	size_t k = (size_t)(c - b->pl->cells) * NPHASES;
-	if (b->pl->turns) {
-		for (int ph = 0; ph < NPHASES; ph++) {
-			b->e->runs[ph] += cell_runs(b->pl, c, &b->phases[ph]);
-			b->e->judged[ph]++;
-			b->e->landed[k + (size_t)ph] = 1;
-		}
-	} else {
-		b->e->runs[PHASE_DUT_PACED] += v.runs;
-		b->e->judged[PHASE_DUT_PACED]++;
-		b->e->landed[k + PHASE_DUT_PACED] = 1;
-	}
+	b->e->runs[PHASE_DUT_PACED] += v.runs;
+	b->e->judged[PHASE_DUT_PACED]++;
 	if (c->rc == HB_FAIL_INPUT && !b->rc)
 		b->rc = c->rc;
 }
 
-/* The candidates' workloads wl (DUT-paced, or with the host's turns every
- * one, the phases' lists `phases`), pl->jobs at once (run/pool.h); the bar
- * follows the session's runs in the store. */
-static int judge_concurrently(struct planner *pl, const struct strlist *wl,
-			      const struct strlist phases[NPHASES], struct store *s,
+/* The candidates' DUT-paced workloads, pl->jobs at once (run/pool.h);
+ * the bar follows the session's runs in the store. */
+static int judge_concurrently(struct planner *pl, const struct strlist *wl, struct store *s,
 			      struct expectation *e)
 {
 	struct pool pool = { 0 };
-	struct beside b = { .e = e, .pl = pl, .phases = phases };
-	const struct strlist *host = &phases[PHASE_HOST_PACED];
+	struct beside b = { .e = e };
 	size_t next = 0;
 	int seen = session_runs(s, pl->session);
 	while ((next < pl->ncells || pool.n) && b.rc == 0) {
@@ -464,14 +382,14 @@ static int judge_concurrently(struct planner *pl, const struct strlist *wl,
 				b.rc = HB_FAIL;
 				break;
 			}
-			progress_say(&pl->prog, "%s: its %sworkloads beside %zu other board(s)",
-				     c->strategy, pl->turns ? "" : "DUT-paced ", pool.n - 1);
+			progress_say(&pl->prog, "%s: its DUT-paced workloads beside %zu other "
+				     "board(s)", c->strategy, pool.n - 1);
 			next++;
 		}
 		if (!pool.n)
 			break;
 		if (pool_reap(&pool, verdicts_landed, &b) == 0) {
-			follow(pl, s, &seen, host, e);
+			follow(pl, s, &seen);
 			expect(pl, e);
 			progress_draw(&pl->prog);
 			sleep(1);
@@ -481,7 +399,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist *wl,
 	while (pool.n)
 		if (pool_reap(&pool, verdicts_landed, &b) == 0)
 			usleep(100000);
-	follow(pl, s, &seen, host, e);
+	follow(pl, s, &seen);
 	pool_free(&pool);
 	return b.rc;
 }
@@ -589,25 +507,6 @@ static void one_phase(const struct plan *p, struct strlist wl[NPHASES], struct e
 	e->workloads[PHASE_DUT_PACED] = 0;
 	e->workloads[PHASE_HOST_PACED] = p->workloads.n;
 	e->judged[PHASE_DUT_PACED] = ncells;
-	for (size_t i = 0; i < ncells; i++)
-		e->landed[i * NPHASES + PHASE_DUT_PACED] = 1;
-}
-
-/* With the host's turns (util/lock.h) every workload goes on the boards at
- * once, a host-paced run alone while the others are held, and a
- * candidate's workloads share its boots, the host-paced ones first (into
- * out): TCP DUT-TX after a UDP run in the same boot read 4 % lower and
- * spread wider than first in a boot, where UDP after TCP reads as first
- * within 0.1 % (docs/measurements.md, "The host's turns"), and a
- * candidate's later runs, of the workloads still open, are mostly TCP's.
- * The phases stay apart in the expectation and the bar's lanes: their
- * runs cost unalike. */
-static void turns_workloads(const struct strlist wl[NPHASES], struct strlist *out)
-{
-	for (size_t i = 0; i < wl[PHASE_HOST_PACED].n; i++)
-		strlist_push(out, wl[PHASE_HOST_PACED].v[i]);
-	for (size_t i = 0; i < wl[PHASE_DUT_PACED].n; i++)
-		strlist_push(out, wl[PHASE_DUT_PACED].v[i]);
 }
 
 /* The candidates' host-paced workloads, one candidate at a time. */
@@ -618,7 +517,6 @@ static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct st
 		expect(pl, e);
 		e->runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], wl, s);
 		e->judged[PHASE_HOST_PACED]++;
-		e->landed[i * NPHASES + PHASE_HOST_PACED] = 1;
 		if (pl->cells[i].rc == HB_FAIL_INPUT)
 			return HB_FAIL_INPUT;
 	}
@@ -636,38 +534,31 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 		/* the gate loops' boots one at a time but where run_reference()
 		 * asks for more: the candidates beside each other are the boards */
 		pl->opts.jobs = 1;
-		const struct deploy_ops *ops = deploy_backend(b->backend);
-		pl->turns = pl->jobs > 1 && ops && ops->hold;
-		progress_say(&pl->prog, "%d board(s) at once for the %s workloads", pl->jobs,
-			     pl->turns ? "plan's (host-paced runs one at a time, the others held)"
-				       : "DUT-paced");
+		progress_say(&pl->prog, "%d board(s) at once for the DUT-paced workloads", pl->jobs);
 	}
 	progress_lane(&pl->prog, LANE_REFERENCE);
-	struct strlist all = { 0 };
-	turns_workloads(wl, &all);
-	int split = pl->jobs > 1 && !pl->turns && wl[PHASE_DUT_PACED].n;
-	/* without turns: the reference's DUT-paced workloads on pl->jobs
-	 * boards, then the rest one at a time: twice the boots, half of them
-	 * beside each other (docs/measurements.md, "The profiler's rate left
-	 * unjudged, the reference on two boards") */
-	if (!rc && !hb_interrupted && (split || pl->turns))
-		rc = run_reference(pl, s, pl->turns ? &all : &wl[PHASE_DUT_PACED], pl->jobs);
-	if (!rc && !hb_interrupted && !pl->turns)
+	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
+	/* the reference's DUT-paced workloads on pl->jobs boards, then the
+	 * rest one at a time: twice the boots, half of them beside each other
+	 * (docs/measurements.md, "The profiler's rate left unjudged, the
+	 * reference on two boards") */
+	if (!rc && !hb_interrupted && split)
+		rc = run_reference(pl, s, &wl[PHASE_DUT_PACED], pl->jobs);
+	if (!rc && !hb_interrupted)
 		rc = run_reference(pl, s, &pl->plan->workloads, 1);
 	e->reference_left = 0;
-	if (!split && !pl->turns)
+	if (!split)
 		one_phase(pl->plan, wl, e, pl->ncells);
 	if (!rc) {
 		price_phases(pl, s, wl, e);
 		expect(pl, e);
 	}
 	progress_lane(&pl->prog, LANE_DUT_PACED);
-	if (!rc && (split || pl->turns) && !hb_interrupted)
-		rc = judge_concurrently(pl, pl->turns ? &all : &wl[PHASE_DUT_PACED], wl, s, e);
+	if (!rc && split && !hb_interrupted)
+		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, e);
 	progress_lane(&pl->prog, LANE_HOST_PACED);
-	if (!rc && !pl->turns)
+	if (!rc)
 		rc = judge_in_turn(pl, &wl[PHASE_HOST_PACED], s, e);
-	strlist_free(&all);
 	return rc;
 }
 
@@ -682,8 +573,6 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	pl->opts.session = pl->session;
 	struct strlist wl[NPHASES] = { 0 };
 	struct expectation e = { .reference_left = gate_loop_reference_runs(&probe) };
-	e.made = xcalloc(pl->ncells * NPHASES, sizeof(*e.made));
-	e.landed = xcalloc(pl->ncells * NPHASES, 1);
 	for (int ph = 0; ph < NPHASES; ph++) {
 		phase_workloads(p, ph, &wl[ph]);
 		e.workloads[ph] = wl[ph].n;
@@ -695,8 +584,6 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	expect(pl, &e);
 	int rc = run_phases(pl, &probe.board, s, wl, &e);
 	free(e.last_runs);
-	free(e.made);
-	free(e.landed);
 	gate_loop_free(&probe);
 	strlist_free(&wl[PHASE_DUT_PACED]);
 	strlist_free(&wl[PHASE_HOST_PACED]);

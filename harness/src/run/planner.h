@@ -20,19 +20,17 @@
  * session state both (analyze/decisions.h).
  *
  * Order: every strategy's build first, one at a time; then the
- * reference's runs, then the candidates', up to `jobs` candidates at
- * once, each in a process of its own (its own boots, network namespaces
- * and store connection; run/pool.h, which passes an interrupt on to them).
- * A host-paced run (TCP, the host sending: measure/crosscheck.h) must not
- * have another emulator beside it: it reads the host's CPU pressure (PSI
- * 25-43 % with two on 2 cores), which makes it an error in virtual time,
- * while a DUT-paced one stays within 0.3 %. Where the board's DUTs take
- * the host's turns (deploy_ops.hold, util/lock.h), every workload goes on
- * the `jobs` boards at once, a candidate's workloads sharing its boots: a
- * host-paced run takes the host alone while the other boards are held,
- * their clocks stopped. Elsewhere the DUT-paced workloads go on `jobs`
- * boards and the host-paced ones after them, one candidate at a time (the
- * reference's likewise). Real-time runs are never run beside another:
+ * reference's runs, those of its DUT-paced workloads (UDP the DUT sends at
+ * an unlimited rate, measure/crosscheck.h) `jobs` boots at once
+ * (run/executor.h), the others one boot at a time; then the candidates'
+ * DUT-paced workloads, up to `jobs`
+ * candidates at once, each in a process of its own (its own boots, network
+ * namespaces and store connection; run/pool.h, which passes an interrupt
+ * on to them); then their host-paced workloads (TCP, the host sending),
+ * one candidate at a time: a host-paced run beside
+ * another emulator reads the host's CPU pressure (PSI 25-43 % with two on
+ * 2 cores), which makes it an error in virtual time, while a DUT-paced
+ * one stays within 0.3 %. Real-time runs are never run beside another:
  * the emulator next to them would change their numbers.
  *
  * Contract (docs/design.md, "Errors"): planner_run() returns 0 when every
@@ -65,7 +63,6 @@ struct planner {
 	struct planner_cell *cells;	/* one per candidate, in the plan's order */
 	size_t ncells;
 	int jobs;		/* candidates at once in the DUT-paced phase */
-	int turns;		/* every workload in that phase: the host's turns */
 	struct progress prog;
 	struct exec_opts opts;	/* the caller's, with the session and the bar */
 	char session[40];
