@@ -90,7 +90,11 @@ EOF
 
 # start_mid_run LOG N [ARGS...]: starts `hilbench run` of N UDP repetitions
 # in the background, output to the file LOG; returns, with its pid in $pid,
-# once the first repetition is under way.
+# once the first repetition is under way: a second after its traffic
+# started (the runner's "warm-up" line), of a run of 5 s of the DUT's
+# clock, which took 2.8 s of wall time on the fastest machine yet; waiting
+# 2 s after the repetition's first line, polled each second, once landed
+# in the second repetition there.
 start_mid_run() {
 	local log=$1 reps=$2
 	shift 2
@@ -98,6 +102,9 @@ start_mid_run() {
 	$HB run --board qemu-orangepi-pc --strategy baseline \
 		--workload "$DATA/workloads/udp64-smoke.yaml" --repeat "$reps" "$@" >"$log" 2>&1 &
 	pid=$!
-	for _ in $(seq 180); do grep -q "repetition 1/$reps" "$log" && break; sleep 1; done
-	sleep 2
+	for _ in $(seq 900); do
+		grep -q "repetition 1/$reps" "$log" && grep -q "warm-up)" "$log" && break
+		sleep 0.2
+	done
+	sleep 1
 }
