@@ -66,7 +66,6 @@ struct double_state {
 	const char *dir;	/* where prepare() writes manifests */
 	/* seen */
 	size_t started, stopped, ran, prepared;
-	size_t held;		/* hold(1) calls of double_hold_ops */
 	size_t prepared_with_perf;	/* prepare()s asked for the perf userland */
 	char strategy[64];	/* booted now */
 	char revision[16];	/* the last prepare()'s exec_opts.revision (g<12 hex>), "" for none */
@@ -126,19 +125,6 @@ static inline const char *double_version(struct dut *d)
 
 static const struct deploy_ops double_ops = {
 	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
-};
-
-static inline void double_hold(struct dut *d, int on)
-{
-	(void)d;
-	dbl.held += on != 0;
-}
-
-/* double_ops as a backend whose DUTs take the host's turns (util/lock.h):
- * it counts the holds, it stops nothing. */
-static const struct deploy_ops double_hold_ops = {
-	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
-	.hold = double_hold,
 };
 
 /* A temp dir made from tmpl (mkdtemp's), a store in it, the doubles reset

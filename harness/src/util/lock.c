@@ -9,13 +9,20 @@
 
 #include "util/util.h"
 
-int lock_wait(const char *path, const char *what)
+/* path opened (created) for flock(), or -1 said. */
+static int lock_open(const char *path)
 {
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
+	if (fd < 0)
 		hb_err("cannot open the lock %s: %s", path, strerror(errno));
+	return fd;
+}
+
+int lock_wait(const char *path, const char *what)
+{
+	int fd = lock_open(path);
+	if (fd < 0)
 		return -1;
-	}
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return fd;
 	hb_info("waiting for %s (%s)", what, path);
@@ -39,9 +46,7 @@ static int host_turn_file(const char *name)
 {
 	char *path = path_join(hb_cache_dir(), name);
 	mkdir_p(hb_cache_dir(), 0755);	/* a cache that has built nothing yet */
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		hb_err("cannot open the lock %s: %s", path, strerror(errno));
+	int fd = lock_open(path);
 	free(path);
 	return fd;
 }
