@@ -125,11 +125,18 @@ kill_during() {
 		--attempts 1 >"$HILBENCH_STORE/run.out" 2>&1 &
 	local pid=$!
 	for label in "$@"; do
-		for _ in $(seq 300); do
-			grep -q "$label, udp64-knob, repetition 1/1" "$HILBENCH_STORE/run.out" && break
-			sleep 0.5
+		# the label's run line, then its runner's "warm-up)" line: the
+		# point's settings are applied and its traffic is starting. Its
+		# 3 s of the DUT's clock took under 2 s of wall time on the
+		# fastest machine yet, so a fixed wait after the first line
+		# (1.5 s, polled every 0.5 s) once landed after the run there.
+		for _ in $(seq 1500); do
+			awk -v l="$label, udp64-knob, repetition 1/1" \
+				'index($0, l) { on = 1 } on && /warm-up\)/ { f = 1 } END { exit !f }' \
+				"$HILBENCH_STORE/run.out" && break
+			sleep 0.2
 		done
-		sleep 1.5	# the point's settings are applied, its run is on
+		sleep 0.5
 		pkill -KILL -P "$pid" -f qemu-system-arm	# only this hilbench's QEMU
 	done
 	wait "$pid"
