@@ -117,12 +117,21 @@ static void the_runs_a_candidate_took_the_plans_last_time(void **state)
 	assert_int_equal(store_last_decided_session(s, "default", "P2", last, sizeof(last)), 0);
 	assert_string_equal(last, "P1");
 	assert_int_equal(store_last_decided_session(s, "other", "P2", last, sizeof(last)), -1);
+	/* a profiler's workload no metric judges: its stored runs, any class */
+	add(s, "P1", "revert", "prof", "d3", 620, 623, RUN_PASS);
+	add(s, "P1", "revert", "prof", "d4", 630, 633, RUN_ERROR);
+	add(s, "P1", "is-queued", "prof", "d5", 640, 643, RUN_PASS);
 	struct strlist wl = { 0 };
 	strlist_split(&wl, "tcp,tcpr", ",");
 	assert_int_equal(estimate_runs_taken(s, "P1", "revert", &wl), 4);
 	assert_int_equal(estimate_runs_taken(s, "P1", "gating", &wl), 6);
 	assert_int_equal(estimate_runs_taken(s, "P1", "is-queued", &wl), 0);
 	assert_int_equal(estimate_runs_taken(s, "nope", "revert", &wl), 0);
+	strlist_push(&wl, "prof");
+	assert_int_equal(estimate_runs_taken(s, "P1", "revert", &wl), 6);
+	assert_int_equal(estimate_runs_taken(s, "P1", "gating", &wl), 6);
+	/* nothing decided of it: not known, whatever it ran */
+	assert_int_equal(estimate_runs_taken(s, "P1", "is-queued", &wl), 0);
 	strlist_free(&wl);
 	store_close(s);
 }

@@ -111,16 +111,43 @@ static int count_taken(const struct decision_record *d, void *ctx)
 	return 0;
 }
 
+/* Runs of any class, a run's rows together. */
+struct stored_runs {
+	char last[40];
+	int n;
+};
+
+static int count_stored(const struct run_row *r, void *ctx)
+{
+	struct stored_runs *c = ctx;
+	if (strcmp(c->last, r->id)) {
+		snprintf(c->last, sizeof(c->last), "%s", r->id);
+		c->n++;
+	}
+	return 0;
+}
+
 int estimate_runs_taken(struct store *s, const char *session, const char *strategy,
 			const struct strlist *workloads)
 {
 	struct taken t = { strategy, workloads, xcalloc(workloads->n + 1, sizeof(int)) };
-	int sum = 0;
+	int sum = 0, decided = 0;
 	if (store_each_decision(s, session, count_taken, &t) == 0)
-		for (size_t i = 0; i < workloads->n; i++)
+		for (size_t i = 0; i < workloads->n; i++) {
 			sum += t.most[i];
+			decided |= t.most[i] > 0;
+		}
+	/* a workload no metric judges (the profiler's) has runs all the same */
+	for (size_t i = 0; decided && i < workloads->n; i++) {
+		struct stored_runs c = { "", 0 };
+		struct selection sel = { .session = session, .strategy = strategy,
+					 .workload = workloads->v[i], .all_classes = 1,
+					 .no_provenance = 1 };
+		if (!t.most[i] && store_foreach(s, &sel, count_stored, &c) == 0)
+			sum += c.n;
+	}
 	free(t.most);
-	return sum;
+	return decided ? sum : 0;
 }
 
 /* n values of mean m whose sample standard deviation is sd: pairs at

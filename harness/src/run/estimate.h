@@ -42,9 +42,10 @@ double estimate_boot_s(const struct run_costs *c, const struct strlist *all,
 		       const struct strlist *these);
 void estimate_costs_free(struct run_costs *c);
 
-/* The runs strategy took of these workloads in session's decisions: the
- * sum over the workloads of the most any metric took; 0 when the session
- * decided none of them. */
+/* The runs strategy took of these workloads in session: the sum over
+ * the workloads of the most any of its decisions took, and for a
+ * workload no metric judged (the profiler's) its runs stored there; 0
+ * when the session decided none of them. */
 int estimate_runs_taken(struct store *s, const char *session, const char *strategy,
 			const struct strlist *workloads);
 
