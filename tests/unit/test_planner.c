@@ -231,7 +231,45 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
 	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps")->outcome, GATE_REGRESSED);
 	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps")->outcome, GATE_PASS);
+	/* TCP's candidates booted here, one at a time */
+	assert_true(boots_of("revert") > 0 && boots_of("is-queued") > 0);
 	/* the bar counted the children's runs from the store */
+	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
+	planner_free(&pl);
+}
+
+static void double_hold(struct dut *d, int on)
+{
+	(void)d, (void)on;
+}
+
+/* double_ops as a backend that can hold a DUT while a host-paced run has
+ * the host alone (run/executor.h's turns, over util/lock.h's files in the
+ * test's cache). */
+static const struct deploy_ops double_hold_ops = {
+	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
+	.hold = double_hold,
+};
+
+/* A backend that holds: each candidate's TCP workload is judged in its
+ * process too, after its UDP one, none booted in this one; the same
+ * verdicts. */
+static void with_a_backend_that_holds_every_workload_is_judged_beside(void **state)
+{
+	(void)state;
+	deploy_substitute(&double_hold_ops);
+	dbl.mbps = revert_slower;
+	struct exec_opts two = opts;
+	two.jobs = 2;
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
+	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
+	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps")->outcome, GATE_PASS);
+	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 0);
+	/* the reference's on two boards too, the executor's processes */
+	assert_int_equal(runs_of(pl.session, "baseline", "tcp-dut-tx"), 6);
 	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
 	planner_free(&pl);
 }
@@ -304,6 +342,12 @@ static void a_failed_build_is_not_judged(void **state)
 
 int main(void)
 {
+	/* the host's turns' lock files (util/lock.h) in a cache of the
+	 * binary's own: hb_cache_dir() reads the environment once */
+	char cache[64] = "/tmp/hb-test-planner-cache-XXXXXX";
+	if (!mkdtemp(cache))
+		return 1;
+	setenv("HILBENCH_CACHE", cache, 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(candidates_are_decided_against_a_shared_reference,
 						setup, teardown),
@@ -312,6 +356,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(concurrent_candidates_reach_the_same_verdicts, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			with_a_backend_that_holds_every_workload_is_judged_beside, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(every_part_of_a_plan_with_a_perf_workload_boots_perf,
@@ -320,5 +366,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_failed_build_is_not_judged, setup, teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	rm_rf(cache);
+	return failed;
 }

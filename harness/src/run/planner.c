@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "config/catalog.h"
+#include "deploy/dut.h"
 #include "measure/crosscheck.h"
 #include "run/estimate.h"
 #include "run/pool.h"
@@ -106,22 +107,25 @@ struct expectation {
 	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time, or a
 				 * candidate alike the reference; 0: unknown */
 	int alike;		/* last_runs are the alike ones (no last time) */
+	int beside;		/* phases [0, beside) are judged beside each other */
 	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
 };
 
-/* The bar's lanes (run/progress.h): the reference's runs, then each
- * phase's. */
-enum { LANE_REFERENCE, LANE_DUT_PACED, LANE_HOST_PACED };
+/* The bar's lanes (run/progress.h): the reference's runs; the
+ * candidates' judged beside each other (every phase, pl->jobs boards);
+ * those judged one at a time (one board). */
+enum { LANE_REFERENCE, LANE_BESIDE, LANE_IN_TURN };
 
-static int lane_of(enum phase ph)
+static int lane_of(const struct expectation *e, enum phase ph)
 {
-	return ph == PHASE_DUT_PACED ? LANE_DUT_PACED : LANE_HOST_PACED;
+	return (int)ph < e->beside ? LANE_BESIDE : LANE_IN_TURN;
 }
 
-/* Until a phase has measured its own runs, one of them is taken to cost
+/* Until a lane has measured its own runs, one of them is taken to cost
  * what the reference's runs say a boot and its workloads cost
- * (price_phases()), else a reference run's wall time; either divided
- * among the boards running at once. */
+ * (price_phases()), else a reference run's wall time; a DUT-paced one
+ * beside others divided among the boards (host-paced runs have the host
+ * alone: run/executor.h). */
 static void expect(struct planner *pl, const struct expectation *e)
 {
 	struct progress *g = &pl->prog;
@@ -131,24 +135,31 @@ static void expect(struct planner *pl, const struct expectation *e)
 		progress_lane_expect(g, LANE_REFERENCE, e->reference_left, -1);
 	else
 		left = g->lanes[LANE_REFERENCE].left;
+	double want[PROGRESS_LANES] = { 0 }, cost[PROGRESS_LANES] = { 0 };
+	int made[PROGRESS_LANES] = { 0 };
 	for (int ph = 0; ph < NPHASES; ph++) {
-		int lane = lane_of((enum phase)ph);
+		int lane = lane_of(e, (enum phase)ph);
 		double per = e->judged[ph] ? (double)e->runs[ph] / (double)e->judged[ph]
 					   : (double)(pl->plan->gate.first_repetitions *
 						      (int)e->workloads[ph]);
-		double want = 0;
+		double runs = 0;
 		for (size_t i = e->judged[ph]; i < pl->ncells; i++) {
 			int last = e->last_runs && !(e->alike && e->judged[ph])
 					   ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
-			want += last > 0 ? last : per;
+			runs += last > 0 ? last : per;
 		}
-		/* the runs the candidates being judged have made already */
-		int in_flight = g->lanes[lane].done - e->runs[ph];
-		int n = (int)(want + 0.5) - in_flight;
 		double guess = e->guess_s[ph] > 0 ? e->guess_s[ph] : ref_s;
-		if (guess > 0 && lane == LANE_DUT_PACED)
+		if (lane == LANE_BESIDE && ph == PHASE_DUT_PACED)
 			guess /= pl->jobs;
-		progress_lane_expect(g, lane, n, guess > 0 ? guess : -1);
+		cost[lane] = cost[lane] >= 0 && guess > 0 ? cost[lane] + runs * guess : -1;
+		want[lane] += runs;
+		made[lane] += e->runs[ph];
+	}
+	for (int lane = LANE_BESIDE; lane <= LANE_IN_TURN; lane++) {
+		/* less the runs the candidates being judged have made already */
+		int n = (int)(want[lane] + 0.5) - (g->lanes[lane].done - made[lane]);
+		progress_lane_expect(g, lane, n, cost[lane] > 0 && want[lane] > 0
+							 ? cost[lane] / want[lane] : -1);
 		left += n > 0 ? n : 0;
 	}
 	progress_expect(g, g->runs_done + left, g->builds_total);
@@ -264,7 +275,7 @@ static int judge(struct planner *pl, struct planner_cell *c, const struct strlis
 
 /* What a candidate's process hands back: its result, then n decisions. */
 struct verdicts {
-	int rc, missing, runs;
+	int rc, missing, runs[NPHASES];
 	size_t n;
 };
 
@@ -272,12 +283,16 @@ struct verdicts {
 struct candidate_job {
 	struct planner *pl;
 	struct planner_cell *c;
-	const struct strlist *wl;
+	const struct strlist *wl;	/* [NPHASES] */
+	int phases;		/* wl[0 .. phases - 1] are judged, in turn */
 	const char *store_path;
 };
 
 /* The candidate's process: its own store connection, its lines without a
- * bar (the parent draws it); the verdicts through fd. */
+ * bar (the parent draws it); each phase's workloads in turn, each kind in
+ * boots of its own and first in them (a UDP run after TCP in one boot
+ * spread 5x wider between boots, docs/measurements.md); the verdicts
+ * through fd. */
 static int judge_in_child(void *arg, int fd)
 {
 	const struct candidate_job *j = arg;
@@ -288,12 +303,12 @@ static int judge_in_child(void *arg, int fd)
 	progress_start(&own);
 	own.lines_only = 1;
 	pl->opts.progress = &own;
-	int runs = s ? judge(pl, c, j->wl, s) : 0;
 	struct verdicts v;
 	memset(&v, 0, sizeof(v));	/* its padding goes down the pipe too */
+	for (int ph = 0; s && ph < j->phases && c->rc != HB_FAIL_INPUT && !hb_interrupted; ph++)
+		v.runs[ph] = j->wl[ph].n ? judge(pl, c, &j->wl[ph], s) : 0;
 	v.rc = s ? c->rc : HB_FAIL;
 	v.missing = c->missing;
-	v.runs = runs;
 	v.n = c->n;
 	int ok = write_all(fd, &v, sizeof(v)) == 0 &&
 		 write_all(fd, c->v, c->n * sizeof(*c->v)) == 0;
@@ -359,15 +374,18 @@ static void verdicts_landed(const struct pool_child *p, void *ctx)
 	}
 	c->rc = v.rc;
 	c->missing = v.missing;
-	b->e->runs[PHASE_DUT_PACED] += v.runs;
-	b->e->judged[PHASE_DUT_PACED]++;
+	for (int ph = 0; ph < b->e->beside; ph++) {
+		b->e->runs[ph] += v.runs[ph];
+		b->e->judged[ph]++;
+	}
 	if (c->rc == HB_FAIL_INPUT && !b->rc)
 		b->rc = c->rc;
 }
 
-/* The candidates' DUT-paced workloads, pl->jobs at once (run/pool.h);
- * the bar follows the session's runs in the store. */
-static int judge_concurrently(struct planner *pl, const struct strlist *wl, struct store *s,
+/* The candidates, pl->jobs at once (run/pool.h), each judged on the
+ * workloads of phases [0, e->beside); the bar follows the session's runs
+ * in the store. */
+static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASES], struct store *s,
 			      struct expectation *e)
 {
 	struct pool pool = { 0 };
@@ -375,22 +393,25 @@ static int judge_concurrently(struct planner *pl, const struct strlist *wl, stru
 	size_t next = 0;
 	int seen = session_runs(s, pl->session);
 	while ((next < pl->ncells || pool.n) && b.rc == 0) {
+		/* the verdicts landed priced in before the next line: a line
+		 * with the count before them said 47 runs where 54 were
+		 * expected a second later */
+		follow(pl, s, &seen);
+		expect(pl, e);
 		while (next < pl->ncells && pool.n < (size_t)pl->jobs && !hb_interrupted) {
 			struct planner_cell *c = &pl->cells[next];
-			struct candidate_job j = { pl, c, wl, store_dir(s) };
+			struct candidate_job j = { pl, c, wl, e->beside, store_dir(s) };
 			if (pool_start(&pool, c->strategy, judge_in_child, &j, c) < 0) {
 				b.rc = HB_FAIL;
 				break;
 			}
-			progress_say(&pl->prog, "%s: its DUT-paced workloads beside %zu other "
-				     "board(s)", c->strategy, pool.n - 1);
+			progress_say(&pl->prog, "%s: judged beside %zu other board(s)", c->strategy,
+				     pool.n - 1);
 			next++;
 		}
 		if (!pool.n)
 			break;
 		if (pool_reap(&pool, verdicts_landed, &b) == 0) {
-			follow(pl, s, &seen);
-			expect(pl, e);
 			progress_draw(&pl->prog);
 			sleep(1);
 		}
@@ -523,7 +544,23 @@ static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct st
 	return 0;
 }
 
-/* The build, the reference's runs, then each phase's candidates. */
+/* The phases the candidates are judged in beside each other: none with
+ * one board at a time; the DUT-paced one; and the host-paced one too
+ * where the board's backend can hold an emulator while a host-paced run
+ * has the host alone (run/executor.h). Elsewhere those run one candidate
+ * at a time: beside another board they read the host's CPU pressure
+ * (PSI 25-43 % with two on 2 cores). */
+static int phases_beside(const struct planner *pl, const struct board *b,
+			 const struct strlist wl[NPHASES])
+{
+	const struct deploy_ops *ops = deploy_backend(b->backend);
+	if (pl->jobs <= 1 || !wl[PHASE_DUT_PACED].n)
+		return 0;
+	return ops && ops->hold ? NPHASES : PHASE_DUT_PACED + 1;
+}
+
+/* The build, the reference's runs, then the candidates: those of the
+ * phases beside each other on pl->jobs boards, the others one at a time. */
 static int run_phases(struct planner *pl, const struct board *b, struct store *s,
 		      struct strlist wl[NPHASES], struct expectation *e)
 {
@@ -534,30 +571,28 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 		/* the gate loops' boots one at a time but where run_reference()
 		 * asks for more: the candidates beside each other are the boards */
 		pl->opts.jobs = 1;
-		progress_say(&pl->prog, "%d board(s) at once for the DUT-paced workloads", pl->jobs);
+		progress_say(&pl->prog, "%d board(s) at once", pl->jobs);
 	}
 	progress_lane(&pl->prog, LANE_REFERENCE);
-	int split = pl->jobs > 1 && wl[PHASE_DUT_PACED].n;
-	/* the reference's DUT-paced workloads on pl->jobs boards, then the
-	 * rest one at a time: twice the boots, half of them beside each other
-	 * (docs/measurements.md, "The profiler's rate left unjudged, the
-	 * reference on two boards") */
-	if (!rc && !hb_interrupted && split)
+	e->beside = phases_beside(pl, b, wl);
+	/* the reference's DUT-paced workloads first, on boots of their own;
+	 * then the others, beside each other where the candidates' are */
+	if (!rc && !hb_interrupted && e->beside)
 		rc = run_reference(pl, s, &wl[PHASE_DUT_PACED], pl->jobs);
 	if (!rc && !hb_interrupted)
-		rc = run_reference(pl, s, &pl->plan->workloads, 1);
+		rc = run_reference(pl, s, &pl->plan->workloads, e->beside == NPHASES ? pl->jobs : 1);
 	e->reference_left = 0;
-	if (!split)
+	if (!e->beside)
 		one_phase(pl->plan, wl, e, pl->ncells);
 	if (!rc) {
 		price_phases(pl, s, wl, e);
 		expect(pl, e);
 	}
-	progress_lane(&pl->prog, LANE_DUT_PACED);
-	if (!rc && split && !hb_interrupted)
-		rc = judge_concurrently(pl, &wl[PHASE_DUT_PACED], s, e);
-	progress_lane(&pl->prog, LANE_HOST_PACED);
-	if (!rc)
+	progress_lane(&pl->prog, LANE_BESIDE);
+	if (!rc && e->beside)
+		rc = judge_concurrently(pl, wl, s, e);
+	progress_lane(&pl->prog, LANE_IN_TURN);
+	if (!rc && e->beside < NPHASES)
 		rc = judge_in_turn(pl, &wl[PHASE_HOST_PACED], s, e);
 	return rc;
 }
