@@ -214,6 +214,27 @@ static int count_rows(const struct run_row *r, void *ctx)
 	return 0;
 }
 
+/* store_count_runs(): a run with three metrics counts once; a session's
+ * runs only. */
+static void runs_are_counted_not_rows(void **state)
+{
+	(void)state;
+	char *sub = path_join(dir, "counted");
+	assert_int_equal(mkdir_p(sub, 0755), 0);
+	struct store *s = store_open(sub);
+	assert_non_null(s);
+	const struct metric m[3] = { { "pps", 1, "x", "t" }, { "mbps", 2, "x", "t" },
+				     { "jitter_ms", 3, "x", "t" } };
+	for (int rep = 1; rep <= 4; rep++)
+		add_pass(s, "S6", rep, m, 3);
+	struct selection all = { .session = "S6", .all_classes = 1 };
+	assert_int_equal(store_count_runs(s, &all), 4);
+	struct selection none = { .session = "S7", .all_classes = 1 };
+	assert_int_equal(store_count_runs(s, &none), 0);
+	store_close(s);
+	free(sub);
+}
+
 /* A read that fails half-way (here: the later pages of the file damaged)
  * is an error naming the store and SQLite's reason, never the rows read
  * before it passed off as the whole selection. */
@@ -424,6 +445,7 @@ int main(void)
 		cmocka_unit_test(decisions_round_trip),
 		cmocka_unit_test(a_locked_store_fails_after_the_timeout_and_stores_nothing),
 		cmocka_unit_test(a_bad_timeout_is_refused),
+		cmocka_unit_test(runs_are_counted_not_rows),
 		cmocka_unit_test(a_read_that_fails_half_way_is_an_error),
 		cmocka_unit_test(show_lists_each_run_on_its_own_row),
 		cmocka_unit_test(a_session_reuses_only_independent_runs_of_the_same_build),

@@ -111,22 +111,6 @@ static int count_taken(const struct decision_record *d, void *ctx)
 	return 0;
 }
 
-/* Runs of any class, a run's rows together. */
-struct stored_runs {
-	char last[40];
-	int n;
-};
-
-static int count_stored(const struct run_row *r, void *ctx)
-{
-	struct stored_runs *c = ctx;
-	if (strcmp(c->last, r->id)) {
-		snprintf(c->last, sizeof(c->last), "%s", r->id);
-		c->n++;
-	}
-	return 0;
-}
-
 int estimate_runs_taken(struct store *s, const char *session, const char *strategy,
 			const struct strlist *workloads)
 {
@@ -139,12 +123,11 @@ int estimate_runs_taken(struct store *s, const char *session, const char *strate
 		}
 	/* a workload no metric judges (the profiler's) has runs all the same */
 	for (size_t i = 0; decided && i < workloads->n; i++) {
-		struct stored_runs c = { "", 0 };
 		struct selection sel = { .session = session, .strategy = strategy,
 					 .workload = workloads->v[i], .all_classes = 1,
 					 .no_provenance = 1 };
-		if (!t.most[i] && store_foreach(s, &sel, count_stored, &c) == 0)
-			sum += c.n;
+		int n = t.most[i] ? 0 : store_count_runs(s, &sel);
+		sum += n > 0 ? n : 0;
 	}
 	free(t.most);
 	return decided ? sum : 0;

@@ -317,28 +317,11 @@ static int judge_in_child(void *arg, int fd)
 	return ok ? 0 : -1;
 }
 
-/* Runs stored in the session so far, of any class (rows come per run and
- * metric, a run's together). */
-struct run_count {
-	char last[40];
-	int n;
-};
-
-static int count_run(const struct run_row *r, void *ctx)
-{
-	struct run_count *c = ctx;
-	if (strcmp(c->last, r->id)) {
-		snprintf(c->last, sizeof(c->last), "%s", r->id);
-		c->n++;
-	}
-	return 0;
-}
-
+/* Runs stored in the session so far, of any class. */
 static int session_runs(struct store *s, const char *session)
 {
-	struct run_count c = { "", 0 };
 	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
-	return store_foreach(s, &sel, count_run, &c) < 0 ? -1 : c.n;
+	return store_count_runs(s, &sel);
 }
 
 /* The bar counts the runs the session gained since *seen. */

@@ -670,6 +670,28 @@ int store_foreach(struct store *s, const struct selection *sel,
 	return rc;
 }
 
+/* store_count_runs(): rows come per run and metric, a run's together */
+struct run_count {
+	char last[40];
+	int n;
+};
+
+static int count_run(const struct run_row *r, void *ctx)
+{
+	struct run_count *c = ctx;
+	if (strcmp(c->last, r->id)) {
+		snprintf(c->last, sizeof(c->last), "%s", r->id);
+		c->n++;
+	}
+	return 0;
+}
+
+int store_count_runs(struct store *s, const struct selection *sel)
+{
+	struct run_count c = { "", 0 };
+	return store_foreach(s, sel, count_run, &c) < 0 ? -1 : c.n;
+}
+
 /* The first row's session of a prepared query, copied to out, the query
  * finalized; -1 when it has none. */
 static int first_session(sqlite3_stmt *st, char *out, size_t len)

@@ -145,6 +145,9 @@ struct selection {
  * what they collected). */
 int store_foreach(struct store *s, const struct selection *sel,
 		  int (*fn)(const struct run_row *row, void *ctx), void *ctx);
+/* The runs store_foreach() would visit (a run's rows counted once); -1
+ * when the read failed (said). */
+int store_count_runs(struct store *s, const struct selection *sel);
 /* Up to `want` pass runs of other sessions that match sel (its session and
  * metric fields ignored) and were the only run of their workload in their boot
  * (so independent repetitions: run/planner.h), newest first, become
