@@ -87,6 +87,27 @@ static void one_candidate_run_can_decide(void **state)
 	assert_int_equal(gate_overall(&d, 1, 0), GATE_REGRESSED);
 }
 
+/* A metric whose change wants two runs a side: the same worse run leaves
+ * the look open (and counts it); a second one calls the regression. */
+static void a_change_can_want_two_runs_a_side(void **state)
+{
+	(void)state;
+	struct gate_seq seq = { 0 };
+	struct gate_decision d;
+	const double worse[] = { base[0] * 0.995, base[1] * 0.995 };
+	gate_look(&policy, 3, &seq, base, 3, worse, 1, BETTER_HIGHER, 0.25, 2, &d);
+	assert_int_equal(d.outcome, GATE_OPEN);
+	assert_int_equal(d.looks, 1);
+	gate_look(&policy, 3, &seq, base, 3, worse, 2, BETTER_HIGHER, 0.25, 2, &d);
+	assert_int_equal(d.outcome, GATE_REGRESSED);
+	assert_int_equal(d.looks, 2);
+	/* a pass is called on one run as before */
+	static const double same_code[] = { 3648.6 };
+	struct gate_seq fresh = { 0 };
+	gate_look(&policy, 3, &fresh, base, 3, same_code, 1, BETTER_HIGHER, 0.25, 2, &d);
+	assert_int_equal(d.outcome, GATE_PASS);
+}
+
 static void half_a_percent_less_pps_is_a_regression(void **state)
 {
 	(void)state;
@@ -326,7 +347,7 @@ static size_t simulated_gate(const struct plan *p, const struct workload *w, enu
 			if (!gate_metric_applies(&gm[m], w) || gate_metric_better(&gm[m]) != BETTER_HIGHER)
 				continue;
 			gate_look(g, p->repetitions, &seq[m], r, nr, c, nc, gate_metric_better(&gm[m]),
-				  gm[m].threshold_pct[t], &d[n]);
+				  gm[m].threshold_pct[t], gm[m].change_repetitions, &d[n]);
 			if (n++ == 0)
 				*looks = seq[m].looks;
 			open |= d[n - 1].outcome == GATE_OPEN;
@@ -396,7 +417,7 @@ static void every_look_is_paid_for(void **state)
 	struct gate_seq seq = { 0 };
 	static const double ref[] = { 3648.8, 3648.7, 3648.4 }, cand[] = { 3648.6 };
 	for (int i = 0; i < 3; i++)
-		gate_look(&p.gate, p.repetitions, &seq, ref, 3, cand, 1, BETTER_HIGHER, 0.25, d);
+		gate_look(&p.gate, p.repetitions, &seq, ref, 3, cand, 1, BETTER_HIGHER, 0.25, 1, d);
 	assert_int_equal(seq.looks, 1);
 	assert_int_equal(d[0].outcome, GATE_PASS);
 	workload_free(&w);
@@ -563,7 +584,7 @@ static void the_chance_the_cap_decides(void **state)
 	g.futility = 0.5;
 	struct gate_seq seq = { 0 };
 	struct gate_decision d;
-	gate_look(&g, 6, &seq, ref, 6, near, 1, BETTER_HIGHER, 10, &d);
+	gate_look(&g, 6, &seq, ref, 6, near, 1, BETTER_HIGHER, 10, 1, &d);
 	assert_int_equal(d.outcome, GATE_INCONCLUSIVE);
 	assert_true(d.futile && fabs(d.decide_chance - c_near) < 1e-12 && d.looks == 1);
 	snprintf(d.workload, sizeof(d.workload), "tcp-dut-tx");
@@ -576,7 +597,7 @@ static void the_chance_the_cap_decides(void **state)
 	/* off, the same look stays open */
 	g.futility = 0;
 	memset(&seq, 0, sizeof(seq));
-	gate_look(&g, 6, &seq, ref, 6, near, 1, BETTER_HIGHER, 10, &d);
+	gate_look(&g, 6, &seq, ref, 6, near, 1, BETTER_HIGHER, 10, 1, &d);
 	assert_int_equal(d.outcome, GATE_OPEN);
 	assert_false(d.futile);
 }
@@ -690,6 +711,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(identical_results_pass),
 		cmocka_unit_test(one_candidate_run_can_decide),
+		cmocka_unit_test(a_change_can_want_two_runs_a_side),
 		cmocka_unit_test(no_change_also_rules_out_a_gain),
 		cmocka_unit_test(half_a_percent_less_pps_is_a_regression),
 		cmocka_unit_test(significant_but_below_threshold_passes),

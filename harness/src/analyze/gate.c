@@ -158,10 +158,14 @@ double gate_decide_chance(const double *ref, size_t nref, const double *cand, si
 
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
-	       enum metric_better better, double threshold_pct, struct gate_decision *d)
+	       enum metric_better better, double threshold_pct, int change_runs,
+	       struct gate_decision *d)
 {
 	gate_decide(ref, nref, cand, ncand, better, g->pass, gate_look_alpha(g, ref_repetitions),
 		    threshold_pct, d);
+	if ((d->outcome == GATE_REGRESSED || d->outcome == GATE_IMPROVED) &&
+	    (nref < (size_t)change_runs || ncand < (size_t)change_runs))
+		d->outcome = GATE_OPEN;	/* the look counts; a run more is asked for */
 	d->looks = s->looks;
 	if (d->shift.method == SHIFT_NONE)
 		return;

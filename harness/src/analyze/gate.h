@@ -117,11 +117,14 @@ struct gate_seq {
  * runs past it (the store can grow under a gate): a metric is never tested
  * more than gate_max_looks() times, whatever the runs did (failed, reused,
  * stored by another process). An open metric below the policy's futility
- * (above) before its last look is INCONCLUSIVE, d->futile set.
+ * (above) before its last look is INCONCLUSIVE, d->futile set. A change
+ * with a side of fewer than change_runs runs stays open (the metric's
+ * change_repetitions, config/plan.h).
  */
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
-	       enum metric_better better, double threshold_pct, struct gate_decision *d);
+	       enum metric_better better, double threshold_pct, int change_runs,
+	       struct gate_decision *d);
 /*
  * The futility rule on decision d, which gate_decide() made of these runs:
  * sets d->decide_chance (gate_decide_chance() at d's look alpha and the

@@ -64,6 +64,8 @@ static const struct yfield gate_metric_fields[] = {
 	{ .key = "direction", .type = YF_ENUM, .off = M(traffic), .choices = traffics },
 	{ .key = "profile", .type = YF_ENUM, .off = M(profile), .choices = gate_profiles },
 	{ .key = "threshold_pct", .type = YF_MAP, .required = 1, .sub = threshold_fields },
+	{ .key = "change_repetitions", .type = YF_INT, .off = M(change_repetitions), .min = 1,
+	  .max = 100 },
 	{ 0 }
 };
 
@@ -229,6 +231,18 @@ static int check_gate(const struct ydoc *d, const struct ynode *at, struct gate_
 				"'gate.max_repetitions' (%d) is below the reference's repetitions "
 				"(%d) or 'gate.first_repetitions' (%d); raise it", g->max_repetitions,
 				repetitions, g->first_repetitions);
+	struct gate_metric *m = g->metrics.v;
+	for (size_t i = 0; i < g->metrics.n; i++) {
+		if (!m[i].change_repetitions)
+			m[i].change_repetitions = 1;
+		if (m[i].change_repetitions > g->max_repetitions) {
+			snprintf(err, errlen, "%s'change_repetitions' (%d) of metric '%s' is above "
+				 "'gate.max_repetitions' (%d) of %s: no change could ever be called; "
+				 "lower it", m[i].where, m[i].change_repetitions, m[i].metric,
+				 g->max_repetitions, d->path);
+			return -1;
+		}
+	}
 	return 0;
 }
 

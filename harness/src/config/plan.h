@@ -46,6 +46,11 @@ struct gate_metric {
 	enum gate_traffic traffic;	/* and their direction (key "direction") */
 	enum gate_profile profile;	/* and their profiler */
 	double threshold_pct[2];	/* indexed by enum timing_mode */
+	/* runs each side needs before a change (regressed, improved) is
+	 * called, 1 unless said: one run has no spread of its own, and the
+	 * test lends it the other side's, which a strategy whose boots fall
+	 * in two modes does not have (docs/gate.md, "A change on one run") */
+	int change_repetitions;
 	char *where;	/* "FILE:LINE:COL: " of its `metric:`, for errors found later */
 };
 /* What a pass rules out: a bad change as large as the threshold (the

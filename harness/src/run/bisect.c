@@ -127,7 +127,7 @@ static void decide(const struct bisect *b, struct gate_seq *seq, const struct bi
 	struct gate_policy both = b->plan.gate;
 	both.first_repetitions = b->plan.repetitions;
 	gate_look(&both, b->plan.repetitions, seq, good->v, good->n, cand->v, cand->n,
-		  gate_metric_better(b->gm), b->threshold_pct, d);
+		  gate_metric_better(b->gm), b->threshold_pct, b->gm->change_repetitions, d);
 }
 
 double bisect_mean(const struct bisect_values *x)

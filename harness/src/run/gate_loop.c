@@ -138,7 +138,7 @@ static void look(struct gate_loop *g)
 			static const double none[1];
 			gate_look(pol, g->plan->repetitions, &g->seq[w * pol->metrics.n + m],
 				  r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
-				  gate_metric_better(&gm[m]), thr, d);
+				  gate_metric_better(&gm[m]), thr, gm[m].change_repetitions, d);
 		}
 	}
 }
