@@ -67,7 +67,7 @@ struct planner {
 	const char *reference;
 	struct planner_cell *cells;	/* one per candidate, in the plan's order */
 	size_t ncells;
-	int jobs;		/* candidates at once in the DUT-paced phase */
+	int jobs;		/* candidates at once (on every workload where the backend holds) */
 	struct progress prog;
 	struct exec_opts opts;	/* the caller's, with the session and the bar */
 	char session[40];
