@@ -55,6 +55,13 @@ enum metric_better gate_metric_better(const struct gate_metric *m)
 	return def ? def->better : BETTER_NONE;
 }
 
+struct gate_rule gate_metric_rule(const struct gate_metric *m, enum timing_mode t)
+{
+	return (struct gate_rule){ .threshold_pct = m->threshold_pct[t],
+				   .spread_floor_pct = m->spread_floor_pct[t],
+				   .change_runs = m->change_repetitions };
+}
+
 int gate_max_looks(const struct gate_policy *g, int ref_repetitions)
 {
 	return (g->max_repetitions - ref_repetitions) + (g->max_repetitions - g->first_repetitions) + 1;
@@ -67,11 +74,13 @@ double gate_look_alpha(const struct gate_policy *g, int ref_repetitions)
 
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
 		 enum metric_better better, enum gate_pass_rule pass, double look_alpha,
-		 double threshold_pct, struct gate_decision *d)
+		 const struct gate_rule *rule, struct gate_decision *d)
 {
+	double threshold_pct = rule->threshold_pct;
 	summarize(ref, nref, &d->ref);
 	summarize(cand, ncand, &d->cand);
-	mean_shift(ref, nref, cand, ncand, 1 - look_alpha, &d->shift);
+	mean_shift(ref, nref, cand, ncand, 1 - look_alpha,
+		   nref ? rule->spread_floor_pct / 100 * fabs(d->ref.mean) : 0, &d->shift);
 	d->threshold_pct = threshold_pct;
 	d->look_alpha = look_alpha;
 	double scale = 100 / fabs(d->ref.mean);
@@ -124,8 +133,9 @@ static double mean_at_cap_var(size_t n, size_t cap, double v)
 
 double gate_decide_chance(const double *ref, size_t nref, const double *cand, size_t ncand,
 			  enum metric_better better, enum gate_pass_rule pass, double look_alpha,
-			  double threshold_pct, size_t cap)
+			  const struct gate_rule *rule, size_t cap)
 {
+	double threshold_pct = rule->threshold_pct;
 	struct summary r, c;
 	summarize(ref, nref, &r);
 	summarize(cand, ncand, &c);
@@ -134,7 +144,8 @@ double gate_decide_chance(const double *ref, size_t nref, const double *cand, si
 	/* pooled: a side of one run has no variance of its own */
 	double ssr = nref > 1 ? r.stddev * r.stddev * (double)(nref - 1) : 0;
 	double ssc = ncand > 1 ? c.stddev * c.stddev * (double)(ncand - 1) : 0;
-	double v = (ssr + ssc) / (double)(nref + ncand - 2);
+	double floor_sd = rule->spread_floor_pct / 100 * fabs(r.mean);
+	double v = fmax((ssr + ssc) / (double)(nref + ncand - 2), floor_sd * floor_sd);
 	double scale = 100 / fabs(r.mean), sign = better == BETTER_HIGHER ? 1 : -1;
 	/* in % of the reference, the good direction positive */
 	double gain = sign * (c.mean - r.mean) * scale;
@@ -158,13 +169,12 @@ double gate_decide_chance(const double *ref, size_t nref, const double *cand, si
 
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
-	       enum metric_better better, double threshold_pct, int change_runs,
-	       struct gate_decision *d)
+	       enum metric_better better, const struct gate_rule *rule, struct gate_decision *d)
 {
 	gate_decide(ref, nref, cand, ncand, better, g->pass, gate_look_alpha(g, ref_repetitions),
-		    threshold_pct, d);
+		    rule, d);
 	if ((d->outcome == GATE_REGRESSED || d->outcome == GATE_IMPROVED) &&
-	    (nref < (size_t)change_runs || ncand < (size_t)change_runs))
+	    (nref < (size_t)rule->change_runs || ncand < (size_t)rule->change_runs))
 		d->outcome = GATE_OPEN;	/* the look counts; a run more is asked for */
 	d->looks = s->looks;
 	if (d->shift.method == SHIFT_NONE)
@@ -184,18 +194,18 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 		d->outcome = GATE_INCONCLUSIVE;
 	if (d->outcome != GATE_OPEN)
 		return;
-	if (gate_futile(g, ref, nref, cand, ncand, better, threshold_pct, d)) {
+	if (gate_futile(g, ref, nref, cand, ncand, better, rule, d)) {
 		d->outcome = GATE_INCONCLUSIVE;
 		d->futile = true;
 	}
 }
 
 bool gate_futile(const struct gate_policy *g, const double *ref, size_t nref, const double *cand,
-		 size_t ncand, enum metric_better better, double threshold_pct,
+		 size_t ncand, enum metric_better better, const struct gate_rule *rule,
 		 struct gate_decision *d)
 {
 	d->decide_chance = gate_decide_chance(ref, nref, cand, ncand, better, g->pass,
-					      d->look_alpha, threshold_pct,
+					      d->look_alpha, rule,
 					      (size_t)g->max_repetitions);
 	return d->decide_chance < g->futility;	/* NaN: says nothing, never futile */
 }

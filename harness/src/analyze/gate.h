@@ -89,21 +89,33 @@ int gate_max_looks(const struct gate_policy *g, int ref_repetitions);
 /* alpha / gate_max_looks(): the significance level of each look. */
 double gate_look_alpha(const struct gate_policy *g, int ref_repetitions);
 
+/*
+ * What one metric's decisions are held to in one timing mode: the smallest
+ * change that matters, the least per-run spread the test assumes of a side
+ * (mean_shift()'s min_sd, in % of the reference mean; 0: the runs' own),
+ * and the runs each side needs before a change is called.
+ */
+struct gate_rule {
+	double threshold_pct, spread_floor_pct;
+	int change_runs;
+};
+struct gate_rule gate_metric_rule(const struct gate_metric *m, enum timing_mode t);
+
 void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncand,
 		 enum metric_better better, enum gate_pass_rule pass, double look_alpha,
-		 double threshold_pct, struct gate_decision *d);
+		 const struct gate_rule *rule, struct gate_decision *d);
 /*
  * The chance that the look at the cap (cap runs a side, at look_alpha)
  * decides, were the true change what the runs so far measure: the
  * predictive distribution of the change at the cap (a flat prior on each
- * side's mean, the sides' pooled variance for the runs still to come), and
- * the interval at the cap from that variance. In [0, 1]; NaN where it says
+ * side's mean, the sides' pooled variance, at least the rule's floor, for
+ * the runs still to come), and the interval at the cap from that variance. In [0, 1]; NaN where it says
  * nothing: a side without runs, no variance known (one run a side), or a
  * reference mean of 0. Pure.
  */
 double gate_decide_chance(const double *ref, size_t nref, const double *cand, size_t ncand,
 			  enum metric_better better, enum gate_pass_rule pass, double look_alpha,
-			  double threshold_pct, size_t cap);
+			  const struct gate_rule *rule, size_t cap);
 /* One metric's looks so far; zeroed before the first. */
 struct gate_seq {
 	size_t nref, ncand;	/* the runs of the last look that tested */
@@ -118,13 +130,11 @@ struct gate_seq {
  * more than gate_max_looks() times, whatever the runs did (failed, reused,
  * stored by another process). An open metric below the policy's futility
  * (above) before its last look is INCONCLUSIVE, d->futile set. A change
- * with a side of fewer than change_runs runs stays open (the metric's
- * change_repetitions, config/plan.h).
+ * with a side of fewer than the rule's change_runs runs stays open.
  */
 void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq *s,
 	       const double *ref, size_t nref, const double *cand, size_t ncand,
-	       enum metric_better better, double threshold_pct, int change_runs,
-	       struct gate_decision *d);
+	       enum metric_better better, const struct gate_rule *rule, struct gate_decision *d);
 /*
  * The futility rule on decision d, which gate_decide() made of these runs:
  * sets d->decide_chance (gate_decide_chance() at d's look alpha and the
@@ -132,7 +142,7 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
  * test of the rule, for gate_look() and for whoever predicts its looks.
  */
 bool gate_futile(const struct gate_policy *g, const double *ref, size_t nref, const double *cand,
-		 size_t ncand, enum metric_better better, double threshold_pct,
+		 size_t ncand, enum metric_better better, const struct gate_rule *rule,
 		 struct gate_decision *d);
 /*
  * Where the next runs of a workload go, given its pass runs so far: the

@@ -229,7 +229,7 @@ double delta_pct(double ref_mean, double cand_mean)
 }
 
 void mean_shift(const double *ref, size_t nref, const double *cand, size_t ncand, double conf,
-		struct shift *s)
+		double min_sd, struct shift *s)
 {
 	*s = (struct shift){ NAN, NAN, NAN, NAN, NAN, SHIFT_NONE };
 	if (nref == 0 || ncand == 0 || (nref < 2 && ncand < 2))
@@ -238,6 +238,10 @@ void mean_shift(const double *ref, size_t nref, const double *cand, size_t ncand
 	mean_var(ref, nref, &mr, &vr);
 	mean_var(cand, ncand, &mc, &vc);
 	s->delta = mc - mr;
+	if (nref > 1)
+		vr = fmax(vr, min_sd * min_sd);
+	if (ncand > 1)
+		vc = fmax(vc, min_sd * min_sd);
 	if (nref >= 2 && ncand >= 2) {
 		double a = vc / (double)ncand, b = vr / (double)nref;
 		se2 = a + b;
@@ -276,7 +280,7 @@ void compare_samples(const double *ref, size_t nref, const double *cand, size_t 
 	summarize(cand, ncand, &c->cand);
 	welch_test(cand, ncand, ref, nref, &c->welch);
 	mann_whitney(cand, ncand, ref, nref, &c->mw);
-	mean_shift(ref, nref, cand, ncand, 1 - alpha, &c->shift);
+	mean_shift(ref, nref, cand, ncand, 1 - alpha, 0, &c->shift);
 	c->delta_pct = delta_pct(c->ref.mean, c->cand.mean);
 	if (nref < STATS_MIN_VERDICT_N || ncand < STATS_MIN_VERDICT_N)
 		c->verdict = VERDICT_INCONCLUSIVE;

@@ -90,6 +90,9 @@ void mann_whitney(const double *a, size_t na, const double *b, size_t nb,
  * setting that repeats closely can decide after one candidate run. Zero
  * variance: lo = hi = delta, p 0 or 1 as in welch_test(). SHIFT_NONE (all
  * NaN) when neither side has 2 values.
+ * min_sd (0: none) is the least per-run spread assumed of either side, in
+ * the metric's unit: a side's variance is raised to min_sd^2 where its runs
+ * show less, for a metric whose runs fall in modes a few runs can miss.
  */
 enum shift_method { SHIFT_NONE, SHIFT_WELCH, SHIFT_PREDICTION };
 struct shift {
@@ -98,7 +101,7 @@ struct shift {
 	enum shift_method method;
 };
 void mean_shift(const double *ref, size_t nref, const double *cand, size_t ncand, double conf,
-		struct shift *s);
+		double min_sd, struct shift *s);
 const char *shift_method_name(enum shift_method m);	/* "welch" | "prediction" | "none" */
 
 /* Change of the candidate mean against the reference, in % of |reference|. NaN when ref is 0. */

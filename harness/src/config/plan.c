@@ -58,12 +58,21 @@ static const struct yfield threshold_fields[] = {
 	{ 0 }
 };
 
+static const struct yfield spread_floor_fields[] = {
+	{ .key = "virtual", .type = YF_DOUBLE, .off = M(spread_floor_pct[TIMING_VIRTUAL]),
+	  .fmin = 0, .fmax = 100 },
+	{ .key = "realtime", .type = YF_DOUBLE, .off = M(spread_floor_pct[TIMING_REALTIME]),
+	  .fmin = 0, .fmax = 100 },
+	{ 0 }
+};
+
 static const struct yfield gate_metric_fields[] = {
 	{ .key = "metric", .type = YF_STRING, .required = 1, .off = M(metric), .is_name = 1 },
 	{ .key = "protocol", .type = YF_ENUM, .off = M(protocol), .choices = protocols },
 	{ .key = "direction", .type = YF_ENUM, .off = M(traffic), .choices = traffics },
 	{ .key = "profile", .type = YF_ENUM, .off = M(profile), .choices = gate_profiles },
 	{ .key = "threshold_pct", .type = YF_MAP, .required = 1, .sub = threshold_fields },
+	{ .key = "spread_floor_pct", .type = YF_MAP, .sub = spread_floor_fields },
 	{ .key = "change_repetitions", .type = YF_INT, .off = M(change_repetitions), .min = 1,
 	  .max = 100 },
 	{ 0 }

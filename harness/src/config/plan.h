@@ -46,6 +46,10 @@ struct gate_metric {
 	enum gate_traffic traffic;	/* and their direction (key "direction") */
 	enum gate_profile profile;	/* and their profiler */
 	double threshold_pct[2];	/* indexed by enum timing_mode */
+	/* the least per-run spread (sd, % of the reference mean) the test
+	 * assumes of a side, per timing mode, 0 unless said: runs that fall
+	 * in modes can all land in one (docs/gate.md, "Runs in two modes") */
+	double spread_floor_pct[2];
 	/* runs each side needs before a change (regressed, improved) is
 	 * called, 1 unless said: one run has no spread of its own, and the
 	 * test lends it the other side's, which a strategy whose boots fall

@@ -126,8 +126,9 @@ static void decide(const struct bisect *b, struct gate_seq *seq, const struct bi
 {
 	struct gate_policy both = b->plan.gate;
 	both.first_repetitions = b->plan.repetitions;
+	struct gate_rule rule = gate_metric_rule(b->gm, b->plan.timing);
 	gate_look(&both, b->plan.repetitions, seq, good->v, good->n, cand->v, cand->n,
-		  gate_metric_better(b->gm), b->threshold_pct, b->gm->change_repetitions, d);
+		  gate_metric_better(b->gm), &rule, d);
 }
 
 double bisect_mean(const struct bisect_values *x)

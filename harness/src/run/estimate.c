@@ -156,14 +156,14 @@ static int runs_to_decide(const struct gate_policy *g, const struct gate_metric 
 	int cap = g->max_repetitions;
 	double *v = xcalloc((size_t)cap + 1, sizeof(double));
 	int n = g->first_repetitions;
+	struct gate_rule rule = gate_metric_rule(m, timing);
 	for (; n < cap; n++) {
 		struct gate_decision d;
 		alike_values(sr.mean, sr.stddev, (size_t)n, v);
 		gate_decide(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
-			    gate_look_alpha(g, (int)r->n), m->threshold_pct[timing], &d);
+			    gate_look_alpha(g, (int)r->n), &rule, &d);
 		if (d.outcome == GATE_PASS ||
-		    gate_futile(g, r->v, r->n, v, (size_t)n, gate_metric_better(m),
-				m->threshold_pct[timing], &d))
+		    gate_futile(g, r->v, r->n, v, (size_t)n, gate_metric_better(m), &rule, &d))
 			break;	/* decided, or ended by the futility rule (analyze/gate.h) */
 	}
 	free(v);

@@ -133,12 +133,13 @@ static void look(struct gate_loop *g)
 			snprintf(d->workload, sizeof(d->workload), "%s", g->wls[w].name);
 			snprintf(d->metric, sizeof(d->metric), "%s", name);
 			snprintf(d->unit, sizeof(d->unit), "%s", r ? r->unit : c ? c->unit : "");
-			double thr = isnan(g->threshold_pct) ? gm[m].threshold_pct[g->plan->timing]
-							     : g->threshold_pct;
+			struct gate_rule rule = gate_metric_rule(&gm[m], g->plan->timing);
+			if (!isnan(g->threshold_pct))
+				rule.threshold_pct = g->threshold_pct;
 			static const double none[1];
 			gate_look(pol, g->plan->repetitions, &g->seq[w * pol->metrics.n + m],
 				  r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
-				  gate_metric_better(&gm[m]), thr, gm[m].change_repetitions, d);
+				  gate_metric_better(&gm[m]), &rule, d);
 		}
 	}
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Resamples stored runs through the gate's sequential procedure.
+
+usage: tests/gate-sim.py [--floor PCT] [--change-runs N] STORE...
+
+Takes every pass run of WORKLOAD (tcp-dut-tx) in virtual time from the
+stores' hilbench.db that had its boot to itself for that workload (a
+repetition of compare's planned sessions, not --fixed's runs sharing a
+boot), and for each strategy but the reference draws, with replacement,
+the reference's runs and the candidate's one at a time through the
+decision of analyze/gate.c (gate_decide(): Welch, or a prediction
+interval for one run, each side's variance raised to the floor; looks at
+alpha / the most looks; plans/default.yaml's no-change pass rule), as
+plans/default.yaml runs it: six reference runs, one candidate run, then
+one more while open, up to six. The futility stop is not modelled, so
+the runs counted are those a decision takes without it. Prints per
+strategy how often each verdict came and the mean candidate runs.
+
+Needs python3-scipy (Debian). An analysis aid for docs/gate.md, not a
+test of the product: tests/unit/test_gate.c tests the C code.
+"""
+import argparse
+import collections
+import math
+import random
+import sqlite3
+
+from scipy import stats
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--floor", type=float, default=0, help="spread_floor_pct")
+ap.add_argument("--change-runs", type=int, default=1, help="change_repetitions")
+ap.add_argument("--workload", default="tcp-dut-tx")
+ap.add_argument("--metric", default="mbps")
+ap.add_argument("--threshold", type=float, default=10)
+ap.add_argument("--reference", default="baseline")
+ap.add_argument("--draws", type=int, default=2000)
+ap.add_argument("stores", nargs="+")
+a = ap.parse_args()
+
+ALPHA, NREF, FIRST, CAP = 0.05, 6, 1, 6
+LOOK_ALPHA = ALPHA / ((CAP - NREF) + (CAP - FIRST) + 1)
+
+runs = collections.defaultdict(list)
+for store in a.stores:
+    db = sqlite3.connect(f"file:{store}/hilbench.db?mode=ro", uri=True)
+    q = """select r.strategy, m.value from runs r join metrics m on m.run_id = r.id
+           where r.workload = ? and m.name = ? and r.class = 'pass' and r.timing = 'virtual'
+             and (select count(*) from runs o where o.boot_id = r.boot_id
+                  and o.workload = r.workload) = 1"""
+    for strategy, value in db.execute(q, (a.workload, a.metric)):
+        runs[strategy].append(value)
+
+
+def mean_var(x):
+    m = sum(x) / len(x)
+    return m, (sum((y - m) ** 2 for y in x) / (len(x) - 1) if len(x) > 1 else math.nan)
+
+
+def decide(ref, cand):
+    mr, vr = mean_var(ref)
+    mc, vc = mean_var(cand)
+    floor = (a.floor / 100 * abs(mr)) ** 2
+    if len(ref) > 1:
+        vr = max(vr, floor)
+    if len(cand) > 1:
+        vc = max(vc, floor)
+    d = mc - mr
+    if len(ref) > 1 and len(cand) > 1:
+        x, y = vc / len(cand), vr / len(ref)
+        se2 = x + y
+        df = se2 * se2 / (x * x / (len(cand) - 1) + y * y / (len(ref) - 1)) if se2 else math.nan
+    else:
+        v = vr if len(ref) > 1 else vc
+        se2 = v * (1 / len(ref) + 1 / len(cand))
+        df = (len(ref) if len(ref) > 1 else len(cand)) - 1
+    if se2 == 0:
+        lo = hi = d
+        p = 1 if d == 0 else 0
+    else:
+        se = math.sqrt(se2)
+        q = stats.t.ppf(1 - LOOK_ALPHA / 2, df)
+        lo, hi, p = d - q * se, d + q * se, 2 * stats.t.sf(abs(d) / se, df)
+    scale = 100 / abs(mr)
+    if p < LOOK_ALPHA and abs(d * scale) >= a.threshold:
+        if len(ref) >= a.change_runs and len(cand) >= a.change_runs:
+            return "improved" if d > 0 else "REGRESSED"
+    elif lo * scale > -a.threshold and hi * scale < a.threshold:
+        return "pass"
+    return "open"
+
+
+def one(strategy):
+    ref = random.choices(runs[a.reference], k=NREF)
+    cand = random.choices(runs[strategy], k=FIRST)
+    while True:
+        outcome = decide(ref, cand)
+        if outcome != "open":
+            return outcome, len(cand)
+        if len(cand) >= CAP:
+            return "inconclusive", len(cand)
+        cand.append(random.choice(runs[strategy]))
+
+
+random.seed(1)
+print(f"{a.workload} {a.metric}: floor {a.floor} %, a change on {a.change_runs} run(s); "
+      f"runs per strategy: " + ", ".join(f"{s} {len(v)}" for s, v in sorted(runs.items())))
+total = 0.0
+for strategy in sorted(runs):
+    if strategy == a.reference:
+        continue
+    seen, taken = collections.Counter(), 0
+    for _ in range(a.draws):
+        outcome, n = one(strategy)
+        seen[outcome] += 1
+        taken += n
+    total += taken / a.draws
+    print(f"  {strategy:20s} runs {taken / a.draws:4.2f}  " +
+          "  ".join(f"{k} {100 * v / a.draws:4.1f} %" for k, v in sorted(seen.items())))
+print(f"  candidate runs, all strategies: {total:.1f}")
