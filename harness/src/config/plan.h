@@ -53,7 +53,7 @@ struct gate_metric {
 	/* runs each side needs before a change (regressed, improved) is
 	 * called, 1 unless said: one run has no spread of its own, and the
 	 * test lends it the other side's, which a strategy whose boots fall
-	 * in two modes does not have (docs/gate.md, "A change on one run") */
+	 * in two modes does not have (docs/gate.md, "Runs in two modes") */
 	int change_repetitions;
 	char *where;	/* "FILE:LINE:COL: " of its `metric:`, for errors found later */
 };
