@@ -307,7 +307,8 @@ static void directions_come_from_the_metric_table(void **state)
 	assert_non_null(strstr(gm[2].where, "plans/gate.yaml:"));
 	/* TCP's rate with the DUT sending assumes a spread of its own */
 	assert_int_equal(gm[4].traffic, GATE_DUT_TX);
-	assert_true(gm[4].spread_floor_pct[TIMING_VIRTUAL] == 6 && gm[2].spread_floor_pct[TIMING_VIRTUAL] == 0);
+	assert_true(gm[4].spread_floor_pct[TIMING_VIRTUAL] == 6);
+	assert_true(gm[2].spread_floor_pct[TIMING_VIRTUAL] == 0);
 	assert_int_equal(gate_check_metrics(&p.gate, err, sizeof(err)), 0);
 	plan_free(&p);
 

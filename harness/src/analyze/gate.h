@@ -109,9 +109,9 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
  * decides, were the true change what the runs so far measure: the
  * predictive distribution of the change at the cap (a flat prior on each
  * side's mean, the sides' pooled variance, at least the rule's floor, for
- * the runs still to come), and the interval at the cap from that variance. In [0, 1]; NaN where it says
- * nothing: a side without runs, no variance known (one run a side), or a
- * reference mean of 0. Pure.
+ * the runs still to come), and the interval at the cap from that variance.
+ * In [0, 1]; NaN where it says nothing: a side without runs, no variance
+ * known (one run a side), or a reference mean of 0. Pure.
  */
 double gate_decide_chance(const double *ref, size_t nref, const double *cand, size_t ncand,
 			  enum metric_better better, enum gate_pass_rule pass, double look_alpha,
