@@ -62,6 +62,12 @@ struct gate_rule gate_metric_rule(const struct gate_metric *m, enum timing_mode 
 				   .change_runs = m->change_repetitions };
 }
 
+/* The rule's floor in the metric's unit: a share of the reference mean. */
+static double floor_sd(const struct gate_rule *rule, double ref_mean)
+{
+	return rule->spread_floor_pct / 100 * fabs(ref_mean);
+}
+
 int gate_max_looks(const struct gate_policy *g, int ref_repetitions)
 {
 	return (g->max_repetitions - ref_repetitions) + (g->max_repetitions - g->first_repetitions) + 1;
@@ -79,8 +85,7 @@ void gate_decide(const double *ref, size_t nref, const double *cand, size_t ncan
 	double threshold_pct = rule->threshold_pct;
 	summarize(ref, nref, &d->ref);
 	summarize(cand, ncand, &d->cand);
-	mean_shift(ref, nref, cand, ncand, 1 - look_alpha,
-		   nref ? rule->spread_floor_pct / 100 * fabs(d->ref.mean) : 0, &d->shift);
+	mean_shift(ref, nref, cand, ncand, 1 - look_alpha, floor_sd(rule, d->ref.mean), &d->shift);
 	d->threshold_pct = threshold_pct;
 	d->look_alpha = look_alpha;
 	double scale = 100 / fabs(d->ref.mean);
@@ -144,8 +149,8 @@ double gate_decide_chance(const double *ref, size_t nref, const double *cand, si
 	/* pooled: a side of one run has no variance of its own */
 	double ssr = nref > 1 ? r.stddev * r.stddev * (double)(nref - 1) : 0;
 	double ssc = ncand > 1 ? c.stddev * c.stddev * (double)(ncand - 1) : 0;
-	double floor_sd = rule->spread_floor_pct / 100 * fabs(r.mean);
-	double v = fmax((ssr + ssc) / (double)(nref + ncand - 2), floor_sd * floor_sd);
+	double least = floor_sd(rule, r.mean);
+	double v = fmax((ssr + ssc) / (double)(nref + ncand - 2), least * least);
 	double scale = 100 / fabs(r.mean), sign = better == BETTER_HIGHER ? 1 : -1;
 	/* in % of the reference, the good direction positive */
 	double gain = sign * (c.mean - r.mean) * scale;
