@@ -21,6 +21,8 @@
  *              also added up, in the window ("own") and inside each
  *              root's frames (a root's last number), so a root's count
  *              of the driver's code leaves out the core kernel it calls
+ *   resumed=on the guest starts from a saved boot, not from reset: see
+ *              on_late_return()
  *
  * The window: the agent executes `mov r10, r10` (start) and `mov r11, r11`
  * (end) in user space, one no-op instruction each, in every run whether or
@@ -96,6 +98,12 @@ static char *out_path;
 static struct counts now, at_start;
 static int window_open;
 static unsigned window_seq;
+/* resumed=on: the guest was loaded from a saved boot (deploy/qemu.c), so
+ * frames it entered before the save may return to blocks translated before
+ * their call blocks ran here, which know no return site yet. Until the first
+ * window such blocks look their address up when they run (on_late_return),
+ * as a boot's would have been translated knowing it. */
+static int resumed, window_seen;
 static uint64_t last_call_ret, last_call_end = UINT64_MAX;
 static struct frame stack[STACK_MAX];
 static size_t depth;
@@ -346,6 +354,7 @@ static void on_mark_start(unsigned int vcpu, void *udata)
 	(void)udata;
 	counts_copy(&at_start, &now);
 	window_open = 1;
+	window_seen = 1;
 }
 
 static void on_mark_end(unsigned int vcpu, void *udata)
@@ -412,6 +421,16 @@ static void on_return_site(unsigned int vcpu, void *udata)
 		now.incl_own[f->fn] += now.own - f->own_start;
 	}
 	depth = k - 1;
+}
+
+static int ret_site_known(uint64_t vaddr);
+
+/* A block translated, in a resumed guest before the first window, when its
+ * address was no return site: it is one if a call block since said so. */
+static void on_late_return(unsigned int vcpu, void *udata)
+{
+	if (ret_site_known((uintptr_t)udata))
+		on_return_site(vcpu, udata);
 }
 
 /* Open addressing, never shrinks; 0 is the empty slot (no code at 0). */
@@ -534,6 +553,9 @@ static void trans_kernel(struct qemu_plugin_tb *tb, size_t n, uint64_t pc0)
 	if (ret_site_known(pc0))
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_return_site, QEMU_PLUGIN_CB_NO_REGS,
 						     (void *)(uintptr_t)pc0);
+	else if (resumed && !window_seen)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_late_return, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(uintptr_t)pc0);
 	size_t i = 0;
 	while (i < n) {
 		struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, i);
@@ -606,9 +628,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			roots[n_roots++] = argv[i] + 5;
 		} else if (!strncmp(argv[i], "own=", 4)) {
 			own = argv[i] + 4;
+		} else if (!strcmp(argv[i], "resumed=on")) {
+			resumed = 1;
 		} else {
-			fprintf(stderr, "hb-insn: unknown argument %s (map=, out=, root=, own=)\n",
-				argv[i]);
+			fprintf(stderr, "hb-insn: unknown argument %s (map=, out=, root=, own=, "
+				"resumed=on)\n", argv[i]);
 			return -1;
 		}
 	}

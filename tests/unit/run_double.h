@@ -8,6 +8,10 @@
  *   real: start() hands back a console (a pipe) carrying what a scripted
  *   boot would print (the agent's HELLO and READY, a panic, nothing), or
  *   fails as an emulator that will not start or a lab that takes no boots.
+ *   double_saving_ops is the same with deploy_ops.save: a save writes a few
+ *   bytes into the file it is given, and a start from a saved DUT
+ *   (dut_image.resume) prints nothing, the agent having said READY before
+ *   the save.
  * - double_stages is a test double of the executor's steps (run/executor.h):
  *   prepare() "builds" a kernel whose manifest it writes to the test's
  *   directory (or fails, for a revision the script says does not build),
@@ -66,6 +70,7 @@ struct double_state {
 	const char *dir;	/* where prepare() writes manifests */
 	/* seen */
 	size_t started, stopped, ran, prepared;
+	size_t saved, resumed;	/* double_saving_ops's saves, and starts from one */
 	size_t prepared_with_perf;	/* prepare()s asked for the perf userland */
 	char strategy[64];	/* booted now */
 	char revision[16];	/* the last prepare()'s exec_opts.revision (g<12 hex>), "" for none */
@@ -96,7 +101,9 @@ static inline int double_start(struct dut *d, const struct dut_image *img)
 	if (pipe(p) < 0)
 		return -1;
 	char text[256] = "";
-	if (what == BOOT_READY || what == BOOT_WRONG_KERNEL)
+	if (img->resume)
+		dbl.resumed++;
+	else if (what == BOOT_READY || what == BOOT_WRONG_KERNEL)
 		snprintf(text, sizeof(text), "Booting Linux\nHB HELLO kernel=%s\nHB READY driver=%s "
 			 "speed=100\n", what == BOOT_READY ? DOUBLE_KERNEL : "5.10.0-other",
 			 d->board->dut_driver);
@@ -125,6 +132,18 @@ static inline const char *double_version(struct dut *d)
 
 static const struct deploy_ops double_ops = {
 	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
+};
+
+static inline int double_save(struct dut *d, int fd)
+{
+	(void)d;
+	dbl.saved++;
+	return write(fd, "saved", 5) == 5 ? 0 : -1;
+}
+
+static const struct deploy_ops double_saving_ops = {
+	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
+	.save = double_save,
 };
 
 /* A temp dir made from tmpl (mkdtemp's), a store in it, the doubles reset

@@ -5,12 +5,14 @@
  * until the attempts run out, a DUT failure or a panic is not; a run that
  * fails ends its boot, the runs after it are stored as not run; a lab that
  * takes no boots stops the plan; a build failure is stored and never
- * retried; --resume runs only what the session has no pass run for. */
+ * retried; --resume runs only what the session has no pass run for; the
+ * repetitions of a host-paced workload start from the first boot, saved. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +143,65 @@ static void a_boot_per_repetition(void **state)
 	assert_int_equal(execute(&o, session), 0);
 	assert_int_equal(dbl.started, 2);
 	assert_int_equal(dbl.ran, 4);
+}
+
+/* The store's count of the session's runs whose boot started from a saved
+ * DUT (runs.resumed_from), and of those from another boot than theirs. */
+static int resumed_runs(const char *session)
+{
+	char *path = path_join(dir, "store/hilbench.db");
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	int n = -1;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM runs WHERE session = ?1 "
+					    "AND resumed_from IS NOT NULL AND resumed_from != "
+					    "boot_id", -1, &q, NULL), SQLITE_OK);
+	sqlite3_bind_text(q, 1, session, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	free(path);
+	return n;
+}
+
+/* A boot per repetition in virtual time: the first boot of the images
+ * saves the DUT before its runs, whatever they are, and a later boot whose
+ * runs are all host-paced (TCP) starts from it, also in the next plan of
+ * the same process; a boot with a DUT-paced run boots, and real time, or a
+ * boot per cell, never saves (docs/measurements.md, "Repetitions from a
+ * saved boot"). */
+static void host_paced_repetitions_start_from_the_first_boot(void **state)
+{
+	(void)state;
+	deploy_substitute(&double_saving_ops);
+	plan.boots = BOOTS_PER_REPETITION;
+	char session[40];
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	assert_int_equal(dbl.started, 2);	/* udp64-dut-tx and tcp-dut-tx a boot */
+	assert_int_equal(dbl.saved, 1);
+	assert_int_equal(dbl.resumed, 0);
+	assert_int_equal(resumed_runs(session), 0);
+
+	strlist_free(&plan.workloads);
+	strlist_push(&plan.workloads, "tcp-dut-tx");
+	plan.repetitions = 3;
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	assert_int_equal(dbl.started, 5);
+	assert_int_equal(dbl.saved, 1);
+	assert_int_equal(dbl.resumed, 3);
+	assert_int_equal(dbl.ran, 7);
+	assert_int_equal(resumed_runs(session), 3);
+
+	plan.timing = TIMING_REALTIME;
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	plan.timing = TIMING_VIRTUAL;
+	plan.boots = BOOTS_PER_CELL;
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	assert_int_equal(dbl.started, 9);
+	assert_int_equal(dbl.saved, 1);
+	assert_int_equal(dbl.resumed, 3);
 }
 
 static void an_infrastructure_error_is_retried_on_a_fresh_boot(void **state)
@@ -375,6 +436,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(only_a_plan_that_profiles_with_perf_boots_perf, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_boot_per_repetition, setup, teardown),
+		cmocka_unit_test_setup_teardown(host_paced_repetitions_start_from_the_first_boot,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(an_infrastructure_error_is_retried_on_a_fresh_boot,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(retries_stop_when_the_attempts_run_out, setup,

@@ -583,8 +583,9 @@ static void test_store_migration(void **state)
 					    " (SELECT settings FROM runs WHERE id='new')", -1, &q, NULL),
 			 SQLITE_OK);
 	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	/* 2: attempt, 3: settings, 4: decisions, 5: workload digests and reuse */
-	assert_int_equal(sqlite3_column_int(q, 0), 5);
+	/* 2: attempt, 3: settings, 4: decisions, 5: workload digests and reuse,
+	 * 6: the saved boot a run's boot started from */
+	assert_int_equal(sqlite3_column_int(q, 0), 6);
 	assert_int_equal(sqlite3_column_type(q, 1), SQLITE_NULL);
 	assert_string_equal((const char *)sqlite3_column_text(q, 2), "[{\"name\":\"tx-usecs\"}]");
 	sqlite3_finalize(q);

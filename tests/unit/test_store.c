@@ -81,8 +81,10 @@ static void a_version_1_store_is_upgraded(void **state)
 
 	struct store *s = store_open(dir);
 	assert_non_null(s);
-	/* 2: attempt, 3: settings, 4: decisions, 5: workload digests and reuse */
-	assert_int_equal(scalar("PRAGMA user_version"), 5);
+	/* 2: attempt, 3: settings, 4: decisions, 5: workload digests and
+	 * reuse, 6: the saved boot a run's boot started from */
+	assert_int_equal(scalar("PRAGMA user_version"), 6);
+	assert_int_equal(scalar("SELECT resumed_from IS NULL FROM runs WHERE id = 'old'"), 1);
 	assert_int_equal(scalar("SELECT count(*) FROM decisions"), 0);
 	assert_int_equal(scalar("SELECT count(*) FROM reused"), 0);
 	assert_int_equal(scalar("SELECT workload_sha256 IS NULL FROM runs WHERE id = 'old'"), 1);

@@ -219,11 +219,24 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 		hb_err("cannot write %s: %s", console_log, strerror(errno));
 		return HB_FAIL;
 	}
+	double called = monotonic_s();	/* a resumed DUT is loaded in start() */
 	int started = d->ops->start(d, img);
 	if (started < 0)
 		return started == HB_FAIL_LAB ? HB_FAIL_LAB : HB_FAIL;
 
 	double t0 = monotonic_s();
+	if (img->resume) {
+		/* the agent said HELLO and READY before the save, not again */
+		const struct dut_saved *r = img->resume;
+		snprintf(d->kernel_release, sizeof(d->kernel_release), "%s", r->kernel_release);
+		snprintf(d->driver, sizeof(d->driver), "%s", r->driver);
+		d->speed = r->speed;
+		fprintf(d->log, "# hilbench: started from boot %s's saved state\n", r->boot_id);
+		hb_info("%s ready in %.1f s from boot %s's saved state: %s, %s %s at %d Mb/s",
+			b->name, monotonic_s() - called, r->boot_id, d->kernel_release,
+			b->dut_interface, d->driver, d->speed);
+		return 0;
+	}
 	char line[1024];
 	for (;;) {
 		double left = b->boot_timeout_s - (monotonic_s() - t0);
@@ -266,6 +279,15 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 			hb_info("%s ready in %.1f s: %s, %s %s at %d Mb/s", b->name,
 				monotonic_s() - t0, d->kernel_release, b->dut_interface,
 				d->driver, d->speed);
+			/* a DUT that cannot be saved still serves this boot's runs */
+			if (img->save && d->ops->save &&
+			    (d->saved = d->ops->save(d, img->save->fd) == 0)) {
+				struct dut_saved *sv = img->save;
+				snprintf(sv->kernel_release, sizeof(sv->kernel_release), "%s",
+					 d->kernel_release);
+				snprintf(sv->driver, sizeof(sv->driver), "%s", d->driver);
+				sv->speed = d->speed;
+			}
 			return 0;
 		}
 	}

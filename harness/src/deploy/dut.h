@@ -52,6 +52,24 @@ struct dut_image {
 	/* The driver's own functions, a name a line (build/symbols.h), which
 	 * the plugin adds up apart; NULL: not apart. */
 	const char *driver_functions;
+	/* Save the booted DUT into save->fd once its agent is ready, before any
+	 * run (deploy_ops.save), and fill in the rest of *save; NULL: do not. */
+	struct dut_saved *save;
+	/* Start from this saved DUT instead of booting; NULL: boot. */
+	const struct dut_saved *resume;
+};
+
+/* A booted DUT saved before its first run, from which later boots of the
+ * same images start (docs/measurements.md, "Repetitions from a saved
+ * boot"): the file it is in, read from offset 0 by each start (an
+ * anonymous one: it goes with the last process that holds it), the boot
+ * it came from and what that boot's agent said. */
+struct dut_saved {
+	int fd;
+	char boot_id[40];
+	char kernel_release[128];
+	char driver[64];
+	int speed;
 };
 
 struct dut;
@@ -80,6 +98,10 @@ struct deploy_ops {
 	 * backend that implements it is one whose DUTs take the host's turns
 	 * (util/lock.h); NULL: its DUTs do not load this host. */
 	void (*hold)(struct dut *d, int on);
+	/* Save the running DUT into the file fd from its start and let it run
+	 * on; 0, or -1 with the error said. A backend with it also starts from
+	 * dut_image.resume; NULL: its DUTs boot every time. */
+	int (*save)(struct dut *d, int fd);
 };
 
 struct dut {
@@ -105,6 +127,7 @@ struct dut {
 	char driver[64];		/* the agent's READY: the bound driver, e.g. dwmac-sun8i */
 	int speed;
 	const struct driver *under_test;	/* dut_image.driver */
+	int saved;			/* dut_image.save was written */
 };
 
 /* Set by a SIGINT/SIGTERM handler: waits return promptly, nothing is lost. */

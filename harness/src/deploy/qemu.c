@@ -8,12 +8,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "config/driver.h"
 #include "deploy/dut.h"
 #include "deploy/netns.h"
+#include "deploy/qmp.h"
 #include "store/metrics.h"
 #include "util/proc.h"
 #include "util/util.h"
@@ -25,8 +27,15 @@
 struct qemu_state {
 	struct netns ns;
 	pid_t pid;
+	struct qmp *qmp;	/* the control monitor of a boot that saves or resumes */
 	char version[4096];	/* whole: reused runs are matched by its end */
 };
+
+/* How long QMP may take: its greeting; a save or load of the DUT's state
+ * (about 50 MB of a 1 GB guest, 0.2 to 0.4 s here: docs/measurements.md,
+ * "Repetitions from a saved boot"). */
+#define QEMU_QMP_OPEN_S 10
+#define QEMU_STATE_S 60
 
 /* Virtual time: guest time advances with executed instructions, so runs are
  * deterministic; shift=5 (32 ns an instruction) keeps the guest clock at or
@@ -105,6 +114,8 @@ static void insn_plugin_args(struct dut *d, const struct dut_image *img, struct 
 		strlist_pushf(&opts, "own=%s", own);
 		free(own);
 	}
+	if (img->resume)
+		strlist_push(&opts, "resumed=on");
 	char *opt_args = argv_join(&opts, ",");
 	strlist_push(a, "-plugin");
 	strlist_pushf(a, "%s,map=%s,out=%s%s%s", so, map, out, opts.n ? "," : "", opt_args);
@@ -131,9 +142,11 @@ static void qemu_version(struct qemu_state *q, const char *binary, const char *p
 
 /* QEMU's command line for this boot: the board's machine, the image
  * (with dtb, the board's or its seeded copy), the console on stdio, the
- * EMAC on the tap with a header dump, virtual time, the counter plugin. */
+ * EMAC on the tap with a header dump, virtual time, the counter plugin,
+ * and where qmp_fd >= 0 the control monitor on it (a boot that saves or
+ * resumes; one that resumes waits for its state: -incoming defer). */
 static void qemu_argv(struct dut *d, const struct dut_image *img, const char *binary,
-		      const char *dtb, struct strlist *a)
+		      const char *dtb, int qmp_fd, struct strlist *a)
 {
 	const struct board *b = d->board;
 	strlist_push(a, binary);
@@ -178,6 +191,45 @@ static void qemu_argv(struct dut *d, const struct dut_image *img, const char *bi
 	}
 	for (size_t i = 0; i < b->qemu.extra_args.n; i++)
 		strlist_push(a, b->qemu.extra_args.v[i]);
+	if (qmp_fd >= 0) {
+		strlist_push(a, "-chardev");
+		strlist_pushf(a, "socket,id=hbqmp,fd=%d", qmp_fd);
+		strlist_push(a, "-mon");
+		strlist_push(a, "chardev=hbqmp,mode=control");
+	}
+	if (img->resume) {
+		strlist_push(a, "-incoming");
+		strlist_push(a, "defer");
+	}
+}
+
+/* The control monitor's socket pair: sv[1] for the emulator, inherited
+ * (no close-on-exec), sv[0] ours. */
+static int qmp_pair(int sv[2])
+{
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    fcntl(sv[1], F_SETFD, 0) < 0) {
+		hb_err("cannot make the emulator's control socket: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Loads the saved DUT img->resume into the emulator waiting for it. The
+ * file is opened anew, so the emulator reads it from its start whatever
+ * an earlier load left of the offset of the saved descriptor. */
+static int qemu_resume(struct qemu_state *q, const struct dut_image *img)
+{
+	char err[512], *self = xasprintf("/proc/self/fd/%d", img->resume->fd);
+	int fd = open(self, O_RDONLY | O_CLOEXEC);
+	int rc = fd < 0 ? hb_errbuf(err, sizeof(err), "cannot open %s: %s", self, strerror(errno))
+			: qmp_load(q->qmp, fd, QEMU_STATE_S, err, sizeof(err));
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		hb_err("cannot start from boot %s's saved DUT: %s", img->resume->boot_id, err);
+	free(self);
+	return rc;
 }
 
 static int qemu_start(struct dut *d, const struct dut_image *img)
@@ -197,8 +249,13 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	char *seeded = NULL;
 	if (b->qemu.rng_seed_bytes && !(seeded = seeded_dtb(d, img->dtb, b->qemu.rng_seed_bytes)))
 		return -1;
+	int qmp[2] = { -1, -1 };
+	if ((img->save || img->resume) && qmp_pair(qmp) < 0) {
+		free(seeded);
+		return -1;
+	}
 	struct strlist a = { 0 };
-	qemu_argv(d, img, binary, seeded ? seeded : img->dtb, &a);
+	qemu_argv(d, img, binary, seeded ? seeded : img->dtb, qmp[1], &a);
 	free(seeded);
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 };
 	if (netns_enter(&q->ns, QEMU_TAP, b->host_addr) < 0 || pipe2(to, O_CLOEXEC) < 0 ||
@@ -206,6 +263,8 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 		for (int i = 0; i < 2; i++) {
 			if (to[i] >= 0)
 				close(to[i]);
+			if (qmp[i] >= 0)
+				close(qmp[i]);
 		}
 		strlist_free(&a);
 		return -1;
@@ -220,6 +279,8 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	int saved = errno;
 	close(to[0]);
 	close(from[1]);
+	if (qmp[1] >= 0)
+		close(qmp[1]);
 	char *cmd = argv_display(strlist_argv(&a));
 	if (d->log)
 		fprintf(d->log, "# hilbench: %s\n", cmd);
@@ -231,11 +292,31 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	if (q->pid < 0) {
 		close(to[1]);
 		close(from[0]);
+		if (qmp[0] >= 0)
+			close(qmp[0]);
 		return -1;
 	}
 	d->con_wr = to[1];
 	d->con_rd = from[0];
-	return 0;
+	if (qmp[0] < 0)
+		return 0;
+	char err[512];
+	q->qmp = xmalloc(sizeof(*q->qmp));
+	if (qmp_open(q->qmp, qmp[0], QEMU_QMP_OPEN_S, err, sizeof(err)) < 0) {
+		hb_err("the emulator's control monitor: %s", err);
+		return -1;
+	}
+	return img->resume ? qemu_resume(q, img) : 0;
+}
+
+static int qemu_save(struct dut *d, int fd)
+{
+	struct qemu_state *q = d->priv;
+	char err[512];
+	if (qmp_save(q->qmp, fd, QEMU_STATE_S, err, sizeof(err)) == 0)
+		return 0;
+	hb_err("%s: the booted DUT was not saved, later boots boot anew (%s)", d->board->name, err);
+	return -1;
 }
 
 static void qemu_stop(struct dut *d)
@@ -258,6 +339,10 @@ static void qemu_stop(struct dut *d)
 		}
 	}
 	netns_leave(&q->ns);
+	if (q->qmp) {
+		qmp_close(q->qmp);
+		free(q->qmp);
+	}
 	free(q);
 	d->priv = NULL;
 }
@@ -285,5 +370,6 @@ static const struct deploy_ops qemu_ops = {
 	.stop = qemu_stop,
 	.version = qemu_get_version,
 	.hold = qemu_hold,
+	.save = qemu_save,
 };
 DEPLOY_BACKEND(qemu_ops)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -98,6 +99,7 @@ struct cell {
 	char *patches;		/* JSON, from the build manifest */
 	char *kernel_version;
 	char boot_id[40];
+	char resumed_from[40];	/* the saved boot that boot started from; "": booted */
 	char emulator[4096];	/* the DUT's version(), whole */
 };
 
@@ -284,7 +286,8 @@ static void record(struct cell *c, const struct todo *t, const struct workload *
 		.session = ps->session, .plan = ps->plan->name, .board = c->board->name,
 		.strategy = c->points[t->pt].label, .workload = w->name, .workload_sha256 = digest,
 		.repetition = t->rep,
-		.boot_id = c->boot_id[0] ? c->boot_id : NULL, .cls = res->cls,
+		.boot_id = c->boot_id[0] ? c->boot_id : NULL,
+		.resumed_from = c->resumed_from[0] ? c->resumed_from : NULL, .cls = res->cls,
 		.reason = res->cls == RUN_PASS ? NULL : res->reason,
 		.timing = timing_mode_name(ps->plan->timing), .started = started, .ended = ended,
 		.kernel_version = c->kernel_version,
@@ -385,11 +388,91 @@ static void boot_free(struct boot *bt)
 	free(bt->dir);
 }
 
-/* Boots the cell's images for a first run of workload w; dut_boot()'s
- * result. A DUT that booted something else (a stale image, a board that
- * fell back to its flash) must not produce numbers for this build:
- * HB_FAIL_DUT. */
-static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
+/*
+ * Saved DUTs of this process (deploy_ops.save), by what was booted. In
+ * virtual time with a boot per repetition, the first boot of a cell's
+ * images saves itself once ready, before its first run, and the later
+ * boots of those images whose runs are all host-paced start from it: a TCP
+ * run from one saved boot spreads and centres as a run on a boot of its
+ * own does (docs/measurements.md, "Repetitions from a saved boot"), in a
+ * tenth of the boot's time. A DUT-paced workload boots every time: its
+ * runs repeat their boot's numbers, and its spread is between boots. The
+ * first boot saves whatever it runs, since a later plan of the same
+ * process (compare's next phase, the gate's next look) may run TCP on
+ * those images. Each is an anonymous file of about 50 MB that goes with
+ * the last process (or fork) holding it; at most EXECUTOR_SAVED_MAX at
+ * once, later images boot every time.
+ */
+#define EXECUTOR_SAVED_MAX 16
+static struct saved_boot {
+	char *key;
+	struct dut_saved s;
+} saved_boots[EXECUTOR_SAVED_MAX];
+static size_t nsaved;
+/* A flight's process (fly_child()) ends with its one boot: what it saved
+ * would go with it unused, so it starts from what it inherited only. */
+static int in_flight;
+
+/* What the boot of img is, whole: boots with the same key are the same. */
+static char *saved_key(const struct cell *c, const struct dut_image *img)
+{
+	return xasprintf("%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s", c->board->name, img->kernel,
+			 img->dtb, img->initrd, img->cmdline, img->emulator ? img->emulator : "",
+			 img->insn_plugin ? img->insn_plugin : "",
+			 img->driver_functions ? img->driver_functions : "",
+			 timing_mode_name(c->ps->plan->timing));
+}
+
+/* Points img at the saved DUT to start from (resumable: every run of the
+ * boot host-paced) or at *fresh to save into; neither where the plan,
+ * the backend or the room does not allow it. */
+static void saved_choose(const struct cell *c, const struct deploy_ops *ops, int resumable,
+			 struct dut_image *img, struct dut_saved *fresh)
+{
+	const struct plan *p = c->ps->plan;
+	if (!ops || !ops->save || p->timing != TIMING_VIRTUAL || p->boots != BOOTS_PER_REPETITION)
+		return;
+	char *key = saved_key(c, img);
+	for (size_t i = 0; i < nsaved; i++) {
+		if (!strcmp(saved_boots[i].key, key)) {
+			if (resumable)
+				img->resume = &saved_boots[i].s;
+			free(key);
+			return;
+		}
+	}
+	free(key);
+	if (in_flight || nsaved == EXECUTOR_SAVED_MAX)
+		return;
+	*fresh = (struct dut_saved){ .fd = memfd_create("hilbench-saved-dut", MFD_CLOEXEC) };
+	if (fresh->fd < 0)
+		hb_err("cannot make a file for the booted DUT (%s): later boots boot anew",
+		       strerror(errno));
+	else
+		img->save = fresh;
+}
+
+/* The boot's saved DUT kept for later boots (dut.saved), or its file let go. */
+static void saved_keep(const struct cell *c, const struct dut *d, const struct dut_image *img)
+{
+	if (!img->save)
+		return;
+	if (!d->saved) {
+		close(img->save->fd);
+		return;
+	}
+	struct saved_boot *sb = &saved_boots[nsaved++];
+	sb->key = saved_key(c, img);
+	sb->s = *img->save;
+	snprintf(sb->s.boot_id, sizeof(sb->s.boot_id), "%s", c->boot_id);
+}
+
+/* Boots the cell's images for a first run of workload w (from a saved DUT
+ * where saved_choose() allows: resumable, every run of the boot
+ * host-paced); dut_boot()'s result. A DUT that booted something else (a
+ * stale image, a board that fell back to its flash) must not produce
+ * numbers for this build: HB_FAIL_DUT. */
+static int boot_cell(struct cell *c, const struct workload *w, int resumable, struct boot *bt)
 {
 	struct plan_state *ps = c->ps;
 	store_new_id(c->boot_id);
@@ -411,10 +494,18 @@ static int boot_cell(struct cell *c, const struct workload *w, struct boot *bt)
 	 * the host (util/lock.h), but not with a run that has it alone */
 	struct host_turn turn = HOST_TURN_NONE;
 	const struct deploy_ops *ops = deploy_backend(c->board->backend);
-	if (ops && ops->hold && lock_host_turn(&turn, 0, 1) < 0)
+	struct dut_saved fresh;
+	saved_choose(c, ops, resumable, &img, &fresh);
+	snprintf(c->resumed_from, sizeof(c->resumed_from), "%s",
+		 img.resume ? img.resume->boot_id : "");
+	if (ops && ops->hold && lock_host_turn(&turn, 0, 1) < 0) {
+		if (img.save)
+			close(fresh.fd);
 		return -1;
+	}
 	int boot = dut_boot(d, c->board, &img, ps->plan->timing, bt->dir, bt->console);
 	lock_host_turn_end(&turn);
+	saved_keep(c, d, &img);
 	if (d->ops && d->ops->version)
 		snprintf(c->emulator, sizeof(c->emulator), "%s", d->ops->version(d));
 	if (boot == 0 && strcmp(d->kernel_release, c->k.kernel_release)) {
@@ -594,7 +685,10 @@ static size_t run_boot(struct cell *c, const struct workload *wls, const struct 
 	if (!store_has_room(ps))
 		return n;
 	struct boot bt = { 0 };
-	int boot = boot_cell(c, &wls[t[0].wl], &bt);
+	int resumable = 1;
+	for (size_t k = 0; k < n; k++)
+		resumable &= crosscheck_pacing(&wls[t[k].wl]) != PACED_BY_DUT;
+	int boot = boot_cell(c, &wls[t[0].wl], resumable, &bt);
 	if (boot < 0) {
 		size_t next = boot_failed(c, wls, t, n, attempt, boot, &bt);
 		boot_free(&bt);
@@ -696,6 +790,7 @@ static int fly_child(void *arg, int fd)
 {
 	const struct flight *f = arg;
 	struct plan_state *ps = f->c->ps;
+	in_flight = 1;
 	struct progress own;
 	progress_start(&own);
 	own.lines_only = 1;

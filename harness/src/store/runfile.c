@@ -21,7 +21,7 @@ static const struct {
 	F(kernel_version, 0), F(kernel_release, 0), F(build_key, 0), F(config_sha256, 0),
 	F(build_manifest, 0), F(patches, 0), F(initramfs_sha256, 0), F(emulator, 0),
 	F(hilbench_commit, 0), F(host, 0), F(artifacts, 0), F(settings, 0),
-	F(workload_sha256, 0),
+	F(workload_sha256, 0), F(resumed_from, 0),
 #undef F
 };
 

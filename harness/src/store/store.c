@@ -71,7 +71,15 @@ static const char migrate_v5[] =
 	" session TEXT NOT NULL, run_id TEXT NOT NULL REFERENCES runs(id),"
 	" PRIMARY KEY (session, run_id));"
 	"PRAGMA user_version = 5;";
-#define STORE_VERSION 5
+
+/* Version 6: runs.resumed_from, the boot whose saved state the run's boot
+ * started from instead of booting (run/executor.c, docs/measurements.md,
+ * "Repetitions from a saved boot"). NULL: the run's boot booted, as every
+ * boot of older stores did. */
+static const char migrate_v6[] =
+	"ALTER TABLE runs ADD COLUMN resumed_from TEXT;"
+	"PRAGMA user_version = 6;";
+#define STORE_VERSION 6
 
 #define STORE_TIMEOUT_DEFAULT_S 30
 
@@ -144,6 +152,8 @@ static int ensure_schema(struct store *s)
 		ok = sqlite3_exec(s->db, migrate_v4, NULL, NULL, NULL) == SQLITE_OK;
 	if (ok && user_version(s) < 5)
 		ok = sqlite3_exec(s->db, migrate_v5, NULL, NULL, NULL) == SQLITE_OK;
+	if (ok && user_version(s) < 6)
+		ok = sqlite3_exec(s->db, migrate_v6, NULL, NULL, NULL) == SQLITE_OK;
 	if (!ok) {
 		report_error(s, "cannot set up the tables");
 		exec_sql(s, "ROLLBACK");
@@ -280,8 +290,8 @@ static int insert_run(struct store *s, const struct run_record *r, int if_absent
 		" boot_id, class, reason, timing, started, ended, kernel_version,"
 		" kernel_release, build_key, config_sha256, build_manifest, patches,"
 		" initramfs_sha256, emulator, hilbench_commit, host, artifacts, attempt,"
-		" settings, workload_sha256)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" settings, workload_sha256, resumed_from)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	static const char ins_metric[] =
 		"INSERT INTO metrics(run_id, name, value, unit, source) VALUES (?,?,?,?,?)";
 	sqlite3_stmt *st = NULL, *sm = NULL;
@@ -313,6 +323,7 @@ static int insert_run(struct store *s, const struct run_record *r, int if_absent
 		sqlite3_bind_int(st, i++, r->attempt > 0 ? r->attempt : 1);
 		bind_text(st, i++, r->settings);
 		bind_text(st, i++, r->workload_sha256);
+		bind_text(st, i++, r->resumed_from);
 		ok = sqlite3_step(st) == SQLITE_DONE;
 	}
 	for (size_t k = 0; ok && k < r->n_metrics; k++) {

@@ -44,6 +44,9 @@ struct run_record {
 	const char *workload_sha256;	/* config/workload.h's workload_digest() */
 	int repetition;
 	const char *boot_id;	/* runs sharing a boot share this */
+	/* the boot whose saved state this run's boot started from instead of
+	 * booting (run/executor.c); NULL: it booted */
+	const char *resumed_from;
 	enum run_class cls;
 	const char *reason;	/* why not pass; NULL for pass */
 	const char *timing;	/* realtime | virtual */
