@@ -764,8 +764,8 @@ static const struct variant variants[] = {
 	/* board schema */
 	{ "unknown key in deploy.qemu", 'b', "    memory_mb: 512", "    memory: 512", 24, 5,
 	  "unknown key 'memory' in 'deploy.qemu'; expected one of: binary, machine, cpu, memory_mb, "
-	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, insn_profile, rng_seed_bytes, "
-	  "duration_scale" },
+	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, insn_profile, saved_boot, "
+	  "rng_seed_bytes, duration_scale" },
 	{ "an emulator hilbench builds, its properties and instruction time", 'b',
 	  "    binary: qemu-system-arm\n",
 	  "    emulator: qemu-7.2\n    globals: [allwinner-sun8i-emac.tx-int-ctl=on]\n"

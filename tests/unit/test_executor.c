@@ -166,8 +166,9 @@ static int resumed_runs(const char *session)
 	return n;
 }
 
-/* A boot per repetition in virtual time: the first boot of the images
- * saves the DUT before its runs, whatever they are, and a later boot whose
+/* On a board with deploy.qemu.saved_boot, a boot per repetition in virtual
+ * time: the first boot of the images saves the DUT before its runs,
+ * whatever they are, and a later boot whose
  * runs are all host-paced (TCP) starts from it, also in the next plan of
  * the same process; a boot with a DUT-paced run boots, and real time, or a
  * boot per cell, never saves (docs/measurements.md, "Repetitions from a
@@ -176,6 +177,11 @@ static void host_paced_repetitions_start_from_the_first_boot(void **state)
 {
 	(void)state;
 	deploy_substitute(&double_saving_ops);
+	char *board = xasprintf("%s/tests/data/boards/qemu-orangepi-pc-saved.yaml",
+				getenv("HILBENCH_HOME"));
+	strlist_free(&plan.boards);
+	strlist_push(&plan.boards, board);
+	free(board);
 	plan.boots = BOOTS_PER_REPETITION;
 	char session[40];
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
@@ -200,6 +206,15 @@ static void host_paced_repetitions_start_from_the_first_boot(void **state)
 	plan.boots = BOOTS_PER_CELL;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
 	assert_int_equal(dbl.started, 9);
+	assert_int_equal(dbl.saved, 1);
+	assert_int_equal(dbl.resumed, 3);
+
+	/* the default board leaves it off */
+	strlist_free(&plan.boards);
+	strlist_push(&plan.boards, "qemu-orangepi-pc");
+	plan.boots = BOOTS_PER_REPETITION;
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	assert_int_equal(dbl.started, 12);
 	assert_int_equal(dbl.saved, 1);
 	assert_int_equal(dbl.resumed, 3);
 }

@@ -108,6 +108,24 @@ static pid_t start(struct qmp *q, const char *greeting, const struct step *steps
 	return pid;
 }
 
+/* What a save or a load (qmp_save, qmp_load) does against the double
+ * playing steps after the greeting: its result, its message in err; the
+ * state file it was given, which the caller closes, in *file. The double
+ * must have seen every step. */
+static int scripted(const struct step *steps, size_t n,
+		    int (*op)(struct qmp *, int, double, char *, size_t), char err[512], int *file)
+{
+	static struct qmp q;
+	pid_t pid = start(&q, GREETING, steps, n, 0);
+	*file = memfd_create("test-qmp", MFD_CLOEXEC);
+	assert_true(*file >= 0);
+	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, 512), 0);
+	int rc = op(&q, *file, TIMEOUT_S, err, 512);
+	qmp_close(&q);
+	assert_int_equal(finish(pid), 0);
+	return rc;
+}
+
 static void save_passes_the_file_and_lets_the_guest_run_on(void **state)
 {
 	(void)state;
@@ -119,15 +137,9 @@ static void save_passes_the_file_and_lets_the_guest_run_on(void **state)
 		{ "query-migrate", "{\"return\": {\"status\": \"completed\", \"ram\": {}}}\r\n" },
 		{ "\"cont\"", "{\"event\": \"RESUME\"}\r\n" OK },
 	};
-	static struct qmp q;
 	char err[512] = "";
-	pid_t pid = start(&q, GREETING, steps, HB_ARRAY_SIZE(steps), 0);
-	int file = memfd_create("test-qmp", MFD_CLOEXEC);
-	assert_true(file >= 0);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), 0);
-	assert_int_equal(qmp_save(&q, file, TIMEOUT_S, err, sizeof(err)), 0);
-	qmp_close(&q);
-	assert_int_equal(finish(pid), 0);
+	int file;
+	assert_int_equal(scripted(steps, HB_ARRAY_SIZE(steps), qmp_save, err, &file), 0);
 	char got[32] = "";
 	assert_int_equal(pread(file, got, sizeof(got) - 1, 0), 11);
 	assert_string_equal(got, "saved state");
@@ -144,16 +156,11 @@ static void a_failed_save_says_why(void **state)
 		{ "query-migrate",
 		  "{\"return\": {\"status\": \"failed\", \"error-desc\": \"No space left\"}}\r\n" },
 	};
-	static struct qmp q;
 	char err[512] = "";
-	pid_t pid = start(&q, GREETING, steps, HB_ARRAY_SIZE(steps), 0);
-	int file = memfd_create("test-qmp", MFD_CLOEXEC);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), 0);
-	assert_int_equal(qmp_save(&q, file, TIMEOUT_S, err, sizeof(err)), -1);
+	int file;
+	assert_int_equal(scripted(steps, HB_ARRAY_SIZE(steps), qmp_save, err, &file), -1);
 	assert_non_null(strstr(err, "the save failed: No space left"));
-	qmp_close(&q);
 	close(file);
-	assert_int_equal(finish(pid), 0);
 }
 
 static void load_returns_once_the_guest_runs(void **state)
@@ -166,15 +173,10 @@ static void load_returns_once_the_guest_runs(void **state)
 		{ "query-status", "{\"return\": {\"status\": \"inmigrate\", \"running\": false}}\r\n" },
 		{ "query-status", "{\"return\": {\"status\": \"running\", \"running\": true}}\r\n" },
 	};
-	static struct qmp q;
 	char err[512] = "";
-	pid_t pid = start(&q, GREETING, steps, HB_ARRAY_SIZE(steps), 0);
-	int file = memfd_create("test-qmp", MFD_CLOEXEC);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), 0);
-	assert_int_equal(qmp_load(&q, file, TIMEOUT_S, err, sizeof(err)), 0);
-	qmp_close(&q);
+	int file;
+	assert_int_equal(scripted(steps, HB_ARRAY_SIZE(steps), qmp_load, err, &file), 0);
 	close(file);
-	assert_int_equal(finish(pid), 0);
 }
 
 static void a_loaded_guest_that_does_not_run_is_an_error(void **state)
@@ -186,16 +188,11 @@ static void a_loaded_guest_that_does_not_run_is_an_error(void **state)
 		{ "\"migrate-incoming\"", OK },
 		{ "query-status", "{\"return\": {\"status\": \"paused\", \"running\": false}}\r\n" },
 	};
-	static struct qmp q;
 	char err[512] = "";
-	pid_t pid = start(&q, GREETING, steps, HB_ARRAY_SIZE(steps), 0);
-	int file = memfd_create("test-qmp", MFD_CLOEXEC);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), 0);
-	assert_int_equal(qmp_load(&q, file, TIMEOUT_S, err, sizeof(err)), -1);
+	int file;
+	assert_int_equal(scripted(steps, HB_ARRAY_SIZE(steps), qmp_load, err, &file), -1);
 	assert_non_null(strstr(err, "'paused', not running"));
-	qmp_close(&q);
 	close(file);
-	assert_int_equal(finish(pid), 0);
 }
 
 static void an_error_answer_gives_qemus_reason(void **state)

@@ -87,6 +87,7 @@ static const struct yfield qemu_fields[] = {
 	  .choices = off_on },
 	{ .key = "insn_profile", .type = YF_ENUM, .off = B(qemu.insn_profile),
 	  .choices = off_on },
+	{ .key = "saved_boot", .type = YF_ENUM, .off = B(qemu.saved_boot), .choices = off_on },
 	/* 32 bytes are the 256 bits the kernel's pool needs to be ready */
 	{ .key = "rng_seed_bytes", .type = YF_INT, .off = B(qemu.rng_seed_bytes),
 	  .min = 32, .max = 512 },

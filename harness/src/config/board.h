@@ -24,6 +24,11 @@ struct board_qemu {
 	/* 1: the emulator counts instructions per kernel function in each
 	 * run's window (harness/plugin/hb-insn.c, method emulator-insn) */
 	int insn_profile;
+	/* 1: in virtual time with a boot per repetition, a boot whose runs are
+	 * all host-paced starts from the images' first boot, saved
+	 * (run/executor.c; docs/measurements.md, "Repetitions from a saved
+	 * boot": off by default, for what it changes) */
+	int saved_boot;
 	int icount_sleep;	/* 1: an idle guest waits in real time (-icount
 				 * sleep=on); 0: its clock jumps to the next timer */
 	/* The DTB's /chosen/rng-seed, this many bytes, which QEMU fills with

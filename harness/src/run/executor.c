@@ -389,14 +389,15 @@ static void boot_free(struct boot *bt)
 }
 
 /*
- * Saved DUTs of this process (deploy_ops.save), by what was booted. In
- * virtual time with a boot per repetition, the first boot of a cell's
- * images saves itself once ready, before its first run, and the later
- * boots of those images whose runs are all host-paced start from it: a TCP
- * run from one saved boot spreads and centres as a run on a boot of its
- * own does (docs/measurements.md, "Repetitions from a saved boot"), in a
- * tenth of the boot's time. A DUT-paced workload boots every time: its
- * runs repeat their boot's numbers, and its spread is between boots. The
+ * Saved DUTs of this process (deploy_ops.save), by what was booted. On a
+ * board with deploy.qemu.saved_boot, in virtual time with a boot per
+ * repetition, the first boot of a cell's images saves itself once ready,
+ * before its first run, and the later boots of those images whose runs are
+ * all host-paced start from it, in a tenth of a boot's time. A TCP run so
+ * spreads and centres nearly as one on a boot of its own, but not quite
+ * (docs/measurements.md, "Repetitions from a saved boot"): off by default.
+ * A DUT-paced workload boots every time: its runs repeat their boot's
+ * numbers, and its spread is between boots. The
  * first boot saves whatever it runs, since a later plan of the same
  * process (compare's next phase, the gate's next look) may run TCP on
  * those images. Each is an anonymous file of about 50 MB that goes with
@@ -430,7 +431,8 @@ static void saved_choose(const struct cell *c, const struct deploy_ops *ops, int
 			 struct dut_image *img, struct dut_saved *fresh)
 {
 	const struct plan *p = c->ps->plan;
-	if (!ops || !ops->save || p->timing != TIMING_VIRTUAL || p->boots != BOOTS_PER_REPETITION)
+	if (!ops || !ops->save || !c->board->qemu.saved_boot || p->timing != TIMING_VIRTUAL ||
+	    p->boots != BOOTS_PER_REPETITION)
 		return;
 	char *key = saved_key(c, img);
 	for (size_t i = 0; i < nsaved; i++) {
