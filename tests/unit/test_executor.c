@@ -170,9 +170,9 @@ static int resumed_runs(const char *session)
  * time: the first boot of the images saves the DUT before its runs,
  * whatever they are, and a later boot whose
  * runs are all host-paced (TCP) starts from it, also in the next plan of
- * the same process; a boot with a DUT-paced run boots, and real time, or a
- * boot per cell, never saves (docs/measurements.md, "Repetitions from a
- * saved boot"). */
+ * the same process; one that does not start from it is forgotten; a boot
+ * with a DUT-paced run boots, and real time, or a boot per cell, never
+ * saves (docs/measurements.md, "Repetitions from a saved boot"). */
 static void host_paced_repetitions_start_from_the_first_boot(void **state)
 {
 	(void)state;
@@ -200,13 +200,23 @@ static void host_paced_repetitions_start_from_the_first_boot(void **state)
 	assert_int_equal(dbl.ran, 7);
 	assert_int_equal(resumed_runs(session), 3);
 
+	/* a saved DUT that does not start is forgotten: the retry boots, and saves */
+	dbl.boots[5] = BOOT_NO_START;
+	dbl.nboots = 6;
+	plan.repetitions = 1;
+	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
+	assert_int_equal(dbl.started, 7);
+	assert_int_equal(dbl.saved, 2);
+	assert_int_equal(dbl.resumed, 3);
+	plan.repetitions = 3;
+
 	plan.timing = TIMING_REALTIME;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
 	plan.timing = TIMING_VIRTUAL;
 	plan.boots = BOOTS_PER_CELL;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
-	assert_int_equal(dbl.started, 9);
-	assert_int_equal(dbl.saved, 1);
+	assert_int_equal(dbl.started, 11);
+	assert_int_equal(dbl.saved, 2);
 	assert_int_equal(dbl.resumed, 3);
 
 	/* the default board leaves it off */
@@ -214,8 +224,8 @@ static void host_paced_repetitions_start_from_the_first_boot(void **state)
 	strlist_push(&plan.boards, "qemu-orangepi-pc");
 	plan.boots = BOOTS_PER_REPETITION;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
-	assert_int_equal(dbl.started, 12);
-	assert_int_equal(dbl.saved, 1);
+	assert_int_equal(dbl.started, 14);
+	assert_int_equal(dbl.saved, 2);
 	assert_int_equal(dbl.resumed, 3);
 }
 

@@ -397,12 +397,12 @@ static void boot_free(struct boot *bt)
  * spreads and centres nearly as one on a boot of its own, but not quite
  * (docs/measurements.md, "Repetitions from a saved boot"): off by default.
  * A DUT-paced workload boots every time: its runs repeat their boot's
- * numbers, and its spread is between boots. The
- * first boot saves whatever it runs, since a later plan of the same
- * process (compare's next phase, the gate's next look) may run TCP on
- * those images. Each is an anonymous file of about 50 MB that goes with
- * the last process (or fork) holding it; at most EXECUTOR_SAVED_MAX at
- * once, later images boot every time.
+ * numbers, and its spread is between boots. The first boot saves whatever
+ * it runs, since a later plan of the same process (compare's next phase,
+ * the gate's next look) may run TCP on those images. Each is an anonymous
+ * file of about 50 MB that goes with the last process (or fork) holding
+ * it; at most EXECUTOR_SAVED_MAX at once, later images boot every time. A
+ * saved DUT that fails to start is forgotten: the retry boots.
  */
 #define EXECUTOR_SAVED_MAX 16
 static struct saved_boot {
@@ -454,12 +454,23 @@ static void saved_choose(const struct cell *c, const struct deploy_ops *ops, int
 		img->save = fresh;
 }
 
-/* The boot's saved DUT kept for later boots (dut.saved), or its file let go. */
-static void saved_keep(const struct cell *c, const struct dut *d, const struct dut_image *img)
+/* After a boot (booted: it came up with the build's kernel): its saved DUT
+ * kept for later boots, or its file let go; a saved DUT it failed to start
+ * from forgotten. */
+static void saved_keep(const struct cell *c, const struct dut *d, const struct dut_image *img,
+		       int booted)
 {
+	for (size_t i = 0; img->resume && !booted && i < nsaved; i++) {
+		if (&saved_boots[i].s == img->resume) {
+			free(saved_boots[i].key);
+			close(saved_boots[i].s.fd);
+			saved_boots[i] = saved_boots[--nsaved];
+			break;
+		}
+	}
 	if (!img->save)
 		return;
-	if (!d->saved) {
+	if (!d->saved || !booted) {
 		close(img->save->fd);
 		return;
 	}
@@ -507,7 +518,7 @@ static int boot_cell(struct cell *c, const struct workload *w, int resumable, st
 	}
 	int boot = dut_boot(d, c->board, &img, ps->plan->timing, bt->dir, bt->console);
 	lock_host_turn_end(&turn);
-	saved_keep(c, d, &img);
+	saved_keep(c, d, &img, boot == 0 && !strcmp(d->kernel_release, c->k.kernel_release));
 	if (d->ops && d->ops->version)
 		snprintf(c->emulator, sizeof(c->emulator), "%s", d->ops->version(d));
 	if (boot == 0 && strcmp(d->kernel_release, c->k.kernel_release)) {
