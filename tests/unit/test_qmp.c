@@ -212,41 +212,36 @@ static void an_error_answer_gives_qemus_reason(void **state)
 	assert_int_equal(finish(pid), 0);
 }
 
+/* qmp_open() against a double that sends greeting and, with hang, stays
+ * silent until killed: it fails, saying want. */
+static void open_fails(const char *greeting, int hang, const char *want)
+{
+	static struct qmp q;
+	char err[512] = "";
+	pid_t pid = start(&q, greeting, NULL, 0, hang);
+	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, want));
+	qmp_close(&q);
+	if (hang)
+		kill(pid, SIGKILL);
+	int rc = finish(pid);
+	if (!hang)
+		assert_int_equal(rc, 0);
+}
+
 /* What the other end sends is read as untrusted: no greeting, a line that
  * is not an object, one longer than the buffer, an end of the stream. */
 static void what_the_monitor_sends_is_checked(void **state)
 {
 	(void)state;
-	static struct qmp q;
-	char err[512] = "";
-	pid_t pid = start(&q, "{\"return\": {}}\r\n", NULL, 0, 0);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not its greeting"));
-	qmp_close(&q);
-	assert_int_equal(finish(pid), 0);
-
-	pid = start(&q, "[\"QMP\"]\r\n", NULL, 0, 0);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not a JSON object"));
-	qmp_close(&q);
-	assert_int_equal(finish(pid), 0);
-
+	open_fails("{\"return\": {}}\r\n", 0, "not its greeting");
+	open_fails("[\"QMP\"]\r\n", 0, "not a JSON object");
 	char *long_line = malloc(QMP_LINE_MAX + 2);
 	memset(long_line, ' ', QMP_LINE_MAX + 1);
 	long_line[QMP_LINE_MAX + 1] = '\0';
-	pid = start(&q, long_line, NULL, 0, 1);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "longer than"));
-	qmp_close(&q);
-	kill(pid, SIGKILL);
-	finish(pid);
+	open_fails(long_line, 1, "longer than");
 	free(long_line);
-
-	pid = start(&q, GREETING, NULL, 0, 0);
-	assert_int_equal(qmp_open(&q, q.fd, TIMEOUT_S, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "closed its monitor"));
-	qmp_close(&q);
-	assert_int_equal(finish(pid), 0);
+	open_fails(GREETING, 0, "closed its monitor");
 }
 
 static void a_silent_monitor_times_out(void **state)
