@@ -88,6 +88,11 @@ v=$(sql "SELECT value FROM metrics WHERE run_id='$udp' AND name='dump_dut_tx_fra
 check "UDP DUT-TX: QEMU's filter-dump counted the DUT's frames too (got $v)" awk -v v="${v:-0}" 'BEGIN { exit !(v > 0) }'
 mbps=$(sql "SELECT value FROM metrics m JOIN runs r ON r.id=m.run_id WHERE r.workload='tcp-rx-smoke' AND m.name='mbps'")
 check "TCP DUT-RX Mbit/s > 0 (got $mbps)" awk -v v="${mbps:-0}" 'BEGIN { exit !(v > 0) }'
+# the DUT receiving, its iperf3 counts what arrived: the bytes it
+# acknowledged over the same seconds, from QEMU's record, say the same
+acked=$(sql "SELECT value FROM metrics m JOIN runs r ON r.id=m.run_id WHERE r.workload='tcp-rx-smoke' AND m.name='mbps_acked'")
+check "TCP DUT-RX: the acknowledged rate from the filter-dump is iperf3's within 5 % (got $acked against $mbps)" \
+	awk -v a="${acked:-0}" -v m="${mbps:-0}" 'BEGIN { exit !(m > 0 && a > 0.95 * m && a < 1.05 * m) }'
 prov=$(sql "SELECT count(*) FROM runs WHERE id='$udp' AND kernel_release LIKE '6.1.%'
 	AND kernel_version='6.1.192' AND length(build_key)=64 AND length(config_sha256)=64
 	AND patches LIKE '%0001-net-stmmac-don-t-clear-xstats-in-open.patch%'

@@ -102,6 +102,53 @@ static void test_windows(void **state)
 	close_dump(&df);
 }
 
+struct seen {
+	long long t[8];
+	size_t caplen[8];
+	int n;
+};
+
+static void note(void *ctx, long long t_us, const unsigned char *frame, size_t caplen)
+{
+	struct seen *s = ctx;
+	(void)frame;
+	if (s->n < 8) {
+		s->t[s->n] = t_us;
+		s->caplen[s->n] = caplen;
+	}
+	s->n++;
+}
+
+/* Each record of a window, in order, with its time in microseconds. */
+static void test_each_record_with_its_time(void **state)
+{
+	(void)state;
+	struct dumpfile df;
+	char err[256];
+	open_dump(&df);
+	long long start = pcapfile_size(df.path), at[3];
+	unsigned char f[60];
+	frame(f, "198.18.0.2", "198.18.0.1");
+	for (int i = 0; i < 3; i++) {
+		struct pcap_pkthdr h = { .ts = { 1796432305 + i, 585377 }, .caplen = 54 - i,
+					 .len = 60 };
+		pcap_dump((u_char *)df.d, &h, f);
+		pcap_dump_flush(df.d);
+		at[i] = pcapfile_size(df.path);
+	}
+	struct seen s = { .n = 0 };
+	assert_int_equal(pcapfile_each(df.path, start, at[1], note, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);
+	assert_true(s.t[0] == 1796432305585377LL && s.t[1] == 1796432306585377LL);
+	assert_int_equal(s.caplen[0], 54);
+	assert_int_equal(s.caplen[1], 53);
+	s.n = 0;
+	assert_int_equal(pcapfile_each(df.path, at[1], at[2], note, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 1);
+	assert_true(s.t[0] == 1796432307585377LL);
+	close_dump(&df);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -125,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_each_record_with_its_time),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,21 +14,15 @@ long long pcapfile_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-int pcapfile_count(const char *path, long long from, long long to, const char *host_cidr,
-		   const char *dut_cidr, struct capture_counts *out, char *err, size_t errlen)
+int pcapfile_each(const char *path, long long from, long long to, pcapfile_fn fn, void *ctx,
+		  char *err, size_t errlen)
 {
-	struct in_addr host, dut;
 	char perr[PCAP_ERRBUF_SIZE] = "";
-	if (ipv4_parse(host_cidr, &host) < 0 || ipv4_parse(dut_cidr, &dut) < 0) {
-		snprintf(err, errlen, "not IPv4 addresses: %s, %s", host_cidr, dut_cidr);
-		return -1;
-	}
 	pcap_t *p = pcap_open_offline(path, perr);
 	if (!p) {
 		snprintf(err, errlen, "%s: %s", path, perr);
 		return -1;
 	}
-	struct capture_counts c = { 0 };
 	struct pcap_pkthdr *h;
 	const u_char *bytes;
 	int r;
@@ -40,16 +34,7 @@ int pcapfile_count(const char *path, long long from, long long to, const char *h
 			break;
 		if (end <= from)
 			continue;
-		switch (capture_classify(bytes, h->caplen, host, dut)) {
-		case CAPTURE_FROM_DUT:
-			c.from_dut++;
-			break;
-		case CAPTURE_TO_DUT:
-			c.to_dut++;
-			break;
-		case CAPTURE_OTHER:
-			break;
-		}
+		fn(ctx, (long long)h->ts.tv_sec * 1000000 + h->ts.tv_usec, bytes, h->caplen);
 	}
 	/* A record cut short at the end of the file is one still being
 	 * written: past the window, not an error. */
@@ -57,7 +42,40 @@ int pcapfile_count(const char *path, long long from, long long to, const char *h
 	if (!ok)
 		snprintf(err, errlen, "%s: %s", path, pcap_geterr(p));
 	pcap_close(p);
-	if (ok)
-		*out = c;
 	return ok ? 0 : -1;
+}
+
+struct count_ctx {
+	struct in_addr host, dut;
+	struct capture_counts c;
+};
+
+static void count_frame(void *ctx, long long t_us, const unsigned char *frame, size_t caplen)
+{
+	struct count_ctx *cc = ctx;
+	(void)t_us;
+	switch (capture_classify(frame, caplen, cc->host, cc->dut)) {
+	case CAPTURE_FROM_DUT:
+		cc->c.from_dut++;
+		break;
+	case CAPTURE_TO_DUT:
+		cc->c.to_dut++;
+		break;
+	case CAPTURE_OTHER:
+		break;
+	}
+}
+
+int pcapfile_count(const char *path, long long from, long long to, const char *host_cidr,
+		   const char *dut_cidr, struct capture_counts *out, char *err, size_t errlen)
+{
+	struct count_ctx cc = { .c = { 0 } };
+	if (ipv4_parse(host_cidr, &cc.host) < 0 || ipv4_parse(dut_cidr, &cc.dut) < 0) {
+		snprintf(err, errlen, "not IPv4 addresses: %s, %s", host_cidr, dut_cidr);
+		return -1;
+	}
+	if (pcapfile_each(path, from, to, count_frame, &cc, err, errlen) < 0)
+		return -1;
+	*out = cc.c;
+	return 0;
 }

@@ -12,8 +12,11 @@
  * the next window. Frames are classified as capture_classify() does.
  *
  * Contract: pcapfile_size() is the size in bytes, or -1 if the file is
- * missing. pcapfile_count() reads with libpcap; 0 with the counts (drops is
- * always 0: a file drops nothing), or -1 with the reason in err.
+ * missing. pcapfile_each() reads with libpcap and calls fn with each
+ * record of the window, its time in microseconds and its captured bytes, in
+ * the file's order; 0, or -1 with the reason in err. pcapfile_count() is
+ * that with capture_classify(); 0 with the counts (drops is always 0: a
+ * file drops nothing), or -1 with the reason in err.
  */
 #ifndef HB_PCAPFILE_H
 #define HB_PCAPFILE_H
@@ -23,6 +26,9 @@
 #include "measure/capture.h"
 
 long long pcapfile_size(const char *path);
+typedef void (*pcapfile_fn)(void *ctx, long long t_us, const unsigned char *frame, size_t caplen);
+int pcapfile_each(const char *path, long long from, long long to, pcapfile_fn fn, void *ctx,
+		  char *err, size_t errlen);
 int pcapfile_count(const char *path, long long from, long long to, const char *host_cidr,
 		   const char *dut_cidr, struct capture_counts *out, char *err, size_t errlen);
 

@@ -13,6 +13,7 @@
 #include "measure/linkstats.h"
 #include "measure/pcapfile.h"
 #include "measure/profile.h"
+#include "measure/tcpacked.h"
 #include "measure/traffic.h"
 #include "store/intervals.h"
 #include "store/metrics.h"
@@ -913,6 +914,65 @@ static long long dump_metrics(const struct host_view *h, FILE *trace, struct run
 	return (long long)dc.from_dut;
 }
 
+static void acked_frame(void *ctx, long long t_us, const unsigned char *frame, size_t caplen)
+{
+	tcp_acked_frame(ctx, t_us, frame, caplen);
+}
+
+/*
+ * A one-way TCP run's rate as delivered (measure/tcpacked.h): the bytes the
+ * receiver acknowledged over the workload's measured seconds, from the
+ * emulator's record of the link, whose clock is the DUT's. The streams are
+ * the DUT's iperf3 `start.connected` (the DUT is the client either way).
+ * No metric without a record, or when it does not cover the interval.
+ */
+static void acked_metrics(const struct host_view *h, const struct workload *w,
+			  const char *dut_json, FILE *trace, struct run_result *res)
+{
+	if (w->proto != WL_TCP || w->dir == WL_BIDIR || !h->dump_path || h->dump_from < 0 ||
+	    h->dump_to < h->dump_from)
+		return;
+	struct in_addr host, dut;
+	if (ipv4_parse(h->host_addr, &host) < 0 || ipv4_parse(h->dut_addr, &dut) < 0)
+		return;
+	cJSON *dj = load_json(dut_json);
+	const cJSON *conn = jpath(dj, "start", "connected"), *c;
+	struct tcp_stream s[TCP_ACKED_STREAMS];
+	size_t n = 0;
+	if (!cJSON_IsArray(conn))
+		conn = NULL;
+	cJSON_ArrayForEach(c, conn) {
+		double lp = jnum(c, "local_port"), rp = jnum(c, "remote_port");
+		if (n == TCP_ACKED_STREAMS || lp < 1 || lp > 65535 || rp < 1 || rp > 65535) {
+			n = 0;
+			break;
+		}
+		int dut_sends = w->dir == WL_DUT_TX;
+		s[n++] = (struct tcp_stream){ .sender = dut_sends ? dut : host,
+					      .receiver = dut_sends ? host : dut,
+					      .sender_port = (uint16_t)(dut_sends ? lp : rp),
+					      .receiver_port = (uint16_t)(dut_sends ? rp : lp) };
+	}
+	cJSON_Delete(dj);
+	struct tcp_acked a;
+	char err[256];
+	if (tcp_acked_init(&a, s, n, (long long)w->omit_s * 1000000,
+			   (long long)w->duration_s * 1000000) < 0) {
+		fprintf(trace, "host acked: no streams in %s\n", dut_json);
+		return;
+	}
+	if (pcapfile_each(h->dump_path, h->dump_from, h->dump_to, acked_frame, &a, err,
+			  sizeof(err)) < 0) {
+		fprintf(trace, "host acked: filter-dump unreadable: %s\n", err);
+		return;
+	}
+	double mbps = tcp_acked_mbps(&a);
+	fprintf(trace, "host acked streams=%zu mbps=%.3f\n", n, mbps);
+	if (mbps >= 0)
+		add_metric(res, "mbps_acked", mbps,
+			   "QEMU filter-dump, DUT clock: bytes acknowledged / measured seconds");
+}
+
 /*
  * The host-side counts as metrics, and the cross-check of the DUT's sending
  * direction: there, no queue sits between the DUT's counter and the host's
@@ -1228,6 +1288,7 @@ static enum run_class run_traffic(struct dut *d, const struct workload *w, const
 	    compute_metrics(w, d->under_test, a, b->dut_interface, rundir, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
 		host_metrics(&hv, a, run_id, trace, res);
+		acked_metrics(&hv, w, dut_json, trace, res);
 		clock_metrics(&h.cc, trace, res);
 	}
 	if (res->cls == RUN_PASS && h.behind) {

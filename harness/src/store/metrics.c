@@ -20,6 +20,13 @@ const struct metric_def metric_defs[] = {
 	{ METRIC_MBPS, "Mbit/s", H, SHOWN_HEADLINE,
 	  "DUT clock; a bidirectional run's is the sum of both directions",
 	  "the DUT's iperf3 result: `end.sum_sent` (DUT-TX) or `end.sum_received` (DUT-RX)" },
+	{ "mbps_acked", "Mbit/s", H, SHOWN_REPORTS,
+	  "one-way TCP on a board whose emulator records the link: what arrived, where `mbps` "
+	  "counts what the sender wrote into its socket (a growing send buffer reads up to 10 % "
+	  "more); the gate's TCP DUT-TX rate",
+	  "bytes the receiver acknowledged from the workload's warm-up end (after the first data "
+	  "segment) to its measured seconds later, in the QEMU filter-dump record of the link, "
+	  "whose clock is the DUT's (measure/tcpacked.h)" },
 	{ "mbps_dut_tx", "Mbit/s", H, SHOWN_STORED,
 	  "bidirectional runs: what the DUT sent",
 	  "the DUT's iperf3 `--bidir`: `end.sum_sent`, DUT clock" },
