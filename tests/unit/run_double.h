@@ -247,6 +247,15 @@ static inline enum run_class double_run(struct dut *d, const struct workload *w,
 						   .unit = "instructions/packet" };
 		res->n_metrics = 3;
 	}
+	if (w->proto == WL_TCP && w->dir != WL_BIDIR) {
+		/* the runner's delivered rate from the emulator's record of the
+		 * link (measure/tcpacked.h): the double's rate stands for it */
+		size_t k = res->n_metrics++;
+		snprintf(res->names[k], sizeof(res->names[k]), "mbps_acked");
+		snprintf(res->sources[k], sizeof(res->sources[k]), "the double");
+		res->metrics[k] = (struct metric){ .name = res->names[k], .source = res->sources[k],
+						   .value = mbps, .unit = "Mbit/s" };
+	}
 	if (dbl.rx_insn && w->dir == WL_DUT_RX) {
 		size_t k = res->n_metrics++;
 		snprintf(res->names[k], sizeof(res->names[k]), "insn_rx_driver_per_pkt");

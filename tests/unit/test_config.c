@@ -425,6 +425,47 @@ static void test_shipped_workload_and_plan_values(void **state)
 	free(ppath);
 }
 
+/* The gate's TCP DUT-TX rate: what arrived in virtual time, iperf3's
+ * count in real time; each mode keeps only the metrics with a threshold
+ * in it. */
+static const struct gate_metric *gated(const struct plan *p, const char *metric,
+				       enum gate_traffic dir)
+{
+	const struct gate_metric *m = p->gate.metrics.v;
+	for (size_t i = 0; i < p->gate.metrics.n; i++)
+		if (!strcmp(m[i].metric, metric) && m[i].protocol == GATE_TCP &&
+		    m[i].traffic == dir)
+			return &m[i];
+	return NULL;
+}
+
+static void test_gate_metrics_per_timing_mode(void **state)
+{
+	char *path = home_path("plans/gate.yaml");
+	struct plan p;
+	(void)state;
+	assert_int_equal(plan_load(path, &p, err, sizeof err), 0);
+	size_t all = p.gate.metrics.n;
+	const struct gate_metric *acked = gated(&p, "mbps_acked", GATE_DUT_TX);
+	assert_non_null(acked);
+	assert_true(acked->threshold_pct[TIMING_VIRTUAL] == 10);
+	assert_true(acked->threshold_pct[TIMING_REALTIME] < 0);
+	assert_true(gated(&p, "mbps", GATE_DUT_TX)->threshold_pct[TIMING_VIRTUAL] < 0);
+	p.timing = TIMING_VIRTUAL;
+	assert_int_equal(plan_gate_for_timing(&p), all - 1);
+	assert_non_null(gated(&p, "mbps_acked", GATE_DUT_TX));
+	assert_null(gated(&p, "mbps", GATE_DUT_TX));
+	assert_non_null(gated(&p, "mbps", GATE_DUT_RX));
+	plan_free(&p);
+	assert_int_equal(plan_load(path, &p, err, sizeof err), 0);
+	p.timing = TIMING_REALTIME;
+	assert_int_equal(plan_gate_for_timing(&p), all - 1);
+	assert_null(gated(&p, "mbps_acked", GATE_DUT_TX));
+	assert_non_null(gated(&p, "mbps", GATE_DUT_TX));
+	plan_free(&p);
+	free(path);
+}
+
 static void test_enum_names(void **state)
 {
 	enum timing_mode m;
@@ -989,6 +1030,12 @@ static const struct variant variants[] = {
 	  "'gate.metrics[1].direction' must be one of any, dut-tx, dut-rx, bidir, got 'out'" },
 	{ "gate metric without threshold", 'p', T, T HEAD("6") PPS, 12, 7,
 	  "'gate.metrics[1]' is missing required key 'threshold_pct'" },
+	{ "gate threshold for one timing mode", 'p', T,
+	  T HEAD("6") PPS "      threshold_pct: {realtime: 15}\n", 0, 0, NULL },
+	{ "gate threshold for no timing mode", 'p', T,
+	  T HEAD("6") PPS "      threshold_pct: {}\n", 13, 22,
+	  "'threshold_pct' of metric 'pps' names no timing mode; give 'virtual', 'realtime' "
+	  "or both" },
 	{ "gate threshold unknown mode", 'p', T,
 	  T HEAD("6") PPS "      threshold_pct: {virtual: 0.25, wallclock: 15}\n", 13, 38,
 	  "unknown key 'wallclock' in 'gate.metrics[1].threshold_pct'" },
@@ -1106,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_files_load),
 		cmocka_unit_test(test_shipped_board_values),
 		cmocka_unit_test(test_shipped_workload_and_plan_values),
+		cmocka_unit_test(test_gate_metrics_per_timing_mode),
 		cmocka_unit_test(test_shipped_real_boards),
 		cmocka_unit_test(test_board_series_check),
 		cmocka_unit_test(test_series_compare),

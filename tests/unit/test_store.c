@@ -390,6 +390,18 @@ static void a_session_reuses_only_independent_runs_of_the_same_build(void **stat
 	assert_string_equal(got.v[0], "baseline udp64-dut-tx R2 1");
 	assert_string_equal(got.v[1], "baseline udp64-dut-tx R1 2");
 	strlist_free(&got);
+	/* a run stored before a metric the gate judges existed stands for no
+	 * reference run of it: every metric named must be there */
+	struct strlist judged = { 0 };
+	strlist_push(&judged, "pps");
+	strlist_push(&judged, "mbps_acked");
+	strlist_free(&digests);
+	strlist_push(&digests, "D");
+	sel.metrics = &judged;
+	assert_int_equal(store_reuse_runs(s, "LATER", &sel, 6), 0);
+	free(judged.v[--judged.n]);
+	assert_int_equal(store_reuse_runs(s, "LATER", &sel, 6), 3);
+	strlist_free(&judged);
 	strlist_free(&digests);
 	store_close(s);
 	free(sub);

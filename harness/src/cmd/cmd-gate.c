@@ -117,6 +117,14 @@ static int apply(const struct overrides *o, struct gate_opts *g)
 		hb_err("--timing %s: choose realtime or virtual", o->timing);
 		return HB_EXIT_USAGE;
 	}
+	if (!plan_gate_for_timing(p)) {
+		hb_err("%s gates no metric in %s time (no gate metric's threshold_pct names "
+		       "it); add one there or choose --timing %s", p->path,
+		       timing_mode_name(p->timing),
+		       timing_mode_name(p->timing == TIMING_VIRTUAL ? TIMING_REALTIME :
+								TIMING_VIRTUAL));
+		return HB_EXIT_USAGE;
+	}
 	p->repetitions = o->repeat ? (int)o->repeat : p->gate.reference_repetitions;
 	if (o->max_repeat)
 		p->gate.max_repetitions = (int)o->max_repeat;

@@ -67,6 +67,7 @@ int cmd_nightly(int argc, char **argv)
 	struct plan plan = { 0 };
 	if (catalog_plan(argv[optind], &plan) < 0)
 		return HB_EXIT_USAGE;
+	plan_gate_for_timing(&plan);
 	struct nightly n = { .plan = &plan, .repo = repo, .rev = rev, .base = base };
 	struct store *s = store_open(hb_store_dir());
 	int rc = s ? hb_exit_of(nightly_run(&n, s)) : HB_EXIT_INFRA;

@@ -50,11 +50,12 @@ _Static_assert(sizeof(enum gate_profile) == sizeof(int), "YF_ENUM stores an int"
 
 #define M(f) offsetof(struct gate_metric, f)
 
+/* A mode left out is one the metric is not judged in (check_gate()). */
 static const struct yfield threshold_fields[] = {
-	{ .key = "virtual", .type = YF_DOUBLE, .required = 1,
-	  .off = M(threshold_pct[TIMING_VIRTUAL]), .fmin = 0, .fmax = 1000 },
-	{ .key = "realtime", .type = YF_DOUBLE, .required = 1,
-	  .off = M(threshold_pct[TIMING_REALTIME]), .fmin = 0, .fmax = 1000 },
+	{ .key = "virtual", .type = YF_DOUBLE, .off = M(threshold_pct[TIMING_VIRTUAL]), .fmin = 0,
+	  .fmax = 1000 },
+	{ .key = "realtime", .type = YF_DOUBLE, .off = M(threshold_pct[TIMING_REALTIME]), .fmin = 0,
+	  .fmax = 1000 },
 	{ 0 }
 };
 
@@ -232,7 +233,19 @@ static int check_gate(const struct ydoc *d, const struct ynode *at, struct gate_
 		struct gate_metric *m = g->metrics.v;
 		for (size_t i = 0; i < g->metrics.n; i++) {
 			const struct ynode *name = ynode_get(metrics->kid[i], "metric");
+			const struct ynode *th = ynode_get(metrics->kid[i], "threshold_pct");
 			m[i].where = xasprintf("%s:%d:%d: ", d->path, name->line, name->col);
+			int modes = 0;
+			for (int t = 0; t < 2; t++) {
+				if (ynode_get(th, timings[t]))
+					modes++;
+				else
+					m[i].threshold_pct[t] = -1;
+			}
+			if (!modes)
+				return ydoc_err(d, th, err, errlen, "'threshold_pct' of metric '%s' "
+						"names no timing mode; give 'virtual', 'realtime' "
+						"or both", m[i].metric);
 		}
 	}
 	if (g->max_repetitions < repetitions || g->max_repetitions < g->first_repetitions)
@@ -448,6 +461,22 @@ int plan_check_strategies(const struct plan *p, const char *series, const char *
 	}
 	ydoc_free(d);
 	return rc;
+}
+
+size_t plan_gate_for_timing(struct plan *p)
+{
+	struct gate_metric *m = p->gate.metrics.v;
+	size_t kept = 0;
+	for (size_t i = 0; i < p->gate.metrics.n; i++) {
+		if (m[i].threshold_pct[p->timing] >= 0) {
+			m[kept++] = m[i];
+			continue;
+		}
+		free(m[i].metric);
+		free(m[i].where);
+	}
+	p->gate.metrics.n = kept;
+	return kept;
 }
 
 void plan_free(struct plan *p)

@@ -45,7 +45,7 @@ struct gate_metric {
 	enum gate_protocol protocol;	/* workloads it applies to */
 	enum gate_traffic traffic;	/* and their direction (key "direction") */
 	enum gate_profile profile;	/* and their profiler */
-	double threshold_pct[2];	/* indexed by enum timing_mode */
+	double threshold_pct[2];	/* indexed by enum timing_mode; -1: not judged in it */
 	/* the least per-run spread (sd, % of the reference mean) the test
 	 * assumes of a side, per timing mode, 0 unless said: runs that fall
 	 * in modes can all land in one (docs/gate.md, "Runs in two modes") */
@@ -122,6 +122,10 @@ char *plan_where(const struct plan *p, const char *key, size_t index, char *out,
  * strategy_load()'s reason and, if board is given, "(for board B)". */
 int plan_check_strategies(const struct plan *p, const char *series, const char *board,
 			  char *err, size_t errlen);
+/* Drops the gate metrics without a threshold for the plan's timing mode
+ * (a `threshold_pct` that leaves the mode out): call it once the mode is
+ * final (a command's --timing applied). Returns the metrics kept. */
+size_t plan_gate_for_timing(struct plan *p);
 void plan_free(struct plan *p);
 const char *timing_mode_name(enum timing_mode m);	/* realtime | virtual */
 int timing_mode_parse(const char *s, enum timing_mode *m);

@@ -22,6 +22,7 @@ int bisect_load(struct bisect *b)
 		       b->plan.path);
 		return HB_FAIL_INPUT;
 	}
+	plan_gate_for_timing(&b->plan);
 	char err[1024];
 	if (gate_check_metrics(&b->plan.gate, err, sizeof(err)) < 0) {
 		hb_err("%s", err);

@@ -328,13 +328,22 @@ static int reuse_reference(struct gate_loop *g, struct store *s)
 		int want = reference_runs_of(g, w);
 		if (have >= (size_t)want)
 			continue;
-		struct strlist digest = { 0 };
+		struct strlist digest = { 0 }, judged = { 0 };
 		strlist_push(&digest, g->digests.v[w]);
+		/* what the gate judges of the workload and the board records:
+		 * the emulator's instruction counts only where it counts */
+		const struct gate_metric *gm = g->plan->gate.metrics.v;
+		for (size_t m = 0; m < g->plan->gate.metrics.n; m++)
+			if (gate_metric_applies(&gm[m], &g->wls[w]) &&
+			    (g->board.qemu.insn_profile || strncmp(gm[m].metric, "insn_", 5)))
+				strlist_push(&judged, gm[m].metric);
 		struct selection sel = side_selection(g, &g->ref);
 		sel.workload = g->wls[w].name;
 		sel.workload_sha256s = &digest;
+		sel.metrics = &judged;
 		int n = store_reuse_runs(s, g->session, &sel, want - (int)have);
 		strlist_free(&digest);
+		strlist_free(&judged);
 		if (n < 0)
 			return -1;
 		if (n)

@@ -547,15 +547,22 @@ int store_reuse_runs(struct store *s, const char *session, const struct selectio
 	struct selection pass = *sel;
 	pass.all_classes = 0;
 	char *filter = run_filter(&pass);
-	size_t limit = FIRST_LIST_PARAM + list_n(sel->workload_sha256s);
+	size_t first_metric = FIRST_LIST_PARAM + list_n(sel->workload_sha256s);
+	size_t nm = list_n(sel->metrics), limit = first_metric + nm;
+	char *names = params(first_metric, nm);
+	char *has = nm ? xasprintf(" AND (SELECT count(DISTINCT m.name) FROM metrics m"
+				   "  WHERE m.run_id = r.id AND m.name IN (%s)) = %zu", names, nm)
+		       : xstrdup("");
 	char *sql = xasprintf(
 		"INSERT INTO reused(session, run_id) SELECT ?1, r.id FROM runs r"
 		" WHERE r.session != ?1"
-		" AND r.id NOT IN (SELECT run_id FROM reused WHERE session = ?1)%s"
+		" AND r.id NOT IN (SELECT run_id FROM reused WHERE session = ?1)%s%s"
 		" AND r.boot_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM runs o"
 		"  WHERE o.boot_id = r.boot_id AND o.workload = r.workload AND o.id != r.id)"
-		" ORDER BY r.started DESC LIMIT ?%zu", filter, limit);
+		" ORDER BY r.started DESC LIMIT ?%zu", filter, has, limit);
 	free(filter);
+	free(names);
+	free(has);
 	if (exec_sql(s, "BEGIN IMMEDIATE") < 0) {
 		free(sql);
 		return -1;
@@ -566,6 +573,8 @@ int store_reuse_runs(struct store *s, const char *session, const struct selectio
 	if (ok) {
 		bind_text(st, 1, session);
 		bind_run_filter(st, &pass);
+		for (size_t i = 0; i < nm; i++)
+			bind_text(st, (int)(first_metric + i), sel->metrics->v[i]);
 		sqlite3_bind_int(st, (int)limit, want);
 		ok = sqlite3_step(st) == SQLITE_DONE;
 	}

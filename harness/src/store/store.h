@@ -152,7 +152,9 @@ int store_foreach(struct store *s, const struct selection *sel,
  * when the read failed (said). */
 int store_count_runs(struct store *s, const struct selection *sel);
 /* Up to `want` pass runs of other sessions that match sel (its session and
- * metric fields ignored) and were the only run of their workload in their boot
+ * metric_prefixes ignored), have every metric sel->metrics names (a run
+ * stored before a metric existed cannot stand for one that has it), and
+ * were the only run of their workload in their boot
  * (so independent repetitions: run/planner.h), newest first, become
  * `session`'s own: its selections read them from now on, and nothing is
  * copied. The runs the session has or reused already are not taken again.
