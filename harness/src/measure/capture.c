@@ -60,6 +60,20 @@ enum capture_dir capture_classify(const unsigned char *frame, size_t caplen,
 	return CAPTURE_OTHER;
 }
 
+void capture_count(struct capture_counts *c, enum capture_dir d)
+{
+	switch (d) {
+	case CAPTURE_FROM_DUT:
+		c->from_dut++;
+		break;
+	case CAPTURE_TO_DUT:
+		c->to_dut++;
+		break;
+	case CAPTURE_OTHER:
+		break;
+	}
+}
+
 static long long realtime_us(void)
 {
 	struct timespec ts;
@@ -73,16 +87,7 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *by
 	long long end = atomic_load(&c->stop_us);
 	if (end && (long long)h->ts.tv_sec * 1000000 + h->ts.tv_usec > end)
 		return;
-	switch (capture_classify(bytes, h->caplen, c->host, c->dut)) {
-	case CAPTURE_FROM_DUT:
-		c->counts.from_dut++;
-		break;
-	case CAPTURE_TO_DUT:
-		c->counts.to_dut++;
-		break;
-	case CAPTURE_OTHER:
-		break;
-	}
+	capture_count(&c->counts, capture_classify(bytes, h->caplen, c->host, c->dut));
 }
 
 static void *count_frames(void *arg)

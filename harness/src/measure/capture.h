@@ -61,5 +61,7 @@ enum capture_dir { CAPTURE_OTHER, CAPTURE_FROM_DUT, CAPTURE_TO_DUT };
 /* Which way an Ethernet frame (caplen bytes captured) went between the two. */
 enum capture_dir capture_classify(const unsigned char *frame, size_t caplen,
 				  struct in_addr host, struct in_addr dut);
+/* Counts a frame so classified into c (a live capture's, a file's). */
+void capture_count(struct capture_counts *c, enum capture_dir d);
 
 #endif

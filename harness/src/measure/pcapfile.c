@@ -54,16 +54,7 @@ static void count_frame(void *ctx, long long t_us, const unsigned char *frame, s
 {
 	struct count_ctx *cc = ctx;
 	(void)t_us;
-	switch (capture_classify(frame, caplen, cc->host, cc->dut)) {
-	case CAPTURE_FROM_DUT:
-		cc->c.from_dut++;
-		break;
-	case CAPTURE_TO_DUT:
-		cc->c.to_dut++;
-		break;
-	case CAPTURE_OTHER:
-		break;
-	}
+	capture_count(&cc->c, capture_classify(frame, caplen, cc->host, cc->dut));
 }
 
 int pcapfile_count(const char *path, long long from, long long to, const char *host_cidr,
