@@ -924,17 +924,19 @@ static void acked_frame(void *ctx, long long t_us, const unsigned char *frame, s
  * receiver acknowledged over the workload's measured seconds, from the
  * emulator's record of the link, whose clock is the DUT's. The streams are
  * the DUT's iperf3 `start.connected` (the DUT is the client either way).
- * No metric without a record, or when it does not cover the interval.
+ * No metric without a record (0); -1 with the run's reason when the record
+ * is there but cannot give it (no streams, unreadable, the measured seconds
+ * not covered): the gate judges it, so such a run was not measured.
  */
-static void acked_metrics(const struct host_view *h, const struct workload *w,
-			  const char *dut_json, FILE *trace, struct run_result *res)
+static int acked_metrics(const struct host_view *h, const struct workload *w,
+			 const char *dut_json, FILE *trace, struct run_result *res)
 {
 	if (w->proto != WL_TCP || w->dir == WL_BIDIR || !h->dump_path || h->dump_from < 0 ||
 	    h->dump_to < h->dump_from)
-		return;
+		return 0;
 	struct in_addr host, dut;
 	if (ipv4_parse(h->host_addr, &host) < 0 || ipv4_parse(h->dut_addr, &dut) < 0)
-		return;
+		return 0;
 	cJSON *dj = load_json(dut_json);
 	const cJSON *conn = jpath(dj, "start", "connected"), *c;
 	struct tcp_stream s[TCP_ACKED_STREAMS];
@@ -958,19 +960,26 @@ static void acked_metrics(const struct host_view *h, const struct workload *w,
 	char err[256];
 	if (tcp_acked_init(&a, s, n, (long long)w->omit_s * 1000000,
 			   (long long)w->duration_s * 1000000) < 0) {
-		fprintf(trace, "host acked: no streams in %s\n", dut_json);
-		return;
+		snprintf(res->reason, sizeof(res->reason), "the DUT's iperf3 JSON names no TCP "
+			 "stream the link's record could be read for (start.connected)");
+		return -1;
 	}
 	if (pcapfile_each(h->dump_path, h->dump_from, h->dump_to, acked_frame, &a, err,
 			  sizeof(err)) < 0) {
-		fprintf(trace, "host acked: filter-dump unreadable: %s\n", err);
-		return;
+		snprintf(res->reason, sizeof(res->reason), "the link's record is unreadable: %s",
+			 err);
+		return -1;
 	}
 	double mbps = tcp_acked_mbps(&a);
 	fprintf(trace, "host acked streams=%zu mbps=%.3f\n", n, mbps);
-	if (mbps >= 0)
-		add_metric(res, "mbps_acked", mbps,
-			   "QEMU filter-dump, DUT clock: bytes acknowledged / measured seconds");
+	if (mbps < 0) {
+		snprintf(res->reason, sizeof(res->reason), "the link's record does not cover the "
+			 "measured seconds of every stream, so what arrived is not known");
+		return -1;
+	}
+	add_metric(res, "mbps_acked", mbps,
+		   "QEMU filter-dump, DUT clock: bytes acknowledged / measured seconds");
+	return 0;
 }
 
 /*
@@ -1288,8 +1297,12 @@ static enum run_class run_traffic(struct dut *d, const struct workload *w, const
 	    compute_metrics(w, d->under_test, a, b->dut_interface, rundir, dut_json, host_json, res)) {
 		res->cls = RUN_PASS;
 		host_metrics(&hv, a, run_id, trace, res);
-		acked_metrics(&hv, w, dut_json, trace, res);
 		clock_metrics(&h.cc, trace, res);
+		if (acked_metrics(&hv, w, dut_json, trace, res) < 0) {
+			/* RUN_ERROR, and no numbers: not measured as the gate judges */
+			res->cls = RUN_ERROR;
+			res->n_metrics = 0;
+		}
 	}
 	if (res->cls == RUN_PASS && h.behind) {
 		/* RUN_ERROR, and no numbers: they measured the host */
