@@ -766,6 +766,40 @@ static void a_planned_session_is_answered_by_its_decisions(void **state)
 	free(other);
 }
 
+/* A planned session is answered on the metric it decided: tcp-dut-tx's
+ * file names iperf3's count as its headline, the gate judges the
+ * delivered rate (mbps_acked) in virtual time, and a summary of the
+ * former could only say "inconclusive, fewer than 3 runs" beside a
+ * decision on the latter (the details still show both). */
+static void a_planned_workload_is_summed_up_by_the_metric_it_decided(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		struct metric m[2] = { { "mbps", 37 + 0.3 * (i % 3), "Mbit/s", "test" },
+				       { "mbps_acked", 34 + 0.1 * (i % 3), "Mbit/s", "test" } };
+		put(&(struct fixture){ .session = "plan3", .strategy = "baseline",
+				       .workload = "tcp-dut-tx", .rep = i + 1, .m = m,
+				       .n_metrics = 2 });
+	}
+	struct metric c[2] = { { "mbps", 41, "Mbit/s", "test" },
+			       { "mbps_acked", 38, "Mbit/s", "test" } };
+	put(&(struct fixture){ .session = "plan3", .strategy = "revert", .workload = "tcp-dut-tx",
+			       .rep = 1, .m = c, .n_metrics = 2 });
+	struct decision_record d = {
+		.session = "plan3", .reference = "baseline", .strategy = "revert",
+		.workload = "tcp-dut-tx", .metric = "mbps_acked", .reference_runs = 6,
+		.candidate_runs = 1, .outcome = "improved", .delta_pct = 11.4, .lo_pct = 10.2,
+		.hi_pct = 12.6, .threshold_pct = 10, .alpha = 0.05, .why = "decided at look 1 of 6",
+	};
+	assert_int_equal(store_put_decision(st, &d), 0);
+	char *text = flat(render_session("plan3", REPORT_TEXT));
+	assert_non_null(strstr(text, "tcp-dut-tx, mbps_acked (higher is better): revert is best, "
+				     "+11.4 % (interval +10.2..+12.6 %), decided at look 1"));
+	assert_non_null(strstr(text, "+11.4±1.2% B"));
+	assert_null(strstr(text, "tcp-dut-tx, mbps (higher"));
+	free(text);
+}
+
 /* A whole plan's page, laid out by Chromium at 800 and 1400 px
  * (tests/report/geometry.sh): every plot's marks inside its box, no label
  * over another. The runs are a test double of a plan's results (made up
@@ -960,6 +994,7 @@ int main(void)
 		cmocka_unit_test(the_minimum_n_rule_is_stated),
 		cmocka_unit_test(a_panicked_candidate_reads_as_a_failure),
 		cmocka_unit_test(the_headline_metric_is_the_workload_files),
+		cmocka_unit_test(a_planned_workload_is_summed_up_by_the_metric_it_decided),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
