@@ -535,7 +535,8 @@ void summary_write_text(const struct summary_table *t, FILE *out, int md)
 	fputs(md ? "\n## Summary\n\n" : "\n== summary ==\n", out);
 	paragraph(out, md, md ? "" : "  ", rules_fn, d, NULL);
 	fputc('\n', out);
-	const char *legend = "Each cell: the change of the workload's headline metric against the "
+	const char *legend = "Each cell: the change of the workload's headline metric (where the "
+			     "planner decided, a metric it decided) against the "
 			     "reference, +- half its 95 % CI (or of the planner's interval); B "
 			     "better, W worse, ~ no significant change (decided: none as large as "
 			     "the threshold), ? inconclusive, ! some runs failed, FAIL no run "
