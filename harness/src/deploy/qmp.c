@@ -15,6 +15,9 @@
 #define QMP_FDNAME "hbstate"
 /* How long between two looks at a migration's progress. */
 #define QMP_POLL_US 10000
+/* Said whether the close shows on a read or on a send (EPIPE): which one
+ * sees it first is a race with the emulator's exit. */
+#define MONITOR_CLOSED "QMP: the emulator closed its monitor (it exited: see its qemu.log)"
 
 /* The next JSON object QEMU sent, or NULL with err. */
 static cJSON *next_object(struct qmp *q, double deadline, char *err, size_t errlen)
@@ -50,8 +53,7 @@ static cJSON *next_object(struct qmp *q, double deadline, char *err, size_t errl
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
-			hb_errbuf(err, errlen, "QMP: the emulator closed its monitor (it exited: "
-				  "see its qemu.log)");
+			hb_errbuf(err, errlen, "%s", MONITOR_CLOSED);
 			return NULL;
 		}
 		q->len += (size_t)got;
@@ -85,6 +87,10 @@ static cJSON *command(struct qmp *q, const char *json, int pass_fd, double deadl
 	do
 		sent = sendmsg(q->fd, &m, MSG_NOSIGNAL);
 	while (sent < 0 && errno == EINTR && !hb_interrupted);
+	if (sent < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+		hb_errbuf(err, errlen, "%s", MONITOR_CLOSED);
+		return NULL;
+	}
 	if (sent != (ssize_t)(iov[0].iov_len + 1)) {
 		hb_errbuf(err, errlen, "QMP: cannot send %s: %s", json,
 			  sent < 0 ? strerror(errno) : "sent in part");
