@@ -132,6 +132,7 @@ static inline const char *double_version(struct dut *d)
 
 static const struct deploy_ops double_ops = {
 	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
+	.records_link = 1,	/* its runs store mbps_acked, as the emulator's do */
 };
 
 static inline int double_save(struct dut *d, int fd)
@@ -143,7 +144,7 @@ static inline int double_save(struct dut *d, int fd)
 
 static const struct deploy_ops double_saving_ops = {
 	.name = "qemu", .start = double_start, .stop = double_stop, .version = double_version,
-	.save = double_save,
+	.save = double_save, .records_link = 1,
 };
 
 /* A temp dir made from tmpl (mkdtemp's), a store in it, the doubles reset

@@ -83,10 +83,20 @@ static void every_row_keeps_the_rules(void **state)
 		/* a plain row is found as itself */
 		if (!placeholders(m->name))
 			assert_ptr_equal(metric_find(m->name), m);
+		/* the emulator's counts make every insn_ metric; what needs them
+		 * says so, or a stored run without them would stand for one with
+		 * them (run/gate_loop.c's reuse) */
+		if (!strncmp(m->name, "insn_", 5) || strstr(m->name, "_insn_"))
+			assert_int_equal(m->needs, NEEDS_INSN_COUNTS);
+		if (!strncmp(m->name, "dump_", 5))
+			assert_int_equal(m->needs, NEEDS_LINK_RECORD);
 	}
+	assert_int_equal(metric_find("mbps_acked")->needs, NEEDS_LINK_RECORD);
+	assert_int_equal(metric_find("mbps")->needs, NEEDS_RUN);
 	assert_true(reported >= 2);
 	assert_string_equal(metric_better_name(BETTER_LOWER), "lower");
 	assert_string_equal(metric_shown_name(SHOWN_REPORTS), "reports");
+	assert_string_equal(metric_needs_name(NEEDS_LINK_RECORD), "link record");
 }
 
 static char *read_home_file(const char *rel)

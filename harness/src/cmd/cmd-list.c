@@ -20,11 +20,13 @@ static const char usage[] =
 /* The metric table (store/metrics.h): a family's name has a <placeholder>. */
 static void list_metrics(void)
 {
-	printf("%-32s %-10s %-6s %-8s %s\n", "metric", "unit", "better", "shown", "what");
+	printf("%-32s %-10s %-6s %-8s %-11s %s\n", "metric", "unit", "better", "shown", "needs",
+	       "what");
 	for (size_t i = 0; i < n_metric_defs; i++) {
 		const struct metric_def *m = &metric_defs[i];
-		printf("%-32s %-10s %-6s %-8s %s\n", m->name, m->unit, metric_better_name(m->better),
-		       metric_shown_name(m->shown), m->what);
+		printf("%-32s %-10s %-6s %-8s %-11s %s\n", m->name, m->unit,
+		       metric_better_name(m->better), metric_shown_name(m->shown),
+		       metric_needs_name(m->needs), m->what);
 	}
 }
 

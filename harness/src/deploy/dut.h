@@ -102,6 +102,9 @@ struct deploy_ops {
 	 * on; 0, or -1 with the error said. A backend with it also starts from
 	 * dut_image.resume; NULL: its DUTs boot every time. */
 	int (*save)(struct dut *d, int fd);
+	/* Its emulator records every frame of the DUT's link (dut.netdev_pcap):
+	 * the metrics that need a link record (store/metrics.h) come from it. */
+	int records_link;
 };
 
 struct dut {

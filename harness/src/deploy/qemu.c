@@ -371,5 +371,6 @@ static const struct deploy_ops qemu_ops = {
 	.version = qemu_get_version,
 	.hold = qemu_hold,
 	.save = qemu_save,
+	.records_link = 1,
 };
 DEPLOY_BACKEND(qemu_ops)

@@ -312,6 +312,22 @@ int gate_loop_judge(struct gate_loop *g, struct store *s)
 	return where_moved(g, s) < 0 ? HB_FAIL : 0;
 }
 
+/* Does a run on g's board record the metric (store/metrics.h's needs)? */
+static bool board_records(const struct gate_loop *g, const char *metric)
+{
+	const struct metric_def *m = metric_find(metric);
+	const struct deploy_ops *ops = deploy_backend(g->board.backend);
+	switch (m ? m->needs : NEEDS_RUN) {
+	case NEEDS_INSN_COUNTS:
+		return g->board.qemu.insn_profile;
+	case NEEDS_LINK_RECORD:
+		return ops && ops->records_link;
+	case NEEDS_RUN:
+		break;
+	}
+	return true;
+}
+
 /* The reference's stored runs of other sessions that g->session counts as
  * its own, up to the runs each workload is given (store_reuse_runs()). */
 static int reuse_reference(struct gate_loop *g, struct store *s)
@@ -330,12 +346,11 @@ static int reuse_reference(struct gate_loop *g, struct store *s)
 			continue;
 		struct strlist digest = { 0 }, judged = { 0 };
 		strlist_push(&digest, g->digests.v[w]);
-		/* what the gate judges of the workload and the board records:
-		 * the emulator's instruction counts only where it counts */
+		/* what the gate judges of the workload and the board records */
 		const struct gate_metric *gm = g->plan->gate.metrics.v;
 		for (size_t m = 0; m < g->plan->gate.metrics.n; m++)
 			if (gate_metric_applies(&gm[m], &g->wls[w]) &&
-			    (g->board.qemu.insn_profile || strncmp(gm[m].metric, "insn_", 5)))
+			    board_records(g, gm[m].metric))
 				strlist_push(&judged, gm[m].metric);
 		struct selection sel = side_selection(g, &g->ref);
 		sel.workload = g->wls[w].name;

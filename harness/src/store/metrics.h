@@ -38,6 +38,15 @@ enum metric_shown {
 	SHOWN_HEADLINE,	/* also printed after each run and in `hilbench show`'s list */
 };
 
+/* What a run must have had to record the metric (beyond the workload
+ * it applies to): a stored run without it cannot stand for one with it
+ * (run/gate_loop.h's reuse of a reference). */
+enum metric_needs {
+	NEEDS_RUN,		/* any run of a workload it applies to */
+	NEEDS_INSN_COUNTS,	/* the emulator's instruction counts (insn_profile) */
+	NEEDS_LINK_RECORD,	/* the emulator's record of the link (filter-dump) */
+};
+
 struct metric_def {
 	const char *name;	/* or a family: one <placeholder> */
 	const char *unit;
@@ -45,6 +54,7 @@ struct metric_def {
 	enum metric_shown shown;
 	const char *what;	/* Markdown */
 	const char *how;	/* the method, Markdown */
+	enum metric_needs needs;
 };
 
 extern const struct metric_def metric_defs[];
@@ -60,6 +70,8 @@ const struct metric_def *metric_find(const char *name);
 const char *metric_better_name(enum metric_better b);
 /* "stored", "reports" or "headline". */
 const char *metric_shown_name(enum metric_shown s);
+/* "run", "insn counts" or "link record". */
+const char *metric_needs_name(enum metric_needs n);
 /* The table as docs/metrics.md has it: a Markdown table, a row a metric. */
 void metrics_write_markdown(FILE *out);
 
