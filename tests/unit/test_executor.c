@@ -134,6 +134,9 @@ static void only_a_plan_that_profiles_with_perf_boots_perf(void **state)
 	assert_int_equal(dbl.prepared_with_perf, 2);
 }
 
+/* A boot per repetition and kind: the UDP run (DUT-paced) in a boot of
+ * its own, then the TCP run (host-paced) in another, as compare's planner
+ * gives them. */
 static void a_boot_per_repetition(void **state)
 {
 	(void)state;
@@ -141,8 +144,11 @@ static void a_boot_per_repetition(void **state)
 	struct exec_opts o = { 0 };
 	char session[40];
 	assert_int_equal(execute(&o, session), 0);
-	assert_int_equal(dbl.started, 2);
+	assert_int_equal(dbl.started, 4);
 	assert_int_equal(dbl.ran, 4);
+	assert_string_equal(dbl.ran_workloads[0], "udp64-dut-tx");
+	assert_string_equal(dbl.ran_workloads[1], "tcp-dut-tx");
+	assert_string_equal(dbl.ran_workloads[2], "udp64-dut-tx");
 }
 
 /* The store's count of the session's runs whose boot started from a saved
@@ -185,29 +191,31 @@ static void host_paced_repetitions_start_from_the_first_boot(void **state)
 	plan.boots = BOOTS_PER_REPETITION;
 	char session[40];
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
-	assert_int_equal(dbl.started, 2);	/* udp64-dut-tx and tcp-dut-tx a boot */
+	/* a boot per repetition and kind: the first UDP boot saves, the TCP
+	 * boots start from it, the second UDP boot boots */
+	assert_int_equal(dbl.started, 4);
 	assert_int_equal(dbl.saved, 1);
-	assert_int_equal(dbl.resumed, 0);
-	assert_int_equal(resumed_runs(session), 0);
+	assert_int_equal(dbl.resumed, 2);
+	assert_int_equal(resumed_runs(session), 2);
 
 	strlist_free(&plan.workloads);
 	strlist_push(&plan.workloads, "tcp-dut-tx");
 	plan.repetitions = 3;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
-	assert_int_equal(dbl.started, 5);
+	assert_int_equal(dbl.started, 7);
 	assert_int_equal(dbl.saved, 1);
-	assert_int_equal(dbl.resumed, 3);
+	assert_int_equal(dbl.resumed, 5);
 	assert_int_equal(dbl.ran, 7);
 	assert_int_equal(resumed_runs(session), 3);
 
 	/* a saved DUT that does not start is forgotten: the retry boots, and saves */
-	dbl.boots[5] = BOOT_NO_START;
-	dbl.nboots = 6;
+	dbl.boots[7] = BOOT_NO_START;
+	dbl.nboots = 8;
 	plan.repetitions = 1;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
-	assert_int_equal(dbl.started, 7);
+	assert_int_equal(dbl.started, 9);
 	assert_int_equal(dbl.saved, 2);
-	assert_int_equal(dbl.resumed, 3);
+	assert_int_equal(dbl.resumed, 5);
 	plan.repetitions = 3;
 
 	plan.timing = TIMING_REALTIME;
@@ -215,18 +223,18 @@ static void host_paced_repetitions_start_from_the_first_boot(void **state)
 	plan.timing = TIMING_VIRTUAL;
 	plan.boots = BOOTS_PER_CELL;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
-	assert_int_equal(dbl.started, 11);
+	assert_int_equal(dbl.started, 13);
 	assert_int_equal(dbl.saved, 2);
-	assert_int_equal(dbl.resumed, 3);
+	assert_int_equal(dbl.resumed, 5);
 
 	/* the default board leaves it off */
 	strlist_free(&plan.boards);
 	strlist_push(&plan.boards, "qemu-orangepi-pc");
 	plan.boots = BOOTS_PER_REPETITION;
 	assert_int_equal(execute(&(struct exec_opts){ 0 }, session), 0);
-	assert_int_equal(dbl.started, 14);
+	assert_int_equal(dbl.started, 16);
 	assert_int_equal(dbl.saved, 2);
-	assert_int_equal(dbl.resumed, 3);
+	assert_int_equal(dbl.resumed, 5);
 }
 
 static void an_infrastructure_error_is_retried_on_a_fresh_boot(void **state)

@@ -500,7 +500,8 @@ static void planner_init(struct planner *pl, const struct plan *p, const struct 
 }
 
 /* With one board at a time there is nothing to run beside: each
- * candidate's workloads all go in one phase, and share its boots. */
+ * candidate's workloads all go in one phase (the executor still gives
+ * each kind boots of its own). */
 static void one_phase(const struct plan *p, struct strlist wl[NPHASES], struct expectation *e,
 		      size_t ncells)
 {
