@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job both ways, on the same warm cache (make bench; numbers, not
 # a test): `hilbench compare --fixed` (every strategy `repetitions` times,
-# one boot per strategy, one at a time) and `hilbench compare` (the default
+# booted as the plan's `boots:` says, one at a time) and `hilbench compare` (the default
 # plan's `repeat: until-decided`), the latter twice: first with
 # --fresh-reference (the reference measured too, as on a store without
 # it), then as a nightly job runs it, the reference's runs of the first
