@@ -23,7 +23,7 @@ const struct metric_def metric_defs[] = {
 	{ METRIC_MBPS, "Mbit/s", H, SHOWN_HEADLINE,
 	  "DUT clock; a bidirectional run's is the sum of both directions",
 	  "the DUT's iperf3 result: `end.sum_sent` (DUT-TX) or `end.sum_received` (DUT-RX)", RUN },
-	{ "mbps_acked", "Mbit/s", H, SHOWN_REPORTS,
+	{ "mbps_acked", "Mbit/s", H, SHOWN_HEADLINE,
 	  "one-way TCP on a board whose emulator records the link: what arrived, where `mbps` "
 	  "counts what the sender wrote into its socket (a growing send buffer reads up to 10 % "
 	  "more); the gate's TCP DUT-TX rate",
