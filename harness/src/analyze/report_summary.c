@@ -40,10 +40,13 @@ static int has_metric(const struct dataset *d, const char *workload, const char 
 	return 0;
 }
 
+/* Did the planner decide the workload (on metric; NULL: any) against the
+ * summary's reference? Against another, Welch's test answers every cell. */
 static int was_decided(const struct dataset *d, const char *workload, const char *metric)
 {
-	for (size_t i = 0; i < d->n_decided; i++)
-		if (!strcmp(d->decided[i].workload, workload) &&
+	for (size_t i = 0; d->strategies.n && i < d->n_decided; i++)
+		if (!strcmp(d->decided[i].reference, d->strategies.v[0]) &&
+		    !strcmp(d->decided[i].workload, workload) &&
 		    (!metric || !strcmp(d->decided[i].metric, metric)))
 			return 1;
 	return 0;
