@@ -955,7 +955,8 @@ static int cell_todo(struct plan_state *ps, const struct cell *c, const struct w
 		for (int kind = 0; kind < kinds; kind++)
 			for (size_t p = 0; p < c->npoints; p++)
 				for (size_t i = 0; i < nwls; i++) {
-					if (kinds == 2 && dut_paced(&wls[i]) != !kind)
+					bool first_kind = kind == 0;	/* DUT-paced */
+					if (kinds == 2 && dut_paced(&wls[i]) != first_kind)
 						continue;
 					if (rep > first && ps->opts->once &&
 					    strlist_has(ps->opts->once, wls[i].name))
