@@ -54,8 +54,8 @@ static int was_decided(const struct dataset *d, const char *workload, const char
 
 /* A workload the planner decided is answered on a metric it decided: the
  * file's headline may be one the gate leaves unjudged in the session's
- * timing mode (tcp-dut-tx's iperf3 count, in virtual time; the delivered
- * rate is judged), whose cells could then only read "fewer than 3 runs". */
+ * timing mode (tcp-dut-tx's delivered rate, in real time, where iperf3's
+ * count is judged), whose cells could then only read "fewer than 3 runs". */
 static const struct metric_def *headline_of(const struct dataset *d, const char *workload,
 					    const char *board)
 {
