@@ -379,7 +379,7 @@ static void test_shipped_workload_and_plan_values(void **state)
 	assert_int_equal(w.length, 64);
 	assert_int_equal(w.rate_bps, 0);
 	assert_int_equal(w.duration_s, 10);
-	assert_int_equal(w.duration_own_boot_s, 0);
+	assert_int_equal(w.duration_own_boot_s, 3);
 	assert_int_equal(w.omit_s, 1);
 	assert_int_equal(w.streams, 1);
 	workload_free(&w);

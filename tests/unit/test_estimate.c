@@ -1,8 +1,8 @@
 /* estimate: what the planner's ETA prices the runs left at. From a real
  * SQLite store in a temp dir: a run costs from the end of the run before
- * it in its boot (its start for a boot's first) to its end; a boot, the
- * gap between one boot's last run and the next one's first, only within
- * a session; runs that did not pass and other strategies' do not count;
+ * it in its boot (its start for a boot's first) to its end, also where two
+ * boards' boots interleave their runs, but not from before another run's
+ * end it waited for; a boot, from its id's stamp to its first run; runs that did not pass and other strategies' do not count;
  * a candidate's runs taken are the sum of its workloads' most over their
  * metrics; the plan's last decided session is the newest other one; a
  * candidate alike the reference takes the runs its spread needs. */
@@ -51,35 +51,53 @@ static void add(struct store *s, const char *session, const char *strategy,
 	add_measured(s, session, strategy, workload, boot, from, to, cls, "pps", 1000);
 }
 
+/* A boot's id as the executor makes it, stamped at second `at`. */
+static const char *boot_at(int at, char out[40])
+{
+	snprintf(out, 40, "20261202T10%02d%02dZ-b0%04d", at / 60, at % 60, at);
+	return out;
+}
+
 static void a_boot_and_each_run_are_priced_from_the_reference(void **state)
 {
 	(void)state;
 	struct store *s = store_open(dir);
 	assert_non_null(s);
-	/* two boots of udp (10 s) then tcp (12 s, 1 s after), 6 s apart */
-	add(s, "S1", "baseline", "udp", "b1", 0, 10, RUN_PASS);
-	add(s, "S1", "baseline", "tcp", "b1", 11, 23, RUN_PASS);
-	add(s, "S1", "baseline", "udp", "b2", 29, 39, RUN_PASS);
-	add(s, "S1", "baseline", "tcp", "b2", 40, 52, RUN_PASS);
+	char b1[40], b2[40], b3[40], b4[40], b5[40];
+	/* two boards at once: boot 1 from second 0 (udp 2-12, tcp 13-25),
+	 * boot 2 from second 1 (udp 4-14, tcp 15-27), their runs interleaved */
+	add(s, "S1", "baseline", "udp", boot_at(0, b1), 2, 12, RUN_PASS);
+	add(s, "S1", "baseline", "udp", boot_at(1, b2), 4, 14, RUN_PASS);
+	add(s, "S1", "baseline", "tcp", b1, 13, 25, RUN_PASS);
+	add(s, "S1", "baseline", "tcp", b2, 15, 27, RUN_PASS);
+	/* then each boot's rx, one at a time: boot 1's waited for boot 2's
+	 * tcp (to 27), boot 2's for boot 1's rx (to 30) */
+	add(s, "S1", "baseline", "rx", b1, 28, 30, RUN_PASS);
+	add(s, "S1", "baseline", "rx", b2, 31, 32, RUN_PASS);
 	/* neither counts: another strategy's, a run that did not pass */
-	add(s, "S1", "revert", "udp", "b3", 60, 100, RUN_PASS);
-	add(s, "S1", "baseline", "udp", "b4", 200, 300, RUN_ERROR);
+	add(s, "S1", "revert", "udp", boot_at(50, b3), 60, 100, RUN_PASS);
+	add(s, "S1", "baseline", "udp", boot_at(150, b4), 200, 300, RUN_ERROR);
 	struct strlist all = { 0 }, tcp = { 0 };
-	strlist_split(&all, "udp,tcp,ftrace", ",");
+	strlist_split(&all, "udp,tcp,ftrace,rx", ",");
 	strlist_push(&tcp, "tcp");
 	struct run_costs c;
 	estimate_costs(s, "S1", "baseline", &all, &c);
 	assert_true(fabs(c.run_s[0] - 10) < 1e-9);
-	assert_true(fabs(c.run_s[1] - 13) < 1e-9);	/* from udp's end */
+	assert_true(fabs(c.run_s[1] - 13) < 1e-9);	/* from its boot's udp's end */
 	assert_true(c.run_s[2] < 0);			/* none stored */
-	assert_true(fabs(c.boot_s - 6) < 1e-9);
-	assert_true(fabs(estimate_boot_s(&c, &all, &tcp) - 19) < 1e-9);
+	assert_true(fabs(c.run_s[3] - 2.5) < 1e-9);	/* 3 s and 2 s */
+	assert_true(fabs(c.boot_s - 2.5) < 1e-9);	/* 2 s and 3 s */
+	assert_true(fabs(estimate_boot_s(&c, &all, &tcp) - 15.5) < 1e-9);
 	assert_true(estimate_boot_s(&c, &all, &all) < 0);	/* ftrace unknown */
 	estimate_costs_free(&c);
-	/* a session with one boot has no boot time; one with none, nothing */
+	/* a boot whose id is not the store's has no boot time; no runs, nothing */
 	add(s, "S2", "baseline", "udp", "c1", 400, 410, RUN_PASS);
 	estimate_costs(s, "S2", "baseline", &all, &c);
 	assert_true(c.boot_s < 0 && fabs(c.run_s[0] - 10) < 1e-9);
+	estimate_costs_free(&c);
+	add(s, "S3", "baseline", "udp", boot_at(500, b5), 503, 513, RUN_PASS);
+	estimate_costs(s, "S3", "baseline", &all, &c);
+	assert_true(fabs(c.boot_s - 3) < 1e-9);
 	estimate_costs_free(&c);
 	estimate_costs(s, "none", "baseline", &all, &c);
 	assert_true(c.boot_s < 0 && c.run_s[0] < 0 && c.run_s[1] < 0);

@@ -3,7 +3,8 @@
  * run is kept, pass runs of a session are found, a write lock held by
  * another connection makes writes fail after the timeout without storing
  * anything, a bad HILBENCH_STORE_TIMEOUT_S is refused, and a session
- * reuses only independent runs of the same build. Real SQLite
+ * reuses only independent runs of the same build; an id's stamp reads
+ * back as its time. Real SQLite
  * files in a temp dir. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/store.h"
@@ -451,10 +453,26 @@ static int teardown(void **state)
 	return rm_rf(dir);
 }
 
+static void an_ids_stamp_reads_back_as_its_time(void **state)
+{
+	(void)state;
+	char id[40];
+	store_new_id(id);
+	double t = store_id_seconds(id), now = (double)time(NULL);
+	assert_true(t <= now && now - t < 5);
+	assert_true(fabs(store_id_seconds("20261202T100203Z-b00001") -
+			 utc_seconds("2026-12-02T10:02:03Z")) < 1e-9);
+	assert_true(isnan(store_id_seconds("b1")));
+	assert_true(isnan(store_id_seconds("20261202T100203Z")));	/* no suffix */
+	assert_true(isnan(store_id_seconds("20261302T100203Z-b00001")));	/* month 13 */
+	assert_true(isnan(store_id_seconds(NULL)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_version_1_store_is_upgraded),
+		cmocka_unit_test(an_ids_stamp_reads_back_as_its_time),
 		cmocka_unit_test(resume_finds_pass_runs_of_a_session),
 		cmocka_unit_test(decisions_round_trip),
 		cmocka_unit_test(a_locked_store_fails_after_the_timeout_and_stores_nothing),

@@ -17,15 +17,22 @@ static int index_of(const struct strlist *l, const char *name)
 	return -1;
 }
 
-/* The rows come per run and metric, a run's together, in the order stored. */
+/* The rows come per run and metric, a run's together, in the order stored;
+ * with boards at once, boots' runs interleave, so each boot's last end is
+ * kept apart, and a run's time starts no earlier than the last run that
+ * ended before it started: a host-paced run waits for the host's turn
+ * (run/executor.h), time another run's price already holds. */
 struct timing {
 	const struct strlist *workloads;
 	double *sum;
 	int *count;
 	double boot_sum;
 	int boots;
-	char last_id[40], last_boot[80], last_session[40];
-	double last_end;	/* NaN: no run before */
+	char last_id[40];
+	struct strlist seen;	/* boots */
+	double *seen_end;	/* [i]: the end of seen.v[i]'s last run */
+	double *ends;		/* every run's so far */
+	size_t n_ends;
 };
 
 static int time_run(const struct run_row *r, void *ctx)
@@ -35,24 +42,34 @@ static int time_run(const struct run_row *r, void *ctx)
 		return 0;
 	snprintf(t->last_id, sizeof(t->last_id), "%s", r->id);
 	double start = utc_seconds(r->started), end = utc_seconds(r->ended);
-	const char *boot = r->boot_id ? r->boot_id : "", *session = r->session ? r->session : "";
-	int same_boot = !isnan(t->last_end) && !strcmp(boot, t->last_boot) && boot[0];
-	int next_boot = !isnan(t->last_end) && !same_boot && !strcmp(session, t->last_session);
-	int w = index_of(t->workloads, r->workload);
-	if (!isnan(start) && !isnan(end) && end >= start) {
-		double from = same_boot && t->last_end <= end ? t->last_end : start;
-		if (w >= 0) {
-			t->sum[w] += end - from;
-			t->count[w]++;
-		}
-		if (next_boot && start >= t->last_end) {
-			t->boot_sum += start - t->last_end;
+	if (isnan(start) || isnan(end) || end < start || !r->boot_id)
+		return 0;
+	int b = index_of(&t->seen, r->boot_id);
+	if (b < 0) {
+		/* a boot: from its id's stamp (the executor makes it as it
+		 * starts the emulator) to its first run's start */
+		double booted = store_id_seconds(r->boot_id);
+		if (!isnan(booted) && start >= booted) {
+			t->boot_sum += start - booted;
 			t->boots++;
 		}
+		strlist_push(&t->seen, r->boot_id);
+		t->seen_end = xrealloc(t->seen_end, t->seen.n * sizeof(double));
+		b = (int)t->seen.n - 1;
+		t->seen_end[b] = start;
 	}
-	snprintf(t->last_boot, sizeof(t->last_boot), "%s", boot);
-	snprintf(t->last_session, sizeof(t->last_session), "%s", session);
-	t->last_end = end;
+	double from = t->seen_end[b] <= end ? t->seen_end[b] : start;
+	for (size_t i = 0; i < t->n_ends; i++)
+		if (t->ends[i] <= start && t->ends[i] > from)
+			from = t->ends[i];
+	int w = index_of(t->workloads, r->workload);
+	if (w >= 0) {
+		t->sum[w] += end - from;
+		t->count[w]++;
+	}
+	t->seen_end[b] = end;
+	t->ends = xrealloc(t->ends, (t->n_ends + 1) * sizeof(double));
+	t->ends[t->n_ends++] = end;
 	return 0;
 }
 
@@ -61,7 +78,7 @@ void estimate_costs(struct store *s, const char *session, const char *strategy,
 {
 	size_t n = workloads->n;
 	struct timing t = { .workloads = workloads, .sum = xcalloc(n + 1, sizeof(double)),
-			    .count = xcalloc(n + 1, sizeof(int)), .last_end = NAN };
+			    .count = xcalloc(n + 1, sizeof(int)) };
 	struct selection sel = { .session = session, .strategy = strategy };
 	*out = (struct run_costs){ .boot_s = -1, .run_s = xcalloc(n + 1, sizeof(double)), .n = n };
 	if (store_foreach(s, &sel, time_run, &t) < 0) {
@@ -75,6 +92,9 @@ void estimate_costs(struct store *s, const char *session, const char *strategy,
 		out->boot_s = t.boot_sum / t.boots;
 	free(t.sum);
 	free(t.count);
+	free(t.seen_end);
+	free(t.ends);
+	strlist_free(&t.seen);
 }
 
 double estimate_boot_s(const struct run_costs *c, const struct strlist *all,

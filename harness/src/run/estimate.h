@@ -4,13 +4,14 @@
  *
  * - a boot and a run of each workload, from the reference's runs in the
  *   session (measured or reused: store_reuse_runs()), which made one run
- *   of every workload a boot, one boot after the other. A run costs from
- *   the end of the run before it in its boot (its start, for a boot's
- *   first) to its end; a boot, from the end of the boot before it (in the
- *   session it was measured in) to its first run's start: starting and
- *   stopping the emulator, the kernel's boot, the agent. So a candidate's
- *   boot of workloads W costs boot_s + the sum of W's run_s. The times are
- *   the store's, to the second; six boots average that out.
+ *   of every workload a boot. A run costs from the end of the run before
+ *   it in its boot (its start, for a boot's first) to its end; a boot,
+ *   from its id's stamp (store_id_seconds(): the executor makes the id as
+ *   it starts the emulator) to its first run's start: starting the
+ *   emulator, the kernel's boot, the agent. Boots on boards at once
+ *   interleave their runs in the store; each is timed by its own. So a
+ *   candidate's boot of workloads W costs boot_s + the sum of W's run_s.
+ *   The times are the store's, to the second; six boots average that out.
  * - how many runs a candidate took of each workload the plan's last
  *   session with decisions (a workload's runs serve all its metrics: the
  *   most any of them took);

@@ -496,9 +496,19 @@ static void saved_keep(const struct cell *c, const struct dut *d, const struct d
 static int boot_cell(struct cell *c, const struct workload *w, int resumable, struct boot *bt)
 {
 	struct plan_state *ps = c->ps;
+	progress(c, "booting");
+	/* a boot is the DUT's work, what it takes in its own clock: it shares
+	 * the host (util/lock.h), but not with a run that has it alone */
+	struct host_turn turn = HOST_TURN_NONE;
+	const struct deploy_ops *ops = deploy_backend(c->board->backend);
+	int turn_rc = ops && ops->hold ? lock_host_turn(&turn, 0, 1) : 0;
+	/* stamped once the host is ours: the estimate times a boot from its
+	 * id to its first run (run/estimate.h), not the wait for the turn */
 	store_new_id(c->boot_id);
 	bt->dir = xasprintf("%s/boots/%s", store_dir(ps->store), c->boot_id);
 	bt->console = path_join(bt->dir, "console.log");
+	if (turn_rc < 0)
+		return -1;
 	bt->cmdline = images_cmdline(c->board);
 	store_new_id(bt->first_id);
 	struct dut_image img = { .kernel = c->k.image, .dtb = c->k.dtb,
@@ -510,20 +520,10 @@ static int boot_cell(struct cell *c, const struct workload *w, int resumable, st
 				 .driver_functions = c->driver_functions };
 	struct dut *d = &bt->d;
 	mkdir_p(bt->dir, 0755);
-	progress(c, "booting");
-	/* a boot is the DUT's work, what it takes in its own clock: it shares
-	 * the host (util/lock.h), but not with a run that has it alone */
-	struct host_turn turn = HOST_TURN_NONE;
-	const struct deploy_ops *ops = deploy_backend(c->board->backend);
 	struct dut_saved fresh;
 	saved_choose(c, ops, resumable, &img, &fresh);
 	snprintf(c->resumed_from, sizeof(c->resumed_from), "%s",
 		 img.resume ? img.resume->boot_id : "");
-	if (ops && ops->hold && lock_host_turn(&turn, 0, 1) < 0) {
-		if (img.save)
-			close(fresh.fd);
-		return -1;
-	}
 	int boot = dut_boot(d, c->board, &img, ps->plan->timing, bt->dir, bt->console);
 	lock_host_turn_end(&turn);
 	saved_keep(c, d, &img, boot == 0 && !strcmp(d->kernel_release, c->k.kernel_release));

@@ -238,6 +238,17 @@ void store_new_id(char out[40])
 	snprintf(out, 40, "%s-%02x%02x%02x", stamp, r[0], r[1], r[2]);
 }
 
+double store_id_seconds(const char *id)
+{
+	int y, mo, d, h, mi, sec, end = 0;
+	if (!id || sscanf(id, "%4d%2d%2dT%2d%2d%2dZ-%n", &y, &mo, &d, &h, &mi, &sec, &end) != 6 ||
+	    end != 17)
+		return NAN;
+	char iso[32];
+	snprintf(iso, sizeof(iso), "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, sec);
+	return utc_seconds(iso);
+}
+
 static void bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	if (v)

@@ -71,6 +71,9 @@ void store_close(struct store *s);
 const char *store_dir(const struct store *s);
 /* A fresh, sortable, unique run id: 20261130T052809Z-1a2b3c. */
 void store_new_id(char out[40]);
+/* When store_new_id() made id (its stamp, to the second), as seconds since
+ * the epoch; NaN when id is none of its. */
+double store_id_seconds(const char *id);
 int store_add_run(struct store *s, const struct run_record *r);
 /* store_add_run() of a run that finished earlier (store/runfile.h): 1 when
  * stored, 0 when the store already has a run of that id (left as it is),
