@@ -4,11 +4,14 @@ a run must be"): for each workload of a store's pass runs, the spread
 between a strategy's repetitions of the mean of the run's first k seconds
 (the DUT's iperf3 intervals, the omitted ones left out), in % of the mean,
 for k = 1 .. the run's length: pooled over the strategies, or with
---per-strategy a row for each strategy with at least three runs.
+--per-strategy a row for each strategy with at least three runs. With
+several stores a strategy's runs are grouped per store (each its own
+builds), the groups pooled.
 
-usage: tests/bench/convergence.py [--per-strategy] STORE
-  (a store of `hilbench compare --fixed`, whose repetitions share a boot,
-  or of `hilbench compare`, whose repetitions have a boot each)
+usage: tests/bench/convergence.py [--per-strategy] STORE [STORE ...]
+  (a store of `hilbench compare --fixed`, whose repetitions share a boot
+  unless its plan boots per repetition, or of `hilbench compare`, whose
+  repetitions have a boot each)
 """
 import json
 import math
@@ -55,22 +58,28 @@ def spreads(groups):
 
 
 def main(argv):
-    per_strategy = len(argv) == 3 and argv[1] == "--per-strategy"
-    if len(argv) != 2 and not per_strategy:
+    per_strategy = len(argv) > 1 and argv[1] == "--per-strategy"
+    stores = argv[2:] if per_strategy else argv[1:]
+    if not stores:
         sys.exit(__doc__)
-    runs = load(argv[-1])
+    runs = {}
+    for store in stores:
+        for workload, by_strategy in load(store).items():
+            for strategy, reps in by_strategy.items():
+                runs.setdefault(workload, {}).setdefault(strategy, {})[store] = reps
     print("| workload | runs | " + " | ".join(f"{k} s" for k in range(1, 11)) + " |")
     print("| --- | --- |" + " --- |" * 10)
     for workload, by_strategy in sorted(runs.items()):
         if per_strategy:
-            for strategy, reps in sorted(by_strategy.items()):
-                if len(reps) >= 3:
-                    print(f"| {workload}, {strategy} | {len(reps)} | "
-                          + " | ".join(spreads([reps])) + " |")
+            for strategy, by_store in sorted(by_strategy.items()):
+                groups = [reps for reps in by_store.values() if len(reps) >= 3]
+                if groups:
+                    print(f"| {workload}, {strategy} | {sum(len(g) for g in groups)} | "
+                          + " | ".join(spreads(groups)) + " |")
         else:
-            total = sum(len(v) for v in by_strategy.values())
-            print(f"| {workload} | {total} | "
-                  + " | ".join(spreads(list(by_strategy.values()))) + " |")
+            groups = [reps for by_store in by_strategy.values() for reps in by_store.values()]
+            print(f"| {workload} | {sum(len(g) for g in groups)} | "
+                  + " | ".join(spreads(groups)) + " |")
 
 
 if __name__ == "__main__":
