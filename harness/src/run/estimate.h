@@ -9,7 +9,8 @@
  *   from its id's stamp (store_id_seconds(): the executor makes the id as
  *   it starts the emulator) to its first run's start: starting the
  *   emulator, the kernel's boot, the agent. Boots on boards at once
- *   interleave their runs in the store; each is timed by its own. So a
+ *   interleave their runs in the store; each is timed by its own, and a
+ *   run from no earlier than the last run it waited for. So a
  *   candidate's boot of workloads W costs boot_s + the sum of W's run_s.
  *   The times are the store's, to the second; six boots average that out.
  * - how many runs a candidate took of each workload the plan's last
