@@ -223,6 +223,9 @@ const char *store_dir(const struct store *s)
 	return s->dir;
 }
 
+/* An id's stamp: its time, to the second (store_new_id(), store_id_seconds()). */
+static const char id_stamp[] = "%Y%m%dT%H%M%SZ";
+
 void store_new_id(char out[40])
 {
 	time_t t = time(NULL);
@@ -234,19 +237,15 @@ void store_new_id(char out[40])
 		r[0] = (unsigned char)clock();
 	}
 	char stamp[20];
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	strftime(stamp, sizeof(stamp), id_stamp, &tm);
 	snprintf(out, 40, "%s-%02x%02x%02x", stamp, r[0], r[1], r[2]);
 }
 
 double store_id_seconds(const char *id)
 {
-	int y, mo, d, h, mi, sec, end = 0;
-	if (!id || sscanf(id, "%4d%2d%2dT%2d%2d%2dZ-%n", &y, &mo, &d, &h, &mi, &sec, &end) != 6 ||
-	    end != 17)
-		return NAN;
-	char iso[32];
-	snprintf(iso, sizeof(iso), "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, sec);
-	return utc_seconds(iso);
+	struct tm tm = { 0 };
+	const char *rest = id ? strptime(id, id_stamp, &tm) : NULL;
+	return rest && *rest == '-' ? (double)timegm(&tm) : NAN;
 }
 
 static void bind_text(sqlite3_stmt *st, int i, const char *v)
