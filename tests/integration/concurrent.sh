@@ -10,9 +10,10 @@
 # index it was fetched by, and neither plan may lose a run to the other:
 # every UDP DUT-TX run passes (the DUT paces it; a neighbour's load cannot
 # change its rate), and a TCP run passes or is an error naming the host's
-# contention (two emulators and their iperf3 peers on this host's cores:
-# then its rate would measure the host, docs/faults.md), never fail and
-# never any other error.
+# contention or the DUT's wait for the host (two emulators and their iperf3
+# peers on this host's cores: where the DUT idled for the host, its rate
+# would measure the host, measure/crosscheck.h), never fail and never any
+# other error.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 HB=$PWD/build/hilbench

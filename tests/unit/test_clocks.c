@@ -28,7 +28,7 @@ static const struct recorded {
 	enum run_pacing pacing;
 } recorded[] = {
 	{ "udp64-dut-tx", 1, PACED_BY_DUT },	/* revert, 4 s */
-	{ "tcp-dut-rx", 0, PACED_BY_HOST },	/* gating, 4 s (recorded with the DUT as server) */
+	{ "tcp-dut-rx", 0, PACED_BY_TCP },	/* gating, 4 s (recorded with the DUT as server) */
 };
 
 static double jnum(const cJSON *j, const char *a, const char *b)
@@ -98,8 +98,9 @@ static void load_recorded(const struct recorded *r, struct run_clocks *c)
 }
 
 /* The recorded runs are measurements on a quiet host. On a host whose
- * every CPU was contended all along, the DUT-paced one stays one, with a
- * wide margin below the bound; the host-paced one does not. */
+ * every CPU was contended all along they stay measurements, with a wide
+ * margin below the bound: UDP the DUT sends, and TCP, whose busy DUT is
+ * what limits it (measure/crosscheck.h). */
 static void recorded_runs_are_measurements(void **state)
 {
 	(void)state;
@@ -116,7 +117,7 @@ static void recorded_runs_are_measurements(void **state)
 		       recorded[i].name, c.dut_s, c.dut_idle_s, c.host_s, cc.idle_per_host_s);
 		assert_true(cc.idle_per_host_s < CROSSCHECK_MAX_IDLE_PER_HOST_S / 20);
 		assert_true(cc.host_wait_pct == 100);
-		assert_int_equal(cc.host_behind, recorded[i].pacing == PACED_BY_HOST);
+		assert_false(cc.host_behind);
 	}
 }
 
@@ -134,10 +135,10 @@ static void the_busy_host_runs_of_issue_15_are_caught(void **state)
 	static const struct run_clocks bad[] = {
 		{ .dut_s = 11.5, .dut_idle_s = 11.3, .host_s = 2.6, .host_wait_s = 2.4 },
 		{ .dut_s = 41.8, .dut_idle_s = 35.0, .host_s = 14.0, .host_wait_s = 12.0 },
-		/* the same, TCP: host-paced */
-		{ .pacing = PACED_BY_HOST, .dut_s = 11.5, .dut_idle_s = 11.3, .host_s = 2.6,
+		/* the same, TCP */
+		{ .pacing = PACED_BY_TCP, .dut_s = 11.5, .dut_idle_s = 11.3, .host_s = 2.6,
 		  .host_wait_s = 2.4 },
-		{ .pacing = PACED_BY_HOST, .dut_s = 41.8, .dut_idle_s = 35.0, .host_s = 14.0,
+		{ .pacing = PACED_BY_TCP, .dut_s = 41.8, .dut_idle_s = 35.0, .host_s = 14.0,
 		  .host_wait_s = 12.0 },
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(bad); i++) {
@@ -186,26 +187,68 @@ static void both_signs_are_needed(void **state)
 	assert_false(cc.host_behind);
 }
 
-/* starve.sh (docs/faults.md): tcp-dut-tx under stress-ng, the DUT busy
- * (0.023-0.030 idle DUT-s per host s), host pressure 65-87 %, stored at
- * +7.7 % to +13.5 %; host-paced, so contention alone decides, at 25 %. */
+/*
+ * UDP the host sends: its real-time rate, on the DUT's clock, is the run's,
+ * so contention alone decides, at 25 %. A TCP run is judged by both signs:
+ * busy on a contended host (DUT-TX beside another board's TCP run,
+ * 0.10-0.13 idle DUT-s per host s at host pressure 22-33 %, its delivered
+ * rate 0.6 % below the quiet runs'; docs/measurements.md, "TCP beside
+ * another board") it is a measurement, idle there it is not.
+ */
 static void a_host_paced_run_on_a_contended_host_is_caught(void **state)
 {
 	(void)state;
 	struct clock_check cc;
-	struct run_clocks tcp = { .pacing = PACED_BY_HOST, .dut_s = 11.2, .dut_idle_s = 0.1,
+	struct run_clocks udp = { .pacing = PACED_BY_HOST, .dut_s = 11.2, .dut_idle_s = 0.1,
 				  .host_s = 4, .host_wait_s = 0.87 * 4 };
-	assert_int_equal(crosscheck_clocks(&tcp, &cc), 0);
+	assert_int_equal(crosscheck_clocks(&udp, &cc), 0);
 	assert_true(cc.host_behind);
 	assert_non_null(strstr(cc.reason, "contended 87 %"));
-	tcp.host_wait_s = 0.25 * 4;
-	assert_int_equal(crosscheck_clocks(&tcp, &cc), 0);
+	udp.host_wait_s = 0.25 * 4;
+	assert_int_equal(crosscheck_clocks(&udp, &cc), 0);
 	assert_true(cc.host_behind);
-	tcp.host_wait_s = 0.24 * 4;
+	udp.host_wait_s = 0.24 * 4;
+	assert_int_equal(crosscheck_clocks(&udp, &cc), 0);
+	assert_false(cc.host_behind);
+
+	struct run_clocks tcp = { .pacing = PACED_BY_TCP, .dut_s = 5.1, .dut_idle_s = 0.3,
+				  .host_s = 2.5, .host_wait_s = 0.33 * 2.5 };
 	assert_int_equal(crosscheck_clocks(&tcp, &cc), 0);
 	assert_false(cc.host_behind);
+	assert_false(cc.waited_for_host);
+	tcp.dut_idle_s = 2.6;	/* more idle DUT-seconds than host seconds */
+	assert_int_equal(crosscheck_clocks(&tcp, &cc), 0);
+	assert_true(cc.host_behind);
+	assert_non_null(strstr(cc.reason, "2.6 s of it idle"));
 }
 
+/* Every kind of workload: how it is paced, and whether it may go beside
+ * another board (the executor's host turns, the planner's phases). */
+static void each_kind_of_workload_is_paced_as_measured(void **state)
+{
+	(void)state;
+	static const struct {
+		enum wl_proto proto;
+		enum wl_dir dir;
+		uint64_t rate_bps;
+		enum run_pacing pacing;
+		int shares;
+	} kinds[] = {
+		{ WL_UDP, WL_DUT_TX, 0, PACED_BY_DUT, 1 },
+		{ WL_UDP, WL_DUT_TX, 1000000, PACED_BY_RATE, 0 },
+		{ WL_TCP, WL_DUT_TX, 0, PACED_BY_TCP, 1 },
+		{ WL_TCP, WL_DUT_RX, 0, PACED_BY_TCP, 1 },
+		{ WL_TCP, WL_BIDIR, 0, PACED_BY_TCP, 1 },
+		{ WL_UDP, WL_DUT_RX, 1000000, PACED_BY_HOST, 0 },
+		{ WL_UDP, WL_DUT_RX, 0, PACED_BY_HOST, 0 },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(kinds); i++) {
+		struct workload w = { .proto = kinds[i].proto, .dir = kinds[i].dir,
+				      .rate_bps = kinds[i].rate_bps };
+		assert_int_equal(crosscheck_pacing(&w), kinds[i].pacing);
+		assert_int_equal(crosscheck_shares_host(&w), kinds[i].shares);
+	}
+}
 
 /* concurrent.sh, sleep=off: tcp-rx-smoke beside another emulator on 2
  * cores; the agent killed iperf3 after 35 DUT-seconds, 27 of them idle,
@@ -215,7 +258,7 @@ static void a_dut_that_waited_for_the_host_is_not_blamed(void **state)
 {
 	(void)state;
 	struct clock_check cc;
-	struct run_clocks rx = { .pacing = PACED_BY_HOST, .dut_s = 35.5, .dut_idle_s = 27.3,
+	struct run_clocks rx = { .pacing = PACED_BY_TCP, .dut_s = 35.5, .dut_idle_s = 27.3,
 				 .host_s = 2.0, .host_wait_s = 0.4 };
 	assert_int_equal(crosscheck_clocks(&rx, &cc), 0);
 	assert_false(cc.host_behind);
@@ -226,7 +269,7 @@ static void a_dut_that_waited_for_the_host_is_not_blamed(void **state)
 	assert_int_equal(crosscheck_clocks(&rx, &cc), 0);
 	assert_false(cc.waited_for_host);
 	/* a busy receiving DUT waited for nothing */
-	rx.pacing = PACED_BY_HOST;
+	rx.pacing = PACED_BY_TCP;
 	rx.dut_idle_s = 0.2;
 	assert_int_equal(crosscheck_clocks(&rx, &cc), 0);
 	assert_false(cc.waited_for_host);
@@ -273,6 +316,7 @@ int main(void)
 		cmocka_unit_test(the_busy_host_runs_of_issue_15_are_caught),
 		cmocka_unit_test(both_signs_are_needed),
 		cmocka_unit_test(a_host_paced_run_on_a_contended_host_is_caught),
+		cmocka_unit_test(each_kind_of_workload_is_paced_as_measured),
 		cmocka_unit_test(a_dut_that_waited_for_the_host_is_not_blamed),
 		cmocka_unit_test(unknown_clocks_decide_nothing),
 		cmocka_unit_test(psi_some_total),

@@ -9,8 +9,8 @@
  * Incomplete on a device that went bad) is tried again on a fresh boot; a
  * lab that takes no boots stops the plan. An emulated board (a boot
  * serves many runs) boots its repetitions --jobs at once only in virtual
- * time, and with a host-paced workload only where the backend holds its
- * DUTs (the host's turns): that run then has the host alone.
+ * time, and with a workload of UDP the host sends only where the backend
+ * holds its DUTs (the host's turns): that run then has the host alone.
  *
  * fan_ops below is a TEST DOUBLE of the lava backend (struct deploy_ops
  * named "lava", deploy_substitute()): nothing is submitted anywhere. Its
@@ -170,7 +170,7 @@ static enum run_class fan_run(struct dut *d, const struct workload *w, const cha
 		wait_for(0);
 	}
 	/* a while under way, seeing whether the other kind is too */
-	int alone = crosscheck_pacing(w) != PACED_BY_DUT;
+	int alone = !crosscheck_shares_host(w);
 	atomic_fetch_add(alone ? &seen->alone_now : &seen->shared_now, 1);
 	atomic_fetch_add(&seen->alone_runs, alone);
 	if (atomic_load(&seen->alone_now) > alone || (alone && atomic_load(&seen->shared_now)))
@@ -403,12 +403,14 @@ static void an_emulated_board_boots_its_repetitions_at_once(void **state)
 }
 
 /* Without the host's turns (a backend that cannot hold its DUTs) a host-paced
- * workload (TCP), and in real time any: the runs would slow each other. */
+ * workload (UDP the host sends), and in real time any: the runs would slow
+ * each other. */
 static void host_paced_or_real_time_runs_boot_one_at_a_time(void **state)
 {
 	(void)state;
 	struct classes k;
-	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx", &k), 0);
+	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,udp64-dut-rx", &k),
+			 0);
 	assert_int_equal(k.pass, 6);
 	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
 	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_REALTIME, "udp64-dut-tx", &k), 0);
@@ -416,6 +418,24 @@ static void host_paced_or_real_time_runs_boot_one_at_a_time(void **state)
 	/* 3 repetitions of two kinds a boot each, then 3 of one */
 	assert_int_equal(atomic_load(&seen->started), 9);
 	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
+}
+
+/* TCP keeps its numbers beside another board in virtual time
+ * (measure/crosscheck.h): its repetitions boot at once and run side by
+ * side, with or without the host's turns. */
+static void tcp_runs_go_beside_each_other(void **state)
+{
+	(void)state;
+	struct classes k;
+	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx", &k), 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->most_in_flight), 2);
+	assert_int_equal(atomic_load(&seen->alone_runs), 0);
+	assert_int_equal(run_emulated(&emu_hold_ops, 2, TIMING_VIRTUAL, "tcp-dut-tx,tcp-dut-rx", &k),
+			 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->alone_runs), 0);
+	assert_int_equal(atomic_load(&seen->held), 0);
 }
 
 /* With the host's turns (a backend that holds its DUTs): a host-paced
@@ -427,8 +447,8 @@ static void with_the_hosts_turns_a_host_paced_run_is_alone(void **state)
 	(void)state;
 	seen->want = 2;
 	struct classes k;
-	assert_int_equal(run_emulated(&emu_hold_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx",
-				      &k), 0);
+	assert_int_equal(run_emulated(&emu_hold_ops, 2, TIMING_VIRTUAL,
+				      "udp64-dut-tx,udp64-dut-rx", &k), 0);
 	assert_int_equal(k.pass, 6);
 	assert_int_equal(atomic_load(&seen->started), 6);	/* a repetition and kind */
 	assert_int_equal(atomic_load(&seen->most_in_flight), 2);
@@ -462,6 +482,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(host_paced_or_real_time_runs_boot_one_at_a_time,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(tcp_runs_go_beside_each_other, setup, teardown),
 		cmocka_unit_test_setup_teardown(with_the_hosts_turns_a_host_paced_run_is_alone,
 						setup, teardown),
 	};

@@ -219,9 +219,11 @@ static void a_futile_decision_stops_before_the_cap(void **state)
 	planner_free(&pl);
 }
 
-/* Two boards at once: the UDP workload's candidates in processes of their
- * own (the doubles' counts stay there), TCP after them in this one; the
- * verdicts are those of one board at a time, every run in the session. */
+/* Two boards at once: each candidate in a process of its own (the
+ * doubles' counts stay there), its UDP workload, then its TCP one, which
+ * keeps its numbers beside another board (measure/crosscheck.h) even on a
+ * backend that cannot hold a DUT; the verdicts are those of one board at
+ * a time, every run in the session. */
 static void concurrent_candidates_reach_the_same_verdicts(void **state)
 {
 	(void)state;
@@ -235,8 +237,8 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
 	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps_acked")->outcome, GATE_REGRESSED);
 	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps_acked")->outcome, GATE_PASS);
-	/* TCP's candidates booted here, one at a time */
-	assert_true(boots_of("revert") > 0 && boots_of("is-queued") > 0);
+	/* no candidate booted in this process */
+	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 0);
 	/* the bar counted the children's runs from the store */
 	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
 	planner_free(&pl);
@@ -255,9 +257,8 @@ static const struct deploy_ops double_hold_ops = {
 	.hold = double_hold,
 };
 
-/* A backend that holds: each candidate's TCP workload is judged in its
- * process too, after its UDP one, none booted in this one; the same
- * verdicts. */
+/* A backend that holds: the same, and the reference's runs too go on two
+ * boards. */
 static void with_a_backend_that_holds_every_workload_is_judged_beside(void **state)
 {
 	(void)state;

@@ -56,8 +56,8 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 	struct clock_check r = { .idle_per_host_s = c->dut_idle_s / c->host_s,
 				 .host_wait_pct = 100 * c->host_wait_s / c->host_s };
 	int contended = r.host_wait_pct >= CROSSCHECK_MIN_HOST_WAIT_PCT;
-	if (c->pacing == PACED_BY_DUT && contended &&
-	    r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S) {
+	int waited = r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S;
+	if ((c->pacing == PACED_BY_DUT || c->pacing == PACED_BY_TCP) && contended && waited) {
 		r.host_behind = 1;
 		size_t n = clocks_text(c, r.reason, sizeof(r.reason));
 		snprintf(r.reason + n, sizeof(r.reason) - n, ", whose CPUs were contended "
@@ -66,17 +66,17 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 	} else if (c->pacing == PACED_BY_HOST && contended) {
 		r.host_behind = 1;
 		snprintf(r.reason, sizeof(r.reason),
-			 "the host paced this run (TCP, or the host sending), and its CPUs were "
-			 "contended %.0f %% of the %.1f s passed on its clock (the DUT's ran %.1f s, "
-			 "%.1f s of it idle): the rate measures how fast a loaded host answered",
+			 "the host paced this run (it sent the UDP), and its CPUs were contended "
+			 "%.0f %% of the %.1f s passed on its clock (the DUT's ran %.1f s, %.1f s of "
+			 "it idle): the rate measures how fast a loaded host sent",
 			 r.host_wait_pct, c->host_s, c->dut_s, c->dut_idle_s);
 	}
-	if (!r.host_behind && c->pacing == PACED_BY_HOST &&
-	    r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S) {
+	if (!r.host_behind && (c->pacing == PACED_BY_TCP || c->pacing == PACED_BY_HOST) &&
+	    waited) {
 		r.waited_for_host = 1;
 		size_t n = clocks_text(c, r.reason, sizeof(r.reason));
-		snprintf(r.reason + n, sizeof(r.reason) - n, ", which paced the run (TCP, "
-			 "or the host sending): the DUT waited for the host");
+		snprintf(r.reason + n, sizeof(r.reason) - n, ", whose ACKs or data the run "
+			 "needed (TCP, or the host sending): the DUT waited for the host");
 	}
 	*out = r;
 	return 0;
@@ -99,7 +99,15 @@ int crosscheck_psi_some_us(const char *text, long long *us)
 
 enum run_pacing crosscheck_pacing(const struct workload *w)
 {
-	if (w->proto == WL_TCP || w->dir != WL_DUT_TX)
+	if (w->proto == WL_TCP)
+		return PACED_BY_TCP;
+	if (w->dir != WL_DUT_TX)
 		return PACED_BY_HOST;
 	return w->rate_bps ? PACED_BY_RATE : PACED_BY_DUT;
+}
+
+int crosscheck_shares_host(const struct workload *w)
+{
+	enum run_pacing p = crosscheck_pacing(w);
+	return p == PACED_BY_DUT || p == PACED_BY_TCP;
 }

@@ -54,7 +54,7 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  * ahead of a host that has not sent or acknowledged yet, so its rate and
  * its TCP and iperf3 timers measure the host.
  *
- * A run is one of three kinds (enum run_pacing). The host fell behind
+ * A run is one of four kinds (enum run_pacing). The host fell behind
  *
  * - a DUT-paced run at an unlimited rate (UDP, the DUT sending), when both
  *   hold:
@@ -72,13 +72,18 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  *   patch's doing, and exactly what the benchmark is for. Such a run's rate
  *   held within 0.16 % of the quiet runs' with every host core busy
  *   (tests/integration/starve.sh, docs/faults.md);
- * - a host-paced run (TCP, whose ACKs or data come from the host, or any
- *   run the host sends), when the second holds alone: how soon the host
- *   answers, counted on the DUT's clock, sets the rate, and a host whose
- *   CPUs are contended answers later in real time but sooner in DUT time
- *   (the emulator runs fewer instructions a second). Measured: tcp-dut-tx
- *   +7.7 % to +13.5 % against the quiet run with every host core busy
- *   (host pressure 65-87 %), beyond the gate's 10 %, with the DUT busy;
+ * - a TCP run, by the same two signs. Its ACKs or data come from the host
+ *   in real time, but the emulated DUT is what limits it: busy 95-99 % of
+ *   its clock in either direction, and 0.02-0.19 idle DUT-seconds per host
+ *   second, on a quiet host, beside another board's TCP or UDP run, or
+ *   with both host cores spinning (host pressure 22-72 %). Its rates held:
+ *   TCP DUT-TX delivered (mbps_acked) 0.6 % lower with two TCP boards at
+ *   once, TCP DUT-RX within 0.1 % (docs/measurements.md, "TCP beside
+ *   another board"). Where the host does fall behind, the DUT idles
+ *   waiting for it, and the first sign catches that;
+ * - a host-paced run (UDP the host sends), when the second holds alone:
+ *   the host's real-time rate, counted on the DUT's clock, is the run's,
+ *   and a contended host's emulator runs fewer instructions a second;
  * - a DUT-paced run at a limited rate is never judged: it idles by design.
  *
  * A host-paced run can also end with the agent killing iperf3 at its
@@ -94,13 +99,18 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  */
 enum run_pacing {
 	PACED_BY_DUT,	/* UDP, the DUT sending at an unlimited rate */
-	PACED_BY_HOST,	/* TCP, or the host sending */
+	PACED_BY_TCP,	/* TCP either way: the DUT's limit, the host's ACKs or data */
+	PACED_BY_HOST,	/* UDP, the host sending */
 	PACED_BY_RATE,	/* UDP, the DUT sending at a limited rate */
 };
 /* How a workload's runs are paced: the rule above, in one place (the
- * runner judges a run by it, the planner runs DUT-paced ones beside
- * another board and host-paced ones alone). */
+ * runner judges a run by it, the planner gives UDP DUT-TX boots of their
+ * own). */
 enum run_pacing crosscheck_pacing(const struct workload *w);
+/* Whether a virtual-time run of w keeps its numbers beside another board
+ * on this host (DUT-paced and TCP runs, measured above), rather than
+ * needing the host alone (the others). Real-time runs always need it. */
+int crosscheck_shares_host(const struct workload *w);
 struct run_clocks {
 	enum run_pacing pacing;
 	double dut_s;		/* the DUT's CLOCK_MONOTONIC over the agent's window */
@@ -112,8 +122,9 @@ struct clock_check {
 	double idle_per_host_s;	/* dut_idle_s / host_s */
 	double host_wait_pct;	/* host_wait_s / host_s, in % */
 	int host_behind;	/* beyond the bounds of the run's pacing */
-	/* PACED_BY_HOST, and the DUT idled more DUT-seconds than passed on the
-	 * host's clock: it waited for the host's traffic. Not enough to void a
+	/* PACED_BY_TCP or PACED_BY_HOST on a host that was not contended, and
+	 * the DUT idled more DUT-seconds than passed on the host's clock: it
+	 * waited for the host's traffic. Not enough to void a
 	 * measurement alone (a DUT's own stall idles it too), enough not to
 	 * blame the DUT for a deadline on its clock that it missed. */
 	int waited_for_host;

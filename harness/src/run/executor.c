@@ -581,8 +581,8 @@ struct run_end {
 };
 
 /* The host's turn for a run of w on d (util/lock.h): alone where the
- * host's pace is in its numbers (a host-paced workload, or real time),
- * else shared. The DUT is held while it waits, so its clock does not run
+ * host's pace is in its numbers (UDP the host sends, or real time), else
+ * shared (measure/crosscheck.h, crosscheck_shares_host()). The DUT is held while it waits, so its clock does not run
  * on idle and it loads nobody's measurement. RUN_PASS once taken (or for a
  * backend whose DUTs are not on this host), RUN_ERROR with the reason. */
 static enum run_class take_host_turn(const struct cell *c, struct dut *d,
@@ -591,7 +591,7 @@ static enum run_class take_host_turn(const struct cell *c, struct dut *d,
 {
 	if (!d->ops || !d->ops->hold)
 		return RUN_PASS;
-	int alone = c->ps->plan->timing != TIMING_VIRTUAL || !dut_paced(w);
+	int alone = c->ps->plan->timing != TIMING_VIRTUAL || !crosscheck_shares_host(w);
 	int rc = lock_host_turn(turn, alone, 0);
 	if (rc == 1) {
 		dut_hold(d, 1);
@@ -853,12 +853,12 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 }
 
 /* Boots of an emulated board at once (--jobs): only in virtual time, a
- * boot per repetition. There a DUT-paced run's numbers do not move with
- * what else the host runs (docs/measurements.md, "The main job in
- * minutes"), and a host-paced one (TCP, what the DUT receives) has the
- * host's turn alone while the others wait, held (take_host_turn()): a
- * backend without deploy_ops.hold cannot wait so, and runs such workloads
- * one boot at a time. In real time every run would need the host alone. */
+ * boot per repetition. There a DUT-paced or TCP run's numbers do not move
+ * with what else the host runs (measure/crosscheck.h), and a host-paced
+ * one (UDP the host sends) has the host's turn alone while the others
+ * wait, held (take_host_turn()): a backend without deploy_ops.hold cannot
+ * wait so, and runs such workloads one boot at a time. In real time every
+ * run would need the host alone. */
 static size_t emulator_width(const struct plan_state *ps, const struct board *b,
 			     const struct deploy_ops *ops, const struct workload *wls, size_t nw)
 {
@@ -868,14 +868,14 @@ static size_t emulator_width(const struct plan_state *ps, const struct board *b,
 		return 1;
 	const char *why = p->timing != TIMING_VIRTUAL ? "real-time runs would slow each other" : NULL;
 	for (size_t i = 0; !why && !ops->hold && i < nw; i++)
-		if (!dut_paced(&wls[i]))
+		if (!crosscheck_shares_host(&wls[i]))
 			why = "a host-paced workload's runs would slow each other";
 	if (why) {
 		hb_info("%s: --jobs %d: one boot at a time (%s)", b->name, jobs, why);
 		return 1;
 	}
 	hb_info("%s: up to %d boots at once, a repetition each%s", b->name, jobs,
-		ops->hold ? "; host-paced runs one at a time, the others held" : "");
+		ops->hold ? "; runs of UDP the host sends one at a time, the others held" : "");
 	return (size_t)jobs;
 }
 

@@ -78,17 +78,23 @@ static int resume_session(struct store *s, const struct plan *p, const char *wan
 	return 0;
 }
 
-/* The plan's workloads of one phase, in its order. */
-static void phase_workloads(const struct plan *p, enum phase ph, struct strlist *out)
+/* The plan's workloads of one phase, in its order; 1 when every one of
+ * them keeps its numbers beside another board in the plan's timing
+ * (measure/crosscheck.h, crosscheck_shares_host()), else 0. */
+static int phase_workloads(const struct plan *p, enum phase ph, struct strlist *out)
 {
+	int shared = p->timing == TIMING_VIRTUAL;
 	for (size_t i = 0; i < p->workloads.n; i++) {
 		struct workload w;
 		if (catalog_workload(p->workloads.v[i], &w) < 0)
 			continue;	/* gate_loop_load() said so already */
-		if ((crosscheck_pacing(&w) == PACED_BY_DUT) == (ph == PHASE_DUT_PACED))
+		if ((crosscheck_pacing(&w) == PACED_BY_DUT) == (ph == PHASE_DUT_PACED)) {
 			strlist_push(out, p->workloads.v[i]);
+			shared &= crosscheck_shares_host(&w);
+		}
 		workload_free(&w);
 	}
+	return shared;
 }
 
 /* Runs the rest is expected to take: each (candidate, phase) not judged
@@ -108,6 +114,7 @@ struct expectation {
 				 * candidate alike the reference; 0: unknown */
 	int alike;		/* last_runs are the alike ones (no last time) */
 	int beside;		/* phases [0, beside) are judged beside each other */
+	int shared[NPHASES];	/* a phase's runs share the host (phase_workloads()) */
 	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
 };
 
@@ -149,7 +156,7 @@ static void expect(struct planner *pl, const struct expectation *e)
 			runs += last > 0 ? last : per;
 		}
 		double guess = e->guess_s[ph] > 0 ? e->guess_s[ph] : ref_s;
-		if (lane == LANE_BESIDE && ph == PHASE_DUT_PACED)
+		if (lane == LANE_BESIDE && e->shared[ph])
 			guess /= pl->jobs;
 		cost[lane] = cost[lane] >= 0 && guess > 0 ? cost[lane] + runs * guess : -1;
 		want[lane] += runs;
@@ -529,18 +536,18 @@ static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct st
 }
 
 /* The phases the candidates are judged in beside each other: none with
- * one board at a time; the DUT-paced one; and the host-paced one too
- * where the board's backend can hold an emulator while a host-paced run
- * has the host alone (run/executor.h). Elsewhere those run one candidate
- * at a time: beside another board they read the host's CPU pressure
- * (PSI 25-43 % with two on 2 cores). */
+ * one board at a time; the DUT-paced one; and the other one too where its
+ * runs share the host (TCP in virtual time), or where the board's backend
+ * can hold an emulator while a run that cannot share has the host alone
+ * (run/executor.h). Elsewhere those run one candidate at a time: the
+ * host-sent UDP's rate moves with the host's load. */
 static int phases_beside(const struct planner *pl, const struct board *b,
-			 const struct strlist wl[NPHASES])
+			 const struct strlist wl[NPHASES], const struct expectation *e)
 {
 	const struct deploy_ops *ops = deploy_backend(b->backend);
 	if (pl->jobs <= 1 || !wl[PHASE_DUT_PACED].n)
 		return 0;
-	return ops && ops->hold ? NPHASES : PHASE_DUT_PACED + 1;
+	return (ops && ops->hold) || e->shared[PHASE_HOST_PACED] ? NPHASES : PHASE_DUT_PACED + 1;
 }
 
 /* The build, the reference's runs, then the candidates: those of the
@@ -558,7 +565,7 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 		progress_say(&pl->prog, "%d board(s) at once", pl->jobs);
 	}
 	progress_lane(&pl->prog, LANE_REFERENCE);
-	e->beside = phases_beside(pl, b, wl);
+	e->beside = phases_beside(pl, b, wl, e);
 	/* the reference's DUT-paced workloads first, on boots of their own;
 	 * then the others, beside each other where the candidates' are */
 	if (!rc && !hb_interrupted && e->beside)
@@ -593,7 +600,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	struct strlist wl[NPHASES] = { 0 };
 	struct expectation e = { .reference_left = gate_loop_reference_runs(&probe) };
 	for (int ph = 0; ph < NPHASES; ph++) {
-		phase_workloads(p, ph, &wl[ph]);
+		e.shared[ph] = phase_workloads(p, ph, &wl[ph]);
 		e.workloads[ph] = wl[ph].n;
 	}
 	hb_info("session %s: plan %s, %s time: %zu strategies against %s, runs until decided "

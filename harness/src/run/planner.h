@@ -22,21 +22,22 @@
  * Order: every strategy's build first, one at a time; then the
  * reference's runs, those of its DUT-paced workloads (UDP the DUT sends at
  * an unlimited rate, measure/crosscheck.h) `jobs` boots at once
- * (run/executor.h), then its host-paced ones (TCP, the host sending);
- * then the candidates, up to `jobs` at once, each in a process of its own
- * (its own boots, network namespaces and store connection; run/pool.h,
- * which passes an interrupt on to them) judged on its DUT-paced workloads,
- * then on its host-paced ones. Each kind has boots of its own and is first
- * in them: a UDP run after TCP in the same boot spread 5x wider between
- * boots (docs/measurements.md, "The host's turns"). A host-paced run
- * beside another emulator reads the host's CPU pressure (PSI 25-43 % with
- * two on 2 cores), so it has the host alone: where the board's backend can
- * hold an emulator (deploy_ops.hold), the others wait, held, while it runs
- * (run/executor.h's host turns), and the reference's and candidates'
- * host-paced boots go beside the others' runs like the DUT-paced ones;
- * elsewhere the candidates' host-paced workloads come after all the
- * DUT-paced ones, one candidate at a time. Real-time runs are never run
- * beside another: the emulator next to them would change their numbers.
+ * (run/executor.h), then its others (TCP, the host sending); then the
+ * candidates, up to `jobs` at once, each in a process of its own (its own
+ * boots, network namespaces and store connection; run/pool.h, which
+ * passes an interrupt on to them) judged on its DUT-paced workloads, then
+ * on its others. Each kind has boots of its own and is first in them: a
+ * UDP run after TCP in the same boot spread 5x wider between boots
+ * (docs/measurements.md, "The host's turns"). TCP runs in virtual time
+ * keep their numbers beside another board (measure/crosscheck.h) and go
+ * beside each other like the DUT-paced ones. A run of UDP the host sends
+ * reads the host's load, so it has the host alone: where the board's
+ * backend can hold an emulator (deploy_ops.hold), the others wait, held,
+ * while it runs (run/executor.h's host turns), and its boots go beside the
+ * others' runs; elsewhere the candidates' workloads of that kind come
+ * after all the DUT-paced ones, one candidate at a time. Real-time runs
+ * are never run beside another: the emulator next to them would change
+ * their numbers.
  *
  * Contract (docs/design.md, "Errors"): planner_run() returns 0 when every
  * candidate was judged (decided or not; see each decision), HB_FAIL_INPUT
