@@ -76,7 +76,7 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  *   in real time, but the emulated DUT is what limits it: busy 95-99 % of
  *   its clock in either direction, and 0.02-0.19 idle DUT-seconds per host
  *   second, on a quiet host, beside another board's TCP or UDP run, or
- *   with both host cores spinning (host pressure 22-72 %). Its rates held:
+ *   with both host cores spinning (host pressure 10-72 %). Its rates held:
  *   TCP DUT-TX delivered (mbps_acked) 0.6 % lower with two TCP boards at
  *   once, TCP DUT-RX within 0.1 % (docs/measurements.md, "TCP beside
  *   another board"). Where the host does fall behind, the DUT idles
