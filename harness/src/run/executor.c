@@ -582,9 +582,10 @@ struct run_end {
 
 /* The host's turn for a run of w on d (util/lock.h): alone where the
  * host's pace is in its numbers (UDP the host sends, or real time), else
- * shared (measure/crosscheck.h, crosscheck_shares_host()). The DUT is held while it waits, so its clock does not run
- * on idle and it loads nobody's measurement. RUN_PASS once taken (or for a
- * backend whose DUTs are not on this host), RUN_ERROR with the reason. */
+ * shared (measure/crosscheck.h, crosscheck_shares_host()). The DUT is held
+ * while it waits, so its clock does not run on idle and it loads nobody's
+ * measurement. RUN_PASS once taken (or for a backend whose DUTs are not on
+ * this host), RUN_ERROR with the reason. */
 static enum run_class take_host_turn(const struct cell *c, struct dut *d,
 				     const struct workload *w, struct host_turn *turn,
 				     struct run_result *res)
