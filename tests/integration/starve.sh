@@ -67,11 +67,15 @@ def workload_file(workload):
 
 def judged(workload):
     """(metric, threshold %) the gate judges this workload on, in virtual
-    time: its protocol and direction (analyze/gate.c gate_metric_applies)"""
+    time: its protocol, direction and profiler (analyze/gate.c
+    gate_metric_applies), where the metric has a virtual-time threshold
+    (a metric may be judged in real time only: config/plan.c)"""
     w = workload_file(workload)
     return [(m["metric"], m["threshold_pct"]["virtual"]) for m in gate
-            if m.get("protocol", "any") in ("any", w["protocol"])
-            and m.get("direction", "any") in ("any", w["direction"])]
+            if "virtual" in m["threshold_pct"]
+            and m.get("protocol", "any") in ("any", w["protocol"])
+            and m.get("direction", "any") in ("any", w["direction"])
+            and m.get("profile", "any") in ("any", w.get("profile", "none"))]
 
 def value(db, run, metric):
     row = db.execute("SELECT value FROM metrics WHERE run_id=? AND name=?", (run, metric)).fetchone()
