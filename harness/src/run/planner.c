@@ -13,8 +13,10 @@
 #include "store/store.h"
 #include "util/util.h"
 
-/* The two kinds of workload, in the order they run. */
-enum phase { PHASE_DUT_PACED, PHASE_HOST_PACED, NPHASES };
+/* The two kinds of workload, in the order they run: UDP the DUT sends at
+ * an unlimited rate, then the others (TCP, what the host sends; a UDP run
+ * after TCP in a boot spread wider, run/planner.h). */
+enum phase { PHASE_DUT_PACED, PHASE_OTHERS, NPHASES };
 
 /* Threads runnable now besides the caller, from /proc/loadavg's
  * "running/total" field, the mean of ten looks 50 ms apart: what the
@@ -130,9 +132,9 @@ static int lane_of(const struct expectation *e, enum phase ph)
 
 /* Until a lane has measured its own runs, one of them is taken to cost
  * what the reference's runs say a boot and its workloads cost
- * (price_phases()), else a reference run's wall time; a DUT-paced one
- * beside others divided among the boards (host-paced runs have the host
- * alone: run/executor.h). */
+ * (price_phases()), else a reference run's wall time; one of a phase
+ * whose runs share the host divided among the boards beside each other
+ * (a run of UDP the host sends has the host alone: run/executor.h). */
 static void expect(struct planner *pl, const struct expectation *e)
 {
 	struct progress *g = &pl->prog;
@@ -513,22 +515,22 @@ static void one_phase(const struct plan *p, struct strlist wl[NPHASES], struct e
 		      size_t ncells)
 {
 	strlist_free(&wl[PHASE_DUT_PACED]);
-	strlist_free(&wl[PHASE_HOST_PACED]);
+	strlist_free(&wl[PHASE_OTHERS]);
 	for (size_t i = 0; i < p->workloads.n; i++)
-		strlist_push(&wl[PHASE_HOST_PACED], p->workloads.v[i]);
+		strlist_push(&wl[PHASE_OTHERS], p->workloads.v[i]);
 	e->workloads[PHASE_DUT_PACED] = 0;
-	e->workloads[PHASE_HOST_PACED] = p->workloads.n;
+	e->workloads[PHASE_OTHERS] = p->workloads.n;
 	e->judged[PHASE_DUT_PACED] = ncells;
 }
 
-/* The candidates' host-paced workloads, one candidate at a time. */
+/* The candidates' workloads of the other phase, one candidate at a time. */
 static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct store *s,
 			 struct expectation *e)
 {
 	for (size_t i = 0; wl->n && i < pl->ncells && !hb_interrupted; i++) {
 		expect(pl, e);
-		e->runs[PHASE_HOST_PACED] += judge(pl, &pl->cells[i], wl, s);
-		e->judged[PHASE_HOST_PACED]++;
+		e->runs[PHASE_OTHERS] += judge(pl, &pl->cells[i], wl, s);
+		e->judged[PHASE_OTHERS]++;
 		if (pl->cells[i].rc == HB_FAIL_INPUT)
 			return HB_FAIL_INPUT;
 	}
@@ -547,7 +549,7 @@ static int phases_beside(const struct planner *pl, const struct board *b,
 	const struct deploy_ops *ops = deploy_backend(b->backend);
 	if (pl->jobs <= 1 || !wl[PHASE_DUT_PACED].n)
 		return 0;
-	return (ops && ops->hold) || e->shared[PHASE_HOST_PACED] ? NPHASES : PHASE_DUT_PACED + 1;
+	return (ops && ops->hold) || e->shared[PHASE_OTHERS] ? NPHASES : PHASE_DUT_PACED + 1;
 }
 
 /* The build, the reference's runs, then the candidates: those of the
@@ -584,7 +586,7 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 		rc = judge_concurrently(pl, wl, s, e);
 	progress_lane(&pl->prog, LANE_IN_TURN);
 	if (!rc && e->beside < NPHASES)
-		rc = judge_in_turn(pl, &wl[PHASE_HOST_PACED], s, e);
+		rc = judge_in_turn(pl, &wl[PHASE_OTHERS], s, e);
 	return rc;
 }
 
@@ -612,7 +614,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	free(e.last_runs);
 	gate_loop_free(&probe);
 	strlist_free(&wl[PHASE_DUT_PACED]);
-	strlist_free(&wl[PHASE_HOST_PACED]);
+	strlist_free(&wl[PHASE_OTHERS]);
 	progress_expect(&pl->prog, pl->prog.runs_done, pl->prog.builds_total);
 	progress_end(&pl->prog);
 	if (rc == HB_FAIL_INPUT)
