@@ -24,8 +24,9 @@ struct board_qemu {
 	/* 1: the emulator counts instructions per kernel function in each
 	 * run's window (harness/plugin/hb-insn.c, method emulator-insn) */
 	int insn_profile;
-	/* 1: in virtual time with a boot per repetition, a boot whose runs are
-	 * all host-paced starts from the images' first boot, saved
+	/* 1: in virtual time with a boot per repetition, a boot none of whose
+	 * runs is DUT-paced (TCP, what the host sends) starts from the images'
+	 * first boot, saved
 	 * (run/executor.c; docs/measurements.md, "Repetitions from a saved
 	 * boot": off by default, for what it changes) */
 	int saved_boot;

@@ -20,8 +20,9 @@ static int index_of(const struct strlist *l, const char *name)
 /* The rows come per run and metric, a run's together, in the order stored;
  * with boards at once, boots' runs interleave, so each boot's last end is
  * kept apart, and a run's time starts no earlier than the last run that
- * ended before it started: a host-paced run waits for the host's turn
- * (run/executor.h), time another run's price already holds. */
+ * ended before it started: a run may wait for the host's turn (one of
+ * UDP the host sends has it alone, the others wait: run/executor.h), time
+ * another run's price already holds. */
 struct timing {
 	const struct strlist *workloads;
 	double *sum;

@@ -400,8 +400,8 @@ static void boot_free(struct boot *bt)
  * Saved DUTs of this process (deploy_ops.save), by what was booted. On a
  * board with deploy.qemu.saved_boot, in virtual time with a boot per
  * repetition, the first boot of a cell's images saves itself once ready,
- * before its first run, and the later boots of those images whose runs are
- * all host-paced start from it, in a tenth of a boot's time. A TCP run so
+ * before its first run, and the later boots of those images none of whose
+ * runs is DUT-paced start from it, in a tenth of a boot's time. A TCP run so
  * spreads and centres nearly as one on a boot of its own, but not quite
  * (docs/measurements.md, "Repetitions from a saved boot"): off by default.
  * A DUT-paced workload boots every time: its runs repeat their boot's
@@ -432,8 +432,8 @@ static char *saved_key(const struct cell *c, const struct dut_image *img)
 			 timing_mode_name(c->ps->plan->timing));
 }
 
-/* Points img at the saved DUT to start from (resumable: every run of the
- * boot host-paced) or at *fresh to save into; neither where the plan,
+/* Points img at the saved DUT to start from (resumable: no run of the
+ * boot DUT-paced) or at *fresh to save into; neither where the plan,
  * the backend or the room does not allow it. */
 static void saved_choose(const struct cell *c, const struct deploy_ops *ops, int resumable,
 			 struct dut_image *img, struct dut_saved *fresh)
@@ -489,8 +489,8 @@ static void saved_keep(const struct cell *c, const struct dut *d, const struct d
 }
 
 /* Boots the cell's images for a first run of workload w (from a saved DUT
- * where saved_choose() allows: resumable, every run of the boot
- * host-paced); dut_boot()'s result. A DUT that booted something else (a
+ * where saved_choose() allows: resumable, no run of the boot
+ * DUT-paced); dut_boot()'s result. A DUT that booted something else (a
  * stale image, a board that fell back to its flash) must not produce
  * numbers for this build: HB_FAIL_DUT. */
 static int boot_cell(struct cell *c, const struct workload *w, int resumable, struct boot *bt)
@@ -947,7 +947,7 @@ static int cell_todo(struct plan_state *ps, const struct cell *c, const struct w
 	*n = 0;
 	int first = ps->opts->first_repetition > 1 ? ps->opts->first_repetition : 1;
 	/* With a boot per repetition, each kind of workload (DUT-paced, then
-	 * host-paced) has boots of its own, as compare's planner gives them
+	 * the others: TCP, what the host sends) has boots of its own, as compare's planner gives them
 	 * (run/planner.h): a UDP run after TCP in one boot spread 5x wider
 	 * between boots, and TCP DUT-TX after UDP fell in two modes 7 % apart
 	 * where alone in its boot it spread 0.8 % (docs/measurements.md). */

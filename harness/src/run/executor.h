@@ -2,9 +2,10 @@
  * executor: runs a plan: for each board and strategy, build (cached), boot
  * once, then repetitions x workloads, every run stored as it finishes (with
  * `boots: per-repetition`, a boot per repetition and kind of workload: its
- * DUT-paced ones, then in a boot of their own its host-paced ones; a run
- * of the other kind before it in a boot moved the numbers:
- * docs/measurements.md, "Independent repetitions in --fixed"); then
+ * DUT-paced ones, then in a boot of their own its others (TCP, what the
+ * host sends); a run of the other kind before it in a boot moved the
+ * numbers: docs/measurements.md, "Independent repetitions in --fixed");
+ * then
  * each sweep (docs/knobs.md): per strategy one boot for all its points,
  * repetitions x points x workloads, each point's runtime settings applied
  * before each of its runs.
