@@ -79,15 +79,17 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  *   with both host cores spinning (host pressure 10-72 %). Its rates held:
  *   TCP DUT-TX delivered (mbps_acked) 0.6 % lower with two TCP boards at
  *   once, TCP DUT-RX within 0.1 % (docs/measurements.md, "TCP beside
- *   another board"). Where the host does fall behind, the DUT idles
- *   waiting for it, and the first sign catches that;
+ *   another board"); under stress-ng on every core within -2.4 % to
+ *   +2.5 % and -0.5 % to +0.2 % of the quiet runs (starve.sh). Where the
+ *   host does fall behind, the DUT idles waiting for it, and the first
+ *   sign catches that;
  * - a host-paced run (UDP the host sends), when the second holds alone:
  *   the host's real-time rate, counted on the DUT's clock, is the run's,
  *   and a contended host's emulator runs fewer instructions a second;
  * - a DUT-paced run at a limited rate is never judged: it idles by design.
  *
- * A host-paced run can also end with the agent killing iperf3 at its
- * deadline while the host is not contended: two emulators on 2 cores, the
+ * A TCP or host-paced run can also end with the agent killing iperf3 at
+ * its deadline while the host is not contended: two emulators on 2 cores, the
  * DUT's clock racing through 27 idle DUT-seconds while the host sent for
  * about 1 s (tests/integration/concurrent.sh, 2026-12-01). waited_for_host
  * says so.
