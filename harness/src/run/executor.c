@@ -947,8 +947,9 @@ static int cell_todo(struct plan_state *ps, const struct cell *c, const struct w
 	*n = 0;
 	int first = ps->opts->first_repetition > 1 ? ps->opts->first_repetition : 1;
 	/* With a boot per repetition, each kind of workload (DUT-paced, then
-	 * the others: TCP, what the host sends) has boots of its own, as compare's planner gives them
-	 * (run/planner.h): a UDP run after TCP in one boot spread 5x wider
+	 * the others: TCP, what the host sends) has boots of its own, as
+	 * compare's planner gives them (run/planner.h): a UDP run after TCP in
+	 * one boot spread 5x wider
 	 * between boots, and TCP DUT-TX after UDP fell in two modes 7 % apart
 	 * where alone in its boot it spread 0.8 % (docs/measurements.md). */
 	int kinds = ps->plan->boots == BOOTS_PER_REPETITION ? 2 : 1;
