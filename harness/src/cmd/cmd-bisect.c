@@ -34,13 +34,12 @@ static int parse(int argc, char **argv, struct bisect *b, int *step)
 		{ "plan", required_argument, NULL, 'p' },
 		/* for the steps `git bisect run` calls back */
 		{ "step", no_argument, NULL, 'S' },
-		{ "good-session", required_argument, NULL, 'G' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "g:B:k:K:m:p:SG:l:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "g:B:k:K:m:p:Sl:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': b->good = optarg; break;
 		case 'B': b->bad = optarg; break;
@@ -49,7 +48,6 @@ static int parse(int argc, char **argv, struct bisect *b, int *step)
 		case 'm': b->metric = optarg; break;
 		case 'p': b->plan_name = optarg; break;
 		case 'S': *step = 1; break;
-		case 'G': strlist_push(&b->good_sessions, optarg); break;
 		case 'l': b->log = optarg; break;
 		default:
 			fputs(usage, c == 'h' ? stdout : stderr);
@@ -57,7 +55,7 @@ static int parse(int argc, char **argv, struct bisect *b, int *step)
 		}
 	}
 	if (optind < argc || !b->good || !b->bad || !b->repo ||
-	    (*step && (!b->good_sessions.n || !b->log))) {
+	    (*step && !b->log)) {
 		hb_err("give --good REV --bad REV --kernel-git DIR; see `hilbench bisect --help`");
 		return HB_EXIT_USAGE;
 	}

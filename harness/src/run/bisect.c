@@ -117,59 +117,6 @@ static int measure_into(struct bisect *b, struct store *s, const char *rev, int 
 	return rc;
 }
 
-/* One look of the gate's procedure (analyze/gate.h). Both sides start at
- * the plan's repetitions (GOOD and BAD; each step's revision against GOOD's
- * runs) and get one run at a time up to the cap, so the looks are counted
- * as the gate's with first_repetitions = repetitions: 2 (cap -
- * repetitions) + 1 at most. */
-static void decide(const struct bisect *b, struct gate_seq *seq, const struct bisect_values *good,
-		   const struct bisect_values *cand, struct gate_decision *d)
-{
-	struct gate_policy both = b->plan.gate;
-	both.first_repetitions = b->plan.repetitions;
-	struct gate_rule rule = gate_metric_rule(b->gm, b->plan.timing);
-	gate_look(&both, b->plan.repetitions, seq, good->v, good->n, cand->v, cand->n,
-		  gate_metric_better(b->gm), &rule, d);
-}
-
-double bisect_mean(const struct bisect_values *x)
-{
-	double sum = 0;
-	for (size_t i = 0; i < x->n; i++)
-		sum += x->v[i];
-	return x->n ? sum / (double)x->n : NAN;
-}
-
-int bisect_ends(struct bisect *b, struct store *s)
-{
-	struct bisect_values *g = &b->good_values, *bs = &b->bad_values;
-	int reps = b->plan.repetitions, cap = b->plan.gate.max_repetitions;
-	int rc = measure_into(b, s, b->good, reps, g, &b->good_rev, &b->good_sessions);
-	if (rc != HB_FAIL_INPUT && !hb_interrupted)
-		rc = measure_into(b, s, b->bad, reps, bs, &b->bad_rev, &b->bad_sessions);
-	if (rc == HB_FAIL_INPUT || !g->n || !bs->n) {
-		hb_err("bisect: GOOD or BAD could not be measured (see above); nothing to bisect");
-		return rc == HB_FAIL_INPUT ? HB_FAIL_INPUT : HB_FAIL;
-	}
-	struct gate_seq seq = { 0 };
-	decide(b, &seq, g, bs, &b->ends);
-	/* the gate's policy: while open, one more run on the side with fewer */
-	int tries = 0;
-	while (b->ends.outcome == GATE_OPEN && !hb_interrupted &&
-	       (bs->n < (size_t)cap || g->n < (size_t)cap)) {
-		int more_bad = bs->n <= g->n && bs->n < (size_t)cap;
-		if (tries++ >= 2 * cap ||
-		    (more_bad ? measure_into(b, s, b->bad, 1, bs, &b->bad_rev, &b->bad_sessions)
-			      : measure_into(b, s, b->good, 1, g, &b->good_rev, &b->good_sessions)) ==
-			    HB_FAIL_INPUT)
-			break;
-		decide(b, &seq, g, bs, &b->ends);
-	}
-	where_between(b, s, &b->good_sessions, &b->bad_sessions, b->ends.where,
-		      sizeof(b->ends.where));
-	return 0;
-}
-
 /* A line of the steps' log: the revision, its mean, its sessions (comma
  * separated, "-" for none) and the verdict's word. */
 static void log_step(const char *path, const char *rev, double mean,
@@ -182,58 +129,6 @@ static void log_step(const char *path, const char *rev, double mean,
 	fprintf(log, "%s %.17g %s %s\n", rev, mean, list, word);
 	free(list);
 	fclose(log);
-}
-
-int bisect_step(struct bisect *b, struct store *s)
-{
-	char *head[] = { "git", "rev-parse", "BISECT_HEAD", NULL };	/* --no-checkout */
-	char *rev = proc_output(head);
-	if (!rev) {
-		hb_err("bisect --step: no BISECT_HEAD here; `hilbench bisect` runs the steps");
-		return BISECT_SKIP;
-	}
-	/* git bisect run exports GIT_DIR for the worktree; the kernel's
-	 * setlocalversion would then stamp the worktree's HEAD (BAD) into every
-	 * kernel release, and `git -C repo` would not mean repo */
-	static const char *const git_env[] = { "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
-					       "GIT_PREFIX", "GIT_COMMON_DIR" };
-	for (size_t i = 0; i < HB_ARRAY_SIZE(git_env); i++)
-		unsetenv(git_env[i]);
-	struct git_revision gr = { 0 };
-	struct bisect_values good = { 0 }, cand = { 0 };
-	struct strlist sessions = { 0 };
-	for (size_t i = 0; i < b->good_sessions.n; i++)
-		add_session(b, s, b->good_sessions.v[i], &good);
-	/* a run that failed (a killed iperf3 on a loaded host) is stored with
-	 * its reason; the pass runs still count, and the gate asks for more */
-	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, &sessions);
-	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
-	struct gate_seq seq = { 0 };
-	if (rc != HB_FAIL_INPUT && good.n && cand.n) {
-		decide(b, &seq, &good, &cand, &d);
-		/* the gate's own policy: one more run at a time while open */
-		int tries = 0;
-		while (d.outcome == GATE_OPEN && cand.n < (size_t)b->plan.gate.max_repetitions &&
-		       tries++ < b->plan.gate.max_repetitions && !hb_interrupted &&
-		       measure_into(b, s, rev, 1, &cand, &gr, &sessions) != HB_FAIL_INPUT)
-			decide(b, &seq, &good, &cand, &d);
-	}
-	enum bisect_verdict verdict = d.outcome == GATE_REGRESSED ? BISECT_BAD :
-				      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED
-				      ? BISECT_GOOD : BISECT_SKIP;
-	const char *word = verdict == BISECT_BAD ? "bad" : verdict == BISECT_GOOD ? "good" :
-			   cand.n ? "skip (undecided)" : "skip (not measured)";
-	where_between(b, s, &b->good_sessions, &sessions, d.where, sizeof(d.where));
-	hb_info("bisect: %.12s %s %.6g over %zu runs (good %.6g): %s%s%s", rev, b->metric,
-		bisect_mean(&cand), cand.n, bisect_mean(&good), word,
-		d.where[0] ? "; where: " : "", d.where);
-	log_step(b->log, rev, bisect_mean(&cand), &sessions, word);
-	strlist_free(&sessions);
-	free(good.v);
-	free(cand.v);
-	git_revision_free(&gr);
-	free(rev);
-	return verdict;
 }
 
 /* The mean logged for commit, or NaN. */
@@ -271,6 +166,134 @@ static void logged_sessions(const char *log, const char *commit, struct strlist 
 	free(text);
 }
 
+/* The gate's procedure (analyze/gate.h) on GOOD's runs and a revision's.
+ * Both sides start at the plan's repetitions (GOOD and BAD; each step's
+ * revision against GOOD's runs) and, while the metric is open, get one run
+ * at a time on the side with fewer up to the cap (gate_next_run()), so the
+ * looks are counted as the gate's with first_repetitions = repetitions: 2
+ * (cap - repetitions) + 1 at most. A step adds to GOOD too: a GOOD whose
+ * few runs spread wide would leave every step beside it open however many
+ * runs the step made (its interval's degrees of freedom are GOOD's). */
+static struct gate_policy policy(const struct bisect *b)
+{
+	struct gate_policy both = b->plan.gate;
+	both.first_repetitions = b->plan.repetitions;
+	return both;
+}
+
+static void decide(const struct bisect *b, struct gate_seq *seq, const struct bisect_values *cand,
+		   struct gate_decision *d)
+{
+	struct gate_policy both = policy(b);
+	struct gate_rule rule = gate_metric_rule(b->gm, b->plan.timing);
+	gate_look(&both, b->plan.repetitions, seq, b->good_values.v, b->good_values.n, cand->v,
+		  cand->n, gate_metric_better(b->gm), &rule, d);
+}
+
+/* Looks at GOOD's runs and rev's (both measured) and adds runs while the
+ * decision d is open. A run GOOD gets is logged (b->log, when set) as GOOD's
+ * line anew, which later steps read. Returns HB_FAIL_INPUT when a
+ * revision could not be had, else 0. */
+static int settle(struct bisect *b, struct store *s, const char *rev, struct bisect_values *cand,
+		  struct git_revision *gr, struct strlist *sessions, struct gate_decision *d)
+{
+	struct gate_policy both = policy(b);
+	struct gate_seq seq = { 0 };
+	decide(b, &seq, cand, d);
+	int reps, tries = 0;
+	enum gate_next next;
+	while (d->outcome == GATE_OPEN && !hb_interrupted && tries++ < 2 * both.max_repetitions &&
+	       (next = gate_next_run(&both, b->plan.repetitions, b->good_values.n, cand->n, true,
+				     &reps)) != GATE_NEXT_NONE) {
+		int good = next == GATE_NEXT_REFERENCE;
+		int rc = good ? measure_into(b, s, b->good, reps, &b->good_values, &b->good_rev,
+					     &b->good_sessions)
+			      : measure_into(b, s, rev, reps, cand, gr, sessions);
+		if (rc == HB_FAIL_INPUT)
+			return rc;
+		if (good && b->log)
+			log_step(b->log, b->good_rev.commit, bisect_mean(&b->good_values),
+				 &b->good_sessions, "good");
+		decide(b, &seq, cand, d);
+	}
+	return 0;
+}
+
+double bisect_mean(const struct bisect_values *x)
+{
+	double sum = 0;
+	for (size_t i = 0; i < x->n; i++)
+		sum += x->v[i];
+	return x->n ? sum / (double)x->n : NAN;
+}
+
+int bisect_ends(struct bisect *b, struct store *s)
+{
+	struct bisect_values *g = &b->good_values, *bs = &b->bad_values;
+	int reps = b->plan.repetitions;
+	int rc = measure_into(b, s, b->good, reps, g, &b->good_rev, &b->good_sessions);
+	if (rc != HB_FAIL_INPUT && !hb_interrupted)
+		rc = measure_into(b, s, b->bad, reps, bs, &b->bad_rev, &b->bad_sessions);
+	if (rc == HB_FAIL_INPUT || !g->n || !bs->n) {
+		hb_err("bisect: GOOD or BAD could not be measured (see above); nothing to bisect");
+		return rc == HB_FAIL_INPUT ? HB_FAIL_INPUT : HB_FAIL;
+	}
+	if (settle(b, s, b->bad, bs, &b->bad_rev, &b->bad_sessions, &b->ends) == HB_FAIL_INPUT)
+		return HB_FAIL_INPUT;
+	where_between(b, s, &b->good_sessions, &b->bad_sessions, b->ends.where,
+		      sizeof(b->ends.where));
+	return 0;
+}
+
+int bisect_step(struct bisect *b, struct store *s)
+{
+	char *head[] = { "git", "rev-parse", "BISECT_HEAD", NULL };	/* --no-checkout */
+	char *rev = proc_output(head);
+	if (!rev) {
+		hb_err("bisect --step: no BISECT_HEAD here; `hilbench bisect` runs the steps");
+		return BISECT_SKIP;
+	}
+	/* git bisect run exports GIT_DIR for the worktree; the kernel's
+	 * setlocalversion would then stamp the worktree's HEAD (BAD) into every
+	 * kernel release, and `git -C repo` would not mean repo */
+	static const char *const git_env[] = { "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE",
+					       "GIT_PREFIX", "GIT_COMMON_DIR" };
+	for (size_t i = 0; i < HB_ARRAY_SIZE(git_env); i++)
+		unsetenv(git_env[i]);
+	struct git_revision gr = { 0 };
+	struct bisect_values cand = { 0 };
+	struct strlist sessions = { 0 };
+	/* GOOD's runs: its last line in the log, which the bisection wrote and
+	 * each step that added runs to GOOD wrote anew */
+	strlist_free(&b->good_sessions);
+	free(b->good_values.v);
+	b->good_values = (struct bisect_values){ 0 };
+	logged_sessions(b->log, b->good, &b->good_sessions);
+	for (size_t i = 0; i < b->good_sessions.n; i++)
+		add_session(b, s, b->good_sessions.v[i], &b->good_values);
+	/* a run that failed (a killed iperf3 on a loaded host) is stored with
+	 * its reason; the pass runs still count, and the gate asks for more */
+	int rc = measure_into(b, s, rev, b->plan.repetitions, &cand, &gr, &sessions);
+	struct gate_decision d = { .outcome = GATE_INCONCLUSIVE };
+	if (rc != HB_FAIL_INPUT && b->good_values.n && cand.n)
+		settle(b, s, rev, &cand, &gr, &sessions, &d);
+	enum bisect_verdict verdict = d.outcome == GATE_REGRESSED ? BISECT_BAD :
+				      d.outcome == GATE_PASS || d.outcome == GATE_IMPROVED
+				      ? BISECT_GOOD : BISECT_SKIP;
+	const char *word = verdict == BISECT_BAD ? "bad" : verdict == BISECT_GOOD ? "good" :
+			   cand.n ? "skip (undecided)" : "skip (not measured)";
+	where_between(b, s, &b->good_sessions, &sessions, d.where, sizeof(d.where));
+	hb_info("bisect: %.12s %s %.6g over %zu runs (good %.6g): %s%s%s", rev, b->metric,
+		bisect_mean(&cand), cand.n, bisect_mean(&b->good_values), word,
+		d.where[0] ? "; where: " : "", d.where);
+	log_step(b->log, rev, bisect_mean(&cand), &sessions, word);
+	strlist_free(&sessions);
+	free(cand.v);
+	git_revision_free(&gr);
+	free(rev);
+	return verdict;
+}
+
 static int git_in(const char *dir, char *const args[])
 {
 	struct strlist argv = { 0 };
@@ -302,10 +325,6 @@ static void step_command(const struct bisect *b, const char *log, struct strlist
 	for (size_t i = 0; i < HB_ARRAY_SIZE(pairs); i++) {
 		strlist_push(run, pairs[i][0]);
 		strlist_push(run, pairs[i][1]);
-	}
-	for (size_t i = 0; i < b->good_sessions.n; i++) {
-		strlist_push(run, "--good-session");
-		strlist_push(run, b->good_sessions.v[i]);
 	}
 }
 
@@ -363,6 +382,12 @@ static int bisect_in(struct bisect *b, struct store *s, const char *wt, const ch
 	return rc;
 }
 
+void bisect_log_ends(const struct bisect *b, const char *log)
+{
+	log_step(log, b->good_rev.commit, bisect_mean(&b->good_values), &b->good_sessions, "good");
+	log_step(log, b->bad_rev.commit, bisect_mean(&b->bad_values), &b->bad_sessions, "bad");
+}
+
 int bisect_narrow(struct bisect *b, struct store *s)
 {
 	char tmpl[] = "/tmp/hb-bisect-XXXXXX";
@@ -372,8 +397,7 @@ int bisect_narrow(struct bisect *b, struct store *s)
 	}
 	char *wt = path_join(tmpl, "worktree");
 	char *log = path_join(tmpl, "steps.log");
-	log_step(log, b->good_rev.commit, bisect_mean(&b->good_values), &b->good_sessions, "good");
-	log_step(log, b->bad_rev.commit, bisect_mean(&b->bad_values), &b->bad_sessions, "bad");
+	bisect_log_ends(b, log);
 	int rc = bisect_in(b, s, wt, log);
 	rm_rf(tmpl);
 	free(wt);

@@ -21,8 +21,10 @@
  * bisection could not run. bisect_step() is a step's verdict for `git
  * bisect run` (enum bisect_verdict, an outcome) and never anything else:
  * good (pass or improved), bad (regressed), skip (not built, booted,
- * measured or decided); it says the verdict with its movers against GOOD
- * and logs the revision's sessions for the culprit's where. bisect_free()
+ * measured or decided); it judges against GOOD's runs as the log's last
+ * line of GOOD names them (bisect_log_ends() wrote the first), says the
+ * verdict with its movers against GOOD and logs the revision's sessions
+ * for the culprit's where, and GOOD's anew when it added runs to GOOD. bisect_free()
  * frees what the others filled, also after a failure.
  */
 #ifndef HB_BISECT_H
@@ -50,9 +52,10 @@ struct bisect {
 	const char *metric, *plan_name;
 	const struct exec_stages *stages;	/* NULL: exec_pipeline */
 	const char *step_program;	/* what `git bisect run` calls; NULL: this binary */
-	/* GOOD's sessions: bisect_ends() adds them, a step is given them */
+	/* GOOD's sessions: bisect_ends() adds them, a step reads them from
+	 * the log (and adds to them) */
 	struct strlist good_sessions;
-	const char *log;		/* a step's: where the steps' means go */
+	const char *log;		/* a step's: the steps' means and sessions */
 	/* bisect_load(): the plan with its reference strategy only */
 	struct plan plan;
 	struct workload wl;
@@ -74,6 +77,8 @@ enum bisect_verdict { BISECT_GOOD = 0, BISECT_BAD = 1, BISECT_SKIP = 125 };
 
 int bisect_load(struct bisect *b);
 int bisect_ends(struct bisect *b, struct store *s);
+/* GOOD's and BAD's lines of a steps' log, as bisect_narrow() starts it. */
+void bisect_log_ends(const struct bisect *b, const char *log);
 int bisect_narrow(struct bisect *b, struct store *s);
 int bisect_step(struct bisect *b, struct store *s);
 void bisect_free(struct bisect *b);
