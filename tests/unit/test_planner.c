@@ -14,9 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/decisions.h"
 #include "config/catalog.h"
@@ -219,10 +221,10 @@ static void a_futile_decision_stops_before_the_cap(void **state)
 	planner_free(&pl);
 }
 
-/* Two boards at once: each candidate in a process of its own (the
- * doubles' counts stay there), its UDP workload, then its TCP one, which
- * keeps its numbers beside another board (measure/crosscheck.h) even on a
- * backend that cannot hold a DUT; the verdicts are those of one board at
+/* Two boards at once: each candidate's UDP workload and its TCP one in
+ * processes of their own (the doubles' counts stay there), the TCP one
+ * keeping its numbers beside another board (measure/crosscheck.h) even on
+ * a backend that cannot hold a DUT; the verdicts are those of one board at
  * a time, every run in the session. */
 static void concurrent_candidates_reach_the_same_verdicts(void **state)
 {
@@ -241,6 +243,59 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 0);
 	/* the bar counted the children's runs from the store */
 	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
+	planner_free(&pl);
+}
+
+/* is-queued 1 % slower, on the UDP threshold (it takes runs until the
+ * cap or futility), revert 20 % slower */
+static double is_queued_on_threshold(const char *strategy, size_t run)
+{
+	return revert_slower(strategy, run) * (strcmp(strategy, "is-queued") ? 1 : 0.99);
+}
+
+/* Where in what planner_run() said its candidates' processes started
+ * (progress_say()'s "S: judged beside N other board(s)"), the first of
+ * strategy's; -1 for none. */
+static long started_at(const char *said, const char *strategy)
+{
+	char *what = xasprintf("%s: judged beside ", strategy);
+	const char *at = strstr(said, what);
+	free(what);
+	return at ? at - said : -1;
+}
+
+/* The second session starts the dearest of the candidates' processes
+ * first, by the runs the first took: is-queued's, which the plan's order
+ * (revert first) would start last; the longest last would leave the other
+ * board idle. */
+static void the_dearest_candidate_starts_first(void **state)
+{
+	(void)state;
+	dbl.mbps = is_queued_on_threshold;
+	struct exec_opts two = opts;
+	two.jobs = 2;
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
+	planner_free(&pl);
+	char *path = path_join(dir, "said");
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	int rc = planner_run(&pl, &plan, st, &two);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	assert_int_equal(rc, 0);
+	char *said = read_file(path, NULL);
+	assert_non_null(said);
+	long queued = started_at(said, "is-queued"), revert = started_at(said, "revert");
+	assert_true(queued >= 0 && revert >= 0);
+	assert_true(queued < revert);
+	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
+	free(said);
+	free(path);
 	planner_free(&pl);
 }
 
@@ -366,6 +421,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			with_a_backend_that_holds_every_workload_is_judged_beside, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_dearest_candidate_starts_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(every_part_of_a_plan_with_a_perf_workload_boots_perf,

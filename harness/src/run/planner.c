@@ -110,6 +110,7 @@ static int phase_workloads(const struct plan *p, enum phase ph, struct strlist *
 struct expectation {
 	size_t judged[NPHASES];
 	int runs[NPHASES];	/* the judged ones' */
+	unsigned char *unit_done;	/* [cell * NPHASES + phase]: judged */
 	size_t workloads[NPHASES];
 	int reference_left;	/* the reference's runs not made yet */
 	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time, or a
@@ -152,7 +153,9 @@ static void expect(struct planner *pl, const struct expectation *e)
 					   : (double)(pl->plan->gate.first_repetitions *
 						      (int)e->workloads[ph]);
 		double runs = 0;
-		for (size_t i = e->judged[ph]; i < pl->ncells; i++) {
+		for (size_t i = 0; i < pl->ncells; i++) {
+			if (e->unit_done[i * NPHASES + (size_t)ph])
+				continue;
 			int last = e->last_runs && !(e->alike && e->judged[ph])
 					   ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
 			runs += last > 0 ? last : per;
@@ -284,29 +287,38 @@ static int judge(struct planner *pl, struct planner_cell *c, const struct strlis
 
 /* What a candidate's process hands back: its result, then n decisions. */
 struct verdicts {
-	int rc, missing, runs[NPHASES];
+	int rc, missing, runs;
 	size_t n;
 };
 
-/* A candidate judged beside others, in a process of its own. */
+/* A candidate's workloads of one phase: what one process judges. The
+ * phases of a candidate are judged apart, each kind in boots of its own
+ * and first in them (a UDP run after TCP in one boot spread 5x wider
+ * between boots, docs/measurements.md), so they may go beside each other
+ * too. */
+struct unit {
+	size_t cell;
+	enum phase ph;
+	double cost_s;			/* expected: its runs at the phase's price */
+	struct gate_decision *v;	/* its verdicts, once landed */
+	size_t n;
+};
+
 struct candidate_job {
 	struct planner *pl;
-	struct planner_cell *c;
-	const struct strlist *wl;	/* [NPHASES] */
-	int phases;		/* wl[0 .. phases - 1] are judged, in turn */
+	const struct unit *u;
+	const struct strlist *wl;	/* the unit's phase's workloads */
 	const char *store_path;
 };
 
-/* The candidate's process: its own store connection, its lines without a
- * bar (the parent draws it); each phase's workloads in turn, each kind in
- * boots of its own and first in them (a UDP run after TCP in one boot
- * spread 5x wider between boots, docs/measurements.md); the verdicts
- * through fd. */
+/* The unit's process: its own store connection, its lines without a bar
+ * (the parent draws it); the verdicts through fd. It judges into a cell
+ * of its own: the parent's may hold the candidate's other phase. */
 static int judge_in_child(void *arg, int fd)
 {
 	const struct candidate_job *j = arg;
 	struct planner *pl = j->pl;
-	struct planner_cell *c = j->c;
+	struct planner_cell c = { .strategy = pl->cells[j->u->cell].strategy };
 	struct store *s = store_open(j->store_path);
 	struct progress own;
 	progress_start(&own);
@@ -314,13 +326,14 @@ static int judge_in_child(void *arg, int fd)
 	pl->opts.progress = &own;
 	struct verdicts v;
 	memset(&v, 0, sizeof(v));	/* its padding goes down the pipe too */
-	for (int ph = 0; s && ph < j->phases && c->rc != HB_FAIL_INPUT && !hb_interrupted; ph++)
-		v.runs[ph] = j->wl[ph].n ? judge(pl, c, &j->wl[ph], s) : 0;
-	v.rc = s ? c->rc : HB_FAIL;
-	v.missing = c->missing;
-	v.n = c->n;
+	if (s && !hb_interrupted)
+		v.runs = judge(pl, &c, j->wl, s);
+	v.rc = s ? c.rc : HB_FAIL;
+	v.missing = c.missing;
+	v.n = c.n;
 	int ok = write_all(fd, &v, sizeof(v)) == 0 &&
-		 write_all(fd, c->v, c->n * sizeof(*c->v)) == 0;
+		 write_all(fd, c.v, c.n * sizeof(*c.v)) == 0;
+	free(c.v);
 	if (s)
 		store_close(s);
 	return ok ? 0 : -1;
@@ -340,64 +353,103 @@ static void follow(struct planner *pl, struct store *s, int *seen)
 		progress_run_end(&pl->prog, 1);
 }
 
-/* What the candidates judged beside each other tell the parent. */
+/* What the units judged beside each other tell the parent. */
 struct beside {
+	struct planner *pl;
 	struct expectation *e;
-	int rc;			/* the first candidate's input error */
+	int rc;			/* the first unit's input error */
 };
 
-/* A candidate's process ended: its verdicts into its cell. */
+/* A unit's process ended: its verdicts kept for its cell. */
 static void verdicts_landed(const struct pool_child *p, void *ctx)
 {
 	struct beside *b = ctx;
-	struct planner_cell *c = p->tag;
+	struct unit *u = p->tag;
+	struct planner_cell *c = &b->pl->cells[u->cell];
 	struct verdicts v;
+	b->e->unit_done[u->cell * NPHASES + u->ph] = 1;
 	if (p->len < sizeof(v)) {
 		c->rc = HB_FAIL;
 		hb_err("planner: the process judging %s ended without its verdicts", c->strategy);
 		return;
 	}
 	memcpy(&v, p->got, sizeof(v));
-	size_t room = (p->len - sizeof(v)) / sizeof(*c->v);
-	if (v.n && v.n <= room && p->len - sizeof(v) == v.n * sizeof(*c->v)) {
-		c->v = xcalloc(v.n, sizeof(*c->v));
-		memcpy(c->v, p->got + sizeof(v), v.n * sizeof(*c->v));
-		c->n = v.n;
+	size_t room = (p->len - sizeof(v)) / sizeof(*u->v);
+	if (v.n && v.n <= room && p->len - sizeof(v) == v.n * sizeof(*u->v)) {
+		u->v = xcalloc(v.n, sizeof(*u->v));
+		memcpy(u->v, p->got + sizeof(v), v.n * sizeof(*u->v));
+		u->n = v.n;
 	}
-	c->rc = v.rc;
-	c->missing = v.missing;
-	for (int ph = 0; ph < b->e->beside; ph++) {
-		b->e->runs[ph] += v.runs[ph];
-		b->e->judged[ph]++;
-	}
-	if (c->rc == HB_FAIL_INPUT && !b->rc)
-		b->rc = c->rc;
+	if (!c->rc)
+		c->rc = v.rc;
+	c->missing |= v.missing;
+	b->e->runs[u->ph] += v.runs;
+	b->e->judged[u->ph]++;
+	if (v.rc == HB_FAIL_INPUT && !b->rc)
+		b->rc = v.rc;
 }
 
-/* The candidates, pl->jobs at once (run/pool.h), each judged on the
- * workloads of phases [0, e->beside); the bar follows the session's runs
- * in the store. */
+/* Dearest first (longest processing time first: the last unit to end
+ * leaves the other boards idle, so the short ones go last); the plan's
+ * order among equals. */
+static int by_cost(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+	if (x->cost_s != y->cost_s)
+		return x->cost_s < y->cost_s ? 1 : -1;
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	return (int)x->ph - (int)y->ph;
+}
+
+/* The units of the phases judged beside each other, dearest first: a
+ * unit's runs as expect() counts them, at its phase's price. */
+static size_t plan_units(const struct planner *pl, const struct strlist wl[NPHASES],
+			 const struct expectation *e, struct unit *u)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < pl->ncells; i++)
+		for (int ph = 0; ph < e->beside; ph++) {
+			if (!wl[ph].n)
+				continue;
+			int last = e->last_runs ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
+			double runs = last > 0 ? last
+					       : (double)(pl->plan->gate.first_repetitions *
+							  (int)wl[ph].n);
+			u[n++] = (struct unit){ .cell = i, .ph = (enum phase)ph,
+						.cost_s = runs * (e->guess_s[ph] > 0 ? e->guess_s[ph]
+										     : 1) };
+		}
+	qsort(u, n, sizeof(*u), by_cost);
+	return n;
+}
+
+/* The candidates' units, pl->jobs at once (run/pool.h), each judged on
+ * one phase's workloads; the bar follows the session's runs in the store.
+ * Each cell gets its verdicts in phase order. */
 static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASES], struct store *s,
 			      struct expectation *e)
 {
 	struct pool pool = { 0 };
-	struct beside b = { .e = e };
-	size_t next = 0;
+	struct beside b = { .pl = pl, .e = e };
+	struct unit *units = xcalloc(pl->ncells * NPHASES + 1, sizeof(*units));
+	size_t nunits = plan_units(pl, wl, e, units), next = 0;
 	int seen = session_runs(s, pl->session);
-	while ((next < pl->ncells || pool.n) && b.rc == 0) {
+	while ((next < nunits || pool.n) && b.rc == 0) {
 		/* the verdicts landed priced in before the next line: a line
 		 * with the count before them said 47 runs where 54 were
 		 * expected a second later */
 		follow(pl, s, &seen);
 		expect(pl, e);
-		while (next < pl->ncells && pool.n < (size_t)pl->jobs && !hb_interrupted) {
-			struct planner_cell *c = &pl->cells[next];
-			struct candidate_job j = { pl, c, wl, e->beside, store_dir(s) };
-			if (pool_start(&pool, c->strategy, judge_in_child, &j, c) < 0) {
+		while (next < nunits && pool.n < (size_t)pl->jobs && !hb_interrupted) {
+			struct unit *u = &units[next];
+			const char *strategy = pl->cells[u->cell].strategy;
+			struct candidate_job j = { pl, u, &wl[u->ph], store_dir(s) };
+			if (pool_start(&pool, strategy, judge_in_child, &j, u) < 0) {
 				b.rc = HB_FAIL;
 				break;
 			}
-			progress_say(&pl->prog, "%s: judged beside %zu other board(s)", c->strategy,
+			progress_say(&pl->prog, "%s: judged beside %zu other board(s)", strategy,
 				     pool.n - 1);
 			next++;
 		}
@@ -414,6 +466,20 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 			usleep(100000);
 	follow(pl, s, &seen);
 	pool_free(&pool);
+	for (size_t i = 0; i < pl->ncells; i++)
+		for (int ph = 0; ph < NPHASES; ph++)
+			for (size_t k = 0; k < nunits; k++) {
+				struct unit *u = &units[k];
+				if (u->cell != i || u->ph != (enum phase)ph || !u->n)
+					continue;
+				struct planner_cell *c = &pl->cells[i];
+				c->v = xrealloc(c->v, (c->n + u->n) * sizeof(*c->v));
+				memcpy(c->v + c->n, u->v, u->n * sizeof(*u->v));
+				c->n += u->n;
+			}
+	for (size_t k = 0; k < nunits; k++)
+		free(units[k].v);
+	free(units);
 	return b.rc;
 }
 
@@ -521,6 +587,8 @@ static void one_phase(const struct plan *p, struct strlist wl[NPHASES], struct e
 	e->workloads[PHASE_DUT_PACED] = 0;
 	e->workloads[PHASE_OTHERS] = p->workloads.n;
 	e->judged[PHASE_DUT_PACED] = ncells;
+	for (size_t i = 0; i < ncells; i++)
+		e->unit_done[i * NPHASES + PHASE_DUT_PACED] = 1;
 }
 
 /* The candidates' workloads of the other phase, one candidate at a time. */
@@ -531,6 +599,7 @@ static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct st
 		expect(pl, e);
 		e->runs[PHASE_OTHERS] += judge(pl, &pl->cells[i], wl, s);
 		e->judged[PHASE_OTHERS]++;
+		e->unit_done[i * NPHASES + PHASE_OTHERS] = 1;
 		if (pl->cells[i].rc == HB_FAIL_INPUT)
 			return HB_FAIL_INPUT;
 	}
@@ -601,6 +670,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	pl->opts.session = pl->session;
 	struct strlist wl[NPHASES] = { 0 };
 	struct expectation e = { .reference_left = gate_loop_reference_runs(&probe) };
+	e.unit_done = xcalloc(pl->ncells * NPHASES, 1);
 	for (int ph = 0; ph < NPHASES; ph++) {
 		e.shared[ph] = phase_workloads(p, ph, &wl[ph]);
 		e.workloads[ph] = wl[ph].n;
@@ -612,6 +682,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	expect(pl, &e);
 	int rc = run_phases(pl, &probe.board, s, wl, &e);
 	free(e.last_runs);
+	free(e.unit_done);
 	gate_loop_free(&probe);
 	strlist_free(&wl[PHASE_DUT_PACED]);
 	strlist_free(&wl[PHASE_OTHERS]);

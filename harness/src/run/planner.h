@@ -23,12 +23,14 @@
  * reference's runs, those of its DUT-paced workloads (UDP the DUT sends at
  * an unlimited rate, measure/crosscheck.h) `jobs` boots at once
  * (run/executor.h), then its others (TCP, the host sending); then the
- * candidates, up to `jobs` at once, each in a process of its own (its own
- * boots, network namespaces and store connection; run/pool.h, which
- * passes an interrupt on to them) judged on its DUT-paced workloads, then
- * on its others. Each kind has boots of its own and is first in them: a
- * UDP run after TCP in the same boot spread 5x wider between boots
- * (docs/measurements.md, "The host's turns"). TCP runs in virtual time
+ * candidates, `jobs` processes at once, one per candidate and kind of
+ * workload (its own boots, network namespaces and store connection;
+ * run/pool.h, which passes an interrupt on to them), the dearest first
+ * (the runs the plan's last session took, at the reference's price a
+ * run), so that the last to end is a short one. Each kind has boots of
+ * its own and is first in them: a UDP run after TCP in the same boot
+ * spread 5x wider between boots (docs/measurements.md, "The host's
+ * turns"). TCP runs in virtual time
  * keep their numbers beside another board (measure/crosscheck.h) and go
  * beside each other like the DUT-paced ones. A run of UDP the host sends
  * reads the host's load, so it has the host alone: where the board's
