@@ -637,9 +637,11 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 	}
 	progress_lane(&pl->prog, LANE_REFERENCE);
 	e->beside = phases_beside(pl, b, wl, e);
-	/* the reference's DUT-paced workloads first, on boots of their own;
-	 * then the others, beside each other where the candidates' are */
-	if (!rc && !hb_interrupted && e->beside)
+	/* the reference's boots (a kind of workload each) all beside each
+	 * other where the candidates' are, one flight after another with no
+	 * wait between the kinds; else its DUT-paced workloads beside each
+	 * other first, then the others one boot at a time */
+	if (!rc && !hb_interrupted && e->beside == PHASE_DUT_PACED + 1)
 		rc = run_reference(pl, s, &wl[PHASE_DUT_PACED], pl->jobs);
 	if (!rc && !hb_interrupted)
 		rc = run_reference(pl, s, &pl->plan->workloads, e->beside == NPHASES ? pl->jobs : 1);
