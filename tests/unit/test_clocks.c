@@ -220,6 +220,30 @@ static void a_host_paced_run_on_a_contended_host_is_caught(void **state)
 	assert_int_equal(crosscheck_clocks(&tcp, &cc), 0);
 	assert_true(cc.host_behind);
 	assert_non_null(strstr(cc.reason, "2.6 s of it idle"));
+	/* the runs of the slower machine: TCP DUT-RX -64 %, 1.9 idle DUT-s a
+	 * host second at 23 % pressure; TCP DUT-TX -29 %, 0.51 at 32 % */
+	struct run_clocks slow[] = {
+		{ .pacing = PACED_BY_TCP, .dut_s = 4.8, .dut_idle_s = 2.06, .host_s = 1.08,
+		  .host_wait_s = 0.235 * 1.08 },
+		{ .pacing = PACED_BY_TCP, .dut_s = 3.9, .dut_idle_s = 0.71, .host_s = 1.4,
+		  .host_wait_s = 0.324 * 1.4 },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(slow); i++) {
+		assert_int_equal(crosscheck_clocks(&slow[i], &cc), 0);
+		assert_true(cc.host_behind);
+	}
+	/* beside another board, as it was: 0.23 at 34 %; with the host
+	 * alone, 0.52 at 1 % */
+	struct run_clocks fine[] = {
+		{ .pacing = PACED_BY_TCP, .dut_s = 4.0, .dut_idle_s = 0.32, .host_s = 1.4,
+		  .host_wait_s = 0.344 * 1.4 },
+		{ .pacing = PACED_BY_TCP, .dut_s = 4.0, .dut_idle_s = 0.73, .host_s = 1.4,
+		  .host_wait_s = 0.01 * 1.4 },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(fine); i++) {
+		assert_int_equal(crosscheck_clocks(&fine[i], &cc), 0);
+		assert_false(cc.host_behind);
+	}
 }
 
 /* Every kind of workload: how it is paced, and whether it may go beside
@@ -259,11 +283,17 @@ static void a_dut_that_waited_for_the_host_is_not_blamed(void **state)
 	(void)state;
 	struct clock_check cc;
 	struct run_clocks rx = { .pacing = PACED_BY_TCP, .dut_s = 35.5, .dut_idle_s = 27.3,
-				 .host_s = 2.0, .host_wait_s = 0.4 };
+				 .host_s = 2.0, .host_wait_s = 0.1 };
 	assert_int_equal(crosscheck_clocks(&rx, &cc), 0);
 	assert_false(cc.host_behind);
 	assert_true(cc.waited_for_host);
 	assert_non_null(strstr(cc.reason, "27.3 s of it idle"));
+	/* with a task waiting for a host CPU a fifth of the time, a TCP run's
+	 * host fell behind (a UDP run's would need a quarter) */
+	rx.host_wait_s = 0.4;
+	assert_int_equal(crosscheck_clocks(&rx, &cc), 0);
+	assert_true(cc.host_behind);
+	rx.host_wait_s = 0.1;
 	/* the DUT sending UDP waits for its own timers, never for the host */
 	rx.pacing = PACED_BY_DUT;
 	assert_int_equal(crosscheck_clocks(&rx, &cc), 0);

@@ -57,7 +57,10 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 				 .host_wait_pct = 100 * c->host_wait_s / c->host_s };
 	int contended = r.host_wait_pct >= CROSSCHECK_MIN_HOST_WAIT_PCT;
 	int waited = r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S;
-	if ((c->pacing == PACED_BY_DUT || c->pacing == PACED_BY_TCP) && contended && waited) {
+	int tcp_waited = r.host_wait_pct >= CROSSCHECK_TCP_MIN_HOST_WAIT_PCT &&
+			 r.idle_per_host_s > CROSSCHECK_TCP_MAX_IDLE_PER_HOST_S;
+	if ((c->pacing == PACED_BY_DUT && contended && waited) ||
+	    (c->pacing == PACED_BY_TCP && tcp_waited)) {
 		r.host_behind = 1;
 		size_t n = clocks_text(c, r.reason, sizeof(r.reason));
 		snprintf(r.reason + n, sizeof(r.reason) - n, ", whose CPUs were contended "
