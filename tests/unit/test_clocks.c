@@ -260,9 +260,9 @@ static void each_kind_of_workload_is_paced_as_measured(void **state)
 	} kinds[] = {
 		{ WL_UDP, WL_DUT_TX, 0, PACED_BY_DUT, 1 },
 		{ WL_UDP, WL_DUT_TX, 1000000, PACED_BY_RATE, 0 },
-		{ WL_TCP, WL_DUT_TX, 0, PACED_BY_TCP, 1 },
-		{ WL_TCP, WL_DUT_RX, 0, PACED_BY_TCP, 1 },
-		{ WL_TCP, WL_BIDIR, 0, PACED_BY_TCP, 1 },
+		{ WL_TCP, WL_DUT_TX, 0, PACED_BY_TCP, 0 },
+		{ WL_TCP, WL_DUT_RX, 0, PACED_BY_TCP, 0 },
+		{ WL_TCP, WL_BIDIR, 0, PACED_BY_TCP, 0 },
 		{ WL_UDP, WL_DUT_RX, 1000000, PACED_BY_HOST, 0 },
 		{ WL_UDP, WL_DUT_RX, 0, PACED_BY_HOST, 0 },
 	};

@@ -111,6 +111,5 @@ enum run_pacing crosscheck_pacing(const struct workload *w)
 
 int crosscheck_shares_host(const struct workload *w)
 {
-	enum run_pacing p = crosscheck_pacing(w);
-	return p == PACED_BY_DUT || p == PACED_BY_TCP;
+	return crosscheck_pacing(w) == PACED_BY_DUT;
 }

@@ -117,8 +117,11 @@ enum run_pacing {
  * own). */
 enum run_pacing crosscheck_pacing(const struct workload *w);
 /* Whether a virtual-time run of w keeps its numbers beside another board
- * on this host (DUT-paced and TCP runs, measured above), rather than
- * needing the host alone (the others). Real-time runs always need it. */
+ * on this host (DUT-paced runs, measured above), rather than needing the
+ * host alone (the others). TCP needs it: beside another board its runs
+ * kept their numbers on one machine and passed 6-64 % off, or waited for
+ * the host in 8 of 40, on a slower one (docs/measurements.md, "A slower
+ * machine"). Real-time runs always need it. */
 int crosscheck_shares_host(const struct workload *w);
 struct run_clocks {
 	enum run_pacing pacing;

@@ -854,12 +854,12 @@ static void fly(struct cell *c, const struct workload *wls, const struct todo *t
 }
 
 /* Boots of an emulated board at once (--jobs): only in virtual time, a
- * boot per repetition. There a DUT-paced or TCP run's numbers do not move
- * with what else the host runs (measure/crosscheck.h), and a host-paced
- * one (UDP the host sends) has the host's turn alone while the others
- * wait, held (take_host_turn()): a backend without deploy_ops.hold cannot
- * wait so, and runs such workloads one boot at a time. In real time every
- * run would need the host alone. */
+ * boot per repetition. There a DUT-paced run's numbers do not move with
+ * what else the host runs (measure/crosscheck.h), and the others (TCP,
+ * UDP the host sends) have the host's turn alone while the others wait,
+ * held (take_host_turn()): a backend without deploy_ops.hold cannot wait
+ * so, and runs such workloads one boot at a time. In real time every run
+ * would need the host alone. */
 static size_t emulator_width(const struct plan_state *ps, const struct board *b,
 			     const struct deploy_ops *ops, const struct workload *wls, size_t nw)
 {

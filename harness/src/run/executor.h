@@ -42,10 +42,10 @@
  * stops the plan: no new boot starts, those in flight end theirs.
  *
  * The host's turns (util/lock.h): on a backend whose DUTs run on this
- * host's CPUs (deploy_ops.hold: the emulator) a boot and a DUT-paced or
- * TCP run in virtual time share the host with other such work of any
- * hilbench process of the cache, and a host-paced (UDP the host sends) or
- * real-time run has it alone (measure/crosscheck.h);
+ * host's CPUs (deploy_ops.hold: the emulator) a boot and a DUT-paced run
+ * in virtual time share the host with other such work of any hilbench
+ * process of the cache, and the others (TCP, UDP the host sends) and
+ * real-time runs have it alone (measure/crosscheck.h);
  * a booted DUT waiting for its turn is held, its clock stopped. A run's
  * `started` is when it had its turn.
  *

@@ -618,10 +618,11 @@ static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct st
 
 /* The phases the candidates are judged in beside each other: none with
  * one board at a time; the DUT-paced one; and the other one too where its
- * runs share the host (TCP in virtual time), or where the board's backend
- * can hold an emulator while a run that cannot share has the host alone
- * (run/executor.h). Elsewhere those run one candidate at a time: the
- * host-sent UDP's rate moves with the host's load. */
+ * runs share the host (none of the plan's do now: measure/crosscheck.h), or
+ * where the board's backend can hold an emulator while a run that cannot
+ * share has the host alone (run/executor.h). Elsewhere those run one
+ * candidate at a time: TCP's and the host-sent UDP's rates move with the
+ * host's load. */
 static int phases_beside(const struct planner *pl, const struct board *b,
 			 const struct strlist wl[NPHASES], const struct expectation *e)
 {

@@ -30,10 +30,8 @@
  * run), so that the last to end is a short one. Each kind has boots of
  * its own and is first in them: a UDP run after TCP in the same boot
  * spread 5x wider between boots (docs/measurements.md, "The host's
- * turns"). TCP runs in virtual time
- * keep their numbers beside another board (measure/crosscheck.h) and go
- * beside each other like the DUT-paced ones. A run of UDP the host sends
- * reads the host's load, so it has the host alone: where the board's
+ * turns"). A TCP run or one of UDP the host sends reads the host's pace
+ * (measure/crosscheck.h), so it has the host alone: where the board's
  * backend can hold an emulator (deploy_ops.hold), the others wait, held,
  * while it runs (run/executor.h's host turns), and its boots go beside the
  * others' runs; elsewhere the candidates' workloads of that kind come

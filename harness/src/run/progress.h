@@ -13,9 +13,9 @@
  * progress_expect() and revises it as it learns.
  *
  * Runs that cost unalike go in lanes (compare's: the reference's runs, a
- * boot shared by every workload; the DUT-paced and TCP ones, several
- * boards at once, so less wall time each; those that need the host
- * alone, one at a time): once a lane is given its runs left
+ * boot shared by every workload; the DUT-paced ones, several boards at
+ * once, so less wall time each; those that need the host alone, one at a
+ * time): once a lane is given its runs left
  * (progress_lane_expect()), the ETA sums each lane's runs left at that
  * lane's own mean, or while it has none at the guess given with it, else
  * at the mean of every run. One mean for all
