@@ -131,6 +131,21 @@ static int lane_of(const struct expectation *e, enum phase ph)
 	return (int)ph < e->beside ? LANE_BESIDE : LANE_IN_TURN;
 }
 
+/* The runs candidate i's workloads of phase ph are expected to take (the
+ * rule of struct expectation): the plan's last session's, or a candidate's
+ * alike the reference's until one of the phase is judged; else the mean
+ * of the judged ones, or with none the fewest a candidate can take. */
+static double unit_runs(const struct planner *pl, const struct expectation *e, size_t i,
+			enum phase ph)
+{
+	int last = e->last_runs && !(e->alike && e->judged[ph])
+			   ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
+	if (last > 0)
+		return last;
+	return e->judged[ph] ? (double)e->runs[ph] / (double)e->judged[ph]
+			     : (double)(pl->plan->gate.first_repetitions * (int)e->workloads[ph]);
+}
+
 /* Until a lane has measured its own runs, one of them is taken to cost
  * what the reference's runs say a boot and its workloads cost
  * (price_phases()), else a reference run's wall time; one of a phase
@@ -149,17 +164,10 @@ static void expect(struct planner *pl, const struct expectation *e)
 	int made[PROGRESS_LANES] = { 0 };
 	for (int ph = 0; ph < NPHASES; ph++) {
 		int lane = lane_of(e, (enum phase)ph);
-		double per = e->judged[ph] ? (double)e->runs[ph] / (double)e->judged[ph]
-					   : (double)(pl->plan->gate.first_repetitions *
-						      (int)e->workloads[ph]);
 		double runs = 0;
-		for (size_t i = 0; i < pl->ncells; i++) {
-			if (e->unit_done[i * NPHASES + (size_t)ph])
-				continue;
-			int last = e->last_runs && !(e->alike && e->judged[ph])
-					   ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
-			runs += last > 0 ? last : per;
-		}
+		for (size_t i = 0; i < pl->ncells; i++)
+			if (!e->unit_done[i * NPHASES + (size_t)ph])
+				runs += unit_runs(pl, e, i, (enum phase)ph);
 		double guess = e->guess_s[ph] > 0 ? e->guess_s[ph] : ref_s;
 		if (lane == LANE_BESIDE && e->shared[ph])
 			guess /= pl->jobs;
@@ -403,7 +411,7 @@ static int by_cost(const void *a, const void *b)
 }
 
 /* The units of the phases judged beside each other, dearest first: a
- * unit's runs as expect() counts them, at its phase's price. */
+ * unit's runs (unit_runs()), at its phase's price. */
 static size_t plan_units(const struct planner *pl, const struct strlist wl[NPHASES],
 			 const struct expectation *e, struct unit *u)
 {
@@ -412,10 +420,7 @@ static size_t plan_units(const struct planner *pl, const struct strlist wl[NPHAS
 		for (int ph = 0; ph < e->beside; ph++) {
 			if (!wl[ph].n)
 				continue;
-			int last = e->last_runs ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
-			double runs = last > 0 ? last
-					       : (double)(pl->plan->gate.first_repetitions *
-							  (int)wl[ph].n);
+			double runs = unit_runs(pl, e, i, (enum phase)ph);
 			u[n++] = (struct unit){ .cell = i, .ph = (enum phase)ph,
 						.cost_s = runs * (e->guess_s[ph] > 0 ? e->guess_s[ph]
 										     : 1) };
