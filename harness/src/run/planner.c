@@ -397,6 +397,16 @@ static void verdicts_landed(const struct pool_child *p, void *ctx)
 		b->rc = v.rc;
 }
 
+/* The plan's order: a cell's verdicts in phase order, as one process
+ * judging its phases in turn would have them. */
+static int by_cell_phase(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	return (int)x->ph - (int)y->ph;
+}
+
 /* Dearest first (longest processing time first: the last unit to end
  * leaves the other boards idle, so the short ones go last); the plan's
  * order among equals. */
@@ -405,9 +415,7 @@ static int by_cost(const void *a, const void *b)
 	const struct unit *x = a, *y = b;
 	if (x->cost_s != y->cost_s)
 		return x->cost_s < y->cost_s ? 1 : -1;
-	if (x->cell != y->cell)
-		return x->cell < y->cell ? -1 : 1;
-	return (int)x->ph - (int)y->ph;
+	return by_cell_phase(a, b);
 }
 
 /* The units of the phases judged beside each other, dearest first: a
@@ -481,19 +489,17 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 			usleep(100000);
 	follow(pl, s, &seen);
 	pool_free(&pool);
-	for (size_t i = 0; i < pl->ncells; i++)
-		for (int ph = 0; ph < NPHASES; ph++)
-			for (size_t k = 0; k < nunits; k++) {
-				struct unit *u = &units[k];
-				if (u->cell != i || u->ph != (enum phase)ph || !u->n)
-					continue;
-				struct planner_cell *c = &pl->cells[i];
-				c->v = xrealloc(c->v, (c->n + u->n) * sizeof(*c->v));
-				memcpy(c->v + c->n, u->v, u->n * sizeof(*u->v));
-				c->n += u->n;
-			}
-	for (size_t k = 0; k < nunits; k++)
-		free(units[k].v);
+	qsort(units, nunits, sizeof(*units), by_cell_phase);
+	for (size_t k = 0; k < nunits; k++) {
+		struct unit *u = &units[k];
+		struct planner_cell *c = &pl->cells[u->cell];
+		if (u->n) {
+			c->v = xrealloc(c->v, (c->n + u->n) * sizeof(*c->v));
+			memcpy(c->v + c->n, u->v, u->n * sizeof(*u->v));
+			c->n += u->n;
+		}
+		free(u->v);
+	}
 	free(units);
 	return b.rc;
 }
