@@ -305,6 +305,51 @@ static void a_dut_that_waited_for_the_host_is_not_blamed(void **state)
 	assert_false(cc.waited_for_host);
 }
 
+/* TCP DUT-RX's two counts of one transfer (iperf3's read, the bytes the
+ * DUT acknowledged): the five runs of three benches and a starved host
+ * (2026-12-06) where they parted, each with a sign of the host, and the
+ * runs that kept together on a contended host or beside an idling DUT. */
+static void a_tcp_rx_run_whose_counts_part_on_a_busy_host_is_caught(void **state)
+{
+	(void)state;
+	static const struct {
+		double read, acked, wait_pct, idle;
+	} parted[] = {
+		{ 29.06, 32.82, 23.5, 1.905 },	/* bench36: the clock rules caught it */
+		{ 76.98, 80.80, 38.8, 0.137 },	/* bench37 */
+		{ 81.72, 77.79, 24.6, 0.217 },	/* bench37 */
+		{ 81.75, 77.21, 1.6, 0.879 },	/* bench38, the host otherwise quiet */
+		{ 77.50, 81.47, 58.2, 0.113 },	/* starve.sh: 5.0 % low */
+	}, kept[] = {
+		{ 81.33, 81.01, 46.0, 0.056 }, { 81.74, 82.29, 33.5, 0.074 },
+		{ 81.52, 81.06, 0.9, 0.381 }, { 82.01, 81.57, 0.6, 0.371 },
+	};
+	for (size_t i = 0; i < HB_ARRAY_SIZE(parted); i++) {
+		struct clock_check cc = { .idle_per_host_s = parted[i].idle,
+					  .host_wait_pct = parted[i].wait_pct };
+		assert_int_equal(crosscheck_tcp_received(parted[i].read, parted[i].acked, &cc), 1);
+		assert_true(cc.host_behind);
+		assert_non_null(strstr(cc.reason, "acknowledged"));
+	}
+	for (size_t i = 0; i < HB_ARRAY_SIZE(kept); i++) {
+		struct clock_check cc = { .idle_per_host_s = kept[i].idle,
+					  .host_wait_pct = kept[i].wait_pct };
+		assert_int_equal(crosscheck_tcp_received(kept[i].read, kept[i].acked, &cc), 0);
+		assert_false(cc.host_behind);
+	}
+	/* a gap without a host sign is the DUT's own, and stands */
+	struct clock_check own = { .idle_per_host_s = 0.1, .host_wait_pct = 2 };
+	assert_int_equal(crosscheck_tcp_received(77.5, 81.5, &own), 0);
+	assert_false(own.host_behind);
+	/* either count or the clocks unknown: nothing decided */
+	struct clock_check unknown = { .idle_per_host_s = -1, .host_wait_pct = 50 };
+	assert_int_equal(crosscheck_tcp_received(77.5, 81.5, &unknown), -1);
+	unknown.idle_per_host_s = 0.5;
+	assert_int_equal(crosscheck_tcp_received(-1, 81.5, &unknown), -1);
+	assert_int_equal(crosscheck_tcp_received(77.5, 0, &unknown), -1);
+	assert_false(unknown.host_behind);
+}
+
 static void unknown_clocks_decide_nothing(void **state)
 {
 	(void)state;
@@ -348,6 +393,7 @@ int main(void)
 		cmocka_unit_test(a_host_paced_run_on_a_contended_host_is_caught),
 		cmocka_unit_test(each_kind_of_workload_is_paced_as_measured),
 		cmocka_unit_test(a_dut_that_waited_for_the_host_is_not_blamed),
+		cmocka_unit_test(a_tcp_rx_run_whose_counts_part_on_a_busy_host_is_caught),
 		cmocka_unit_test(unknown_clocks_decide_nothing),
 		cmocka_unit_test(psi_some_total),
 	};

@@ -1,5 +1,6 @@
 #include "measure/crosscheck.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,25 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 	}
 	*out = r;
 	return 0;
+}
+
+int crosscheck_tcp_received(double read_mbps, double acked_mbps, struct clock_check *cc)
+{
+	if (!(read_mbps >= 0 && acked_mbps > 0 && cc->idle_per_host_s >= 0 &&
+	      cc->host_wait_pct >= 0))
+		return -1;
+	double gap_pct = 100 * (read_mbps - acked_mbps) / acked_mbps;
+	int host_sign = cc->host_wait_pct >= CROSSCHECK_TCP_MIN_HOST_WAIT_PCT ||
+			cc->idle_per_host_s > CROSSCHECK_TCP_MAX_IDLE_PER_HOST_S;
+	if (fabs(gap_pct) < CROSSCHECK_TCP_RX_GAP_PCT || !host_sign)
+		return 0;
+	cc->host_behind = 1;
+	snprintf(cc->reason, sizeof(cc->reason),
+		 "the DUT's iperf3 read %.2f Mbit/s where its kernel acknowledged %.2f (%+.1f %%) "
+		 "while the host's CPUs were contended %.0f %% of the run and the DUT idled %.2f s "
+		 "per host second: the host's data came unevenly", read_mbps, acked_mbps, gap_pct,
+		 cc->host_wait_pct, cc->idle_per_host_s);
+	return 1;
 }
 
 int crosscheck_psi_some_us(const char *text, long long *us)

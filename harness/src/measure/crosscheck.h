@@ -148,6 +148,32 @@ struct clock_check {
 #define CROSSCHECK_TCP_MIN_HOST_WAIT_PCT 10.0
 
 int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out);
+
+/*
+ * A TCP run the DUT received counts its transfer twice over the same
+ * seconds of the DUT's clock: what its iperf3 read (mbps) and what its
+ * kernel acknowledged on the link (mbps_acked, measure/tcpacked.h). Of 154
+ * such runs (three benches of the main job and a starved host, 2026-12-06)
+ * 149 agreed within 0.8 %; the five 4.7-11.5 % apart had each a sign of the
+ * host: its CPUs waited for 24-58 % of the run, or the DUT idled 0.88 s per
+ * host second. Four of them passed both clock rules, one reading 5 % low
+ * where the quiet runs kept to 0.4 %: the host's data came unevenly (one
+ * of its measured seconds read 13 % under the others), and the two counts,
+ * whose seconds start at slightly different moments, parted
+ * (docs/faults.md, "A host that falls behind"). Without a host sign a gap
+ * would be the DUT's own (its reader starved by its own softirq work) and
+ * stands.
+ *
+ * Contract: with cc from crosscheck_clocks() (idle_per_host_s >= 0), a
+ * read rate >= 0 and an acknowledged one > 0: 1 when the rates are CROSSCHECK_TCP_RX_GAP_PCT or more
+ * apart and the host gave a sign (host_wait_pct >= the TCP rule's, or
+ * idle_per_host_s > its bound), with cc->host_behind set and cc->reason
+ * written; else 0, cc untouched. -1 (cc untouched) when either is unknown.
+ * Pure.
+ */
+#define CROSSCHECK_TCP_RX_GAP_PCT 2.0
+int crosscheck_tcp_received(double read_mbps, double acked_mbps, struct clock_check *cc);
+
 /* The "some" total (microseconds) of /proc/pressure/cpu; 0, or -1 if the
  * text has none. */
 int crosscheck_psi_some_us(const char *text, long long *us);

@@ -106,6 +106,15 @@ static void add_metric(struct run_result *res, const char *name, double value,
 					   res->sources[i] };
 }
 
+/* A metric of the run's so far; -1 when it has none. */
+static double result_metric(const struct run_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->n_metrics; i++)
+		if (!strcmp(res->names[i], name))
+			return res->metrics[i].value;
+	return -1;
+}
+
 /* Larger than any file the agent sends (iperf3's JSON of a long run, a
  * perf report: a few MiB), and small enough to allocate at once: a size=
  * above it is console noise or hostile, refused before any allocation. */
@@ -1302,6 +1311,11 @@ static enum run_class run_traffic(struct dut *d, const struct workload *w, const
 			/* RUN_ERROR, and no numbers: not measured as the gate judges */
 			res->cls = RUN_ERROR;
 			res->n_metrics = 0;
+		} else if (w->proto == WL_TCP && w->dir == WL_DUT_RX &&
+			   d->timing == TIMING_VIRTUAL &&
+			   crosscheck_tcp_received(result_metric(res, "mbps"),
+						   result_metric(res, "mbps_acked"), &h.cc) == 1) {
+			h.behind = 1;
 		}
 	}
 	if (res->cls == RUN_PASS && h.behind) {
