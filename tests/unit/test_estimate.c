@@ -131,10 +131,20 @@ static void the_runs_a_candidate_took_the_plans_last_time(void **state)
 	decide(s, "P1", "gating", "tcp", "mbps", 6);
 	add(s, "P2", "baseline", "tcp", "d2", 700, 710, RUN_PASS);	/* the current one */
 	decide(s, "P2", "revert", "tcp", "mbps", 1);
-	char last[40];
-	assert_int_equal(store_last_decided_session(s, "default", "P2", last, sizeof(last)), 0);
-	assert_string_equal(last, "P1");
-	assert_int_equal(store_last_decided_session(s, "other", "P2", last, sizeof(last)), -1);
+	char last[3][40];
+	assert_int_equal(store_last_decided_sessions(s, "default", "P2", last, 3), 1);
+	assert_string_equal(last[0], "P1");
+	assert_int_equal(store_last_decided_sessions(s, "other", "P2", last, 3), 0);
+	/* newest first, as many as asked */
+	add(s, "P3", "baseline", "tcp", "d6", 800, 810, RUN_PASS);
+	decide(s, "P3", "revert", "tcp", "mbps", 2);
+	assert_int_equal(store_last_decided_sessions(s, "default", "P2", last, 3), 2);
+	assert_string_equal(last[0], "P3");
+	assert_string_equal(last[1], "P1");
+	assert_int_equal(store_last_decided_sessions(s, "default", "P2", last, 1), 1);
+	assert_string_equal(last[0], "P3");
+	assert_int_equal(store_last_decided_sessions(s, "default", "P3", last, 3), 2);
+	assert_string_equal(last[0], "P2");
 	/* a profiler's workload no metric judges: its stored runs, any class */
 	add(s, "P1", "revert", "prof", "d3", 620, 623, RUN_PASS);
 	add(s, "P1", "revert", "prof", "d4", 630, 633, RUN_ERROR);

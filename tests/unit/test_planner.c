@@ -265,6 +265,26 @@ static long started_at(const char *said, const char *strategy)
 	return at ? at - said : -1;
 }
 
+/* planner_run() into pl, which must succeed: what it said on stderr. */
+static char *run_said(struct planner *pl, const struct exec_opts *o)
+{
+	char *path = path_join(dir, "said");
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	int rc = planner_run(pl, &plan, st, o);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	assert_int_equal(rc, 0);
+	char *said = read_file(path, NULL);
+	assert_non_null(said);
+	free(path);
+	return said;
+}
+
 /* The second session starts the dearest of the candidates' processes
  * first, by the runs the first took: is-queued's, which the plan's order
  * (revert first) would start last; the longest last would leave the other
@@ -278,25 +298,38 @@ static void the_dearest_candidate_starts_first(void **state)
 	struct planner pl;
 	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
 	planner_free(&pl);
-	char *path = path_join(dir, "said");
-	fflush(stderr);
-	int saved = dup(2), fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	assert_true(saved >= 0 && fd >= 0);
-	dup2(fd, 2);
-	close(fd);
-	int rc = planner_run(&pl, &plan, st, &two);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	assert_int_equal(rc, 0);
-	char *said = read_file(path, NULL);
-	assert_non_null(said);
+	char *said = run_said(&pl, &two);
 	long queued = started_at(said, "is-queued"), revert = started_at(said, "revert");
 	assert_true(queued >= 0 && revert >= 0);
 	assert_true(queued < revert);
 	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
 	free(said);
-	free(path);
+	planner_free(&pl);
+}
+
+/* A candidate's runs are priced by the mean of the plan's recent
+ * sessions, not the last one alone: is-queued took runs to the cap, then
+ * one (decided at once), so the third session still starts it first;
+ * by the last session alone it would tie with revert's one and start
+ * after it, in the plan's order. */
+static void a_candidate_is_priced_by_its_recent_sessions(void **state)
+{
+	(void)state;
+	struct exec_opts two = opts;
+	two.jobs = 2;
+	struct planner pl;
+	dbl.mbps = is_queued_on_threshold;
+	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
+	planner_free(&pl);
+	dbl.mbps = revert_slower;	/* is-queued as the reference */
+	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
+	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "pps")->cand.n, 1);
+	planner_free(&pl);
+	char *said = run_said(&pl, &two);
+	long queued = started_at(said, "is-queued"), revert = started_at(said, "revert");
+	assert_true(queued >= 0 && revert >= 0);
+	assert_true(queued < revert);
+	free(said);
 	planner_free(&pl);
 }
 
@@ -423,6 +456,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			with_a_backend_that_holds_every_workload_is_judged_beside, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_dearest_candidate_starts_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_candidate_is_priced_by_its_recent_sessions, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(every_part_of_a_plan_with_a_perf_workload_boots_perf,

@@ -13,9 +13,10 @@
  *   run from no earlier than the last run it waited for. So a
  *   candidate's boot of workloads W costs boot_s + the sum of W's run_s.
  *   The times are the store's, to the second; six boots average that out.
- * - how many runs a candidate took of each workload the plan's last
- *   session with decisions (a workload's runs serve all its metrics: the
- *   most any of them took);
+ * - how many runs a candidate took of each workload in a session of the
+ *   plan with decisions (a workload's runs serve all its metrics: the
+ *   most any of them took), which the planner averages over the plan's
+ *   recent sessions;
  * - or, with no such session, how many a candidate would take that
  *   measures like the reference: its mean, and its spread between boots.
  *

@@ -18,6 +18,10 @@
  * after TCP in a boot spread wider, run/planner.h). */
 enum phase { PHASE_DUT_PACED, PHASE_OTHERS, NPHASES };
 
+/* The plan's decided sessions a candidate's expected runs are the mean of
+ * (struct expectation). */
+enum { RECENT_SESSIONS = 5 };
+
 /* Threads runnable now besides the caller, from /proc/loadavg's
  * "running/total" field, the mean of ten looks 50 ms apart: what the
  * host is doing now, where the 1-minute load average still counts the
@@ -100,7 +104,10 @@ static int phase_workloads(const struct plan *p, enum phase ph, struct strlist *
 }
 
 /* Runs the rest is expected to take: each (candidate, phase) not judged
- * yet as many as it took the plan's last time; never run before, as many
+ * yet as many as it took on average the plan's last RECENT_SESSIONS times
+ * it was decided (a strategy in two modes took one TCP DUT-TX run in one
+ * session and five in the next, bench39 in docs/measurements.md, so one
+ * session's count alone was 5x off); never run before, as many
  * as a candidate alike the reference would take until a candidate of the
  * phase is judged, then as many as the judged ones took (the strategies
  * differ: with the futility rule a candidate alike the reference ends its
@@ -113,7 +120,7 @@ struct expectation {
 	unsigned char *unit_done;	/* [cell * NPHASES + phase]: judged */
 	size_t workloads[NPHASES];
 	int reference_left;	/* the reference's runs not made yet */
-	int *last_runs;		/* [cell * NPHASES + phase]: the plan's last time, or a
+	double *last_runs;	/* [cell * NPHASES + phase]: the plan's last times, or a
 				 * candidate alike the reference; 0: unknown */
 	int alike;		/* last_runs are the alike ones (no last time) */
 	int beside;		/* phases [0, beside) are judged beside each other */
@@ -132,14 +139,14 @@ static int lane_of(const struct expectation *e, enum phase ph)
 }
 
 /* The runs candidate i's workloads of phase ph are expected to take (the
- * rule of struct expectation): the plan's last session's, or a candidate's
+ * rule of struct expectation): the plan's recent sessions' mean, or a candidate's
  * alike the reference's until one of the phase is judged; else the mean
  * of the judged ones, or with none the fewest a candidate can take. */
 static double unit_runs(const struct planner *pl, const struct expectation *e, size_t i,
 			enum phase ph)
 {
-	int last = e->last_runs && !(e->alike && e->judged[ph])
-			   ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
+	double last = e->last_runs && !(e->alike && e->judged[ph])
+			      ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
 	if (last > 0)
 		return last;
 	return e->judged[ph] ? (double)e->runs[ph] / (double)e->judged[ph]
@@ -185,9 +192,23 @@ static void expect(struct planner *pl, const struct expectation *e)
 	progress_expect(g, g->runs_done + left, g->builds_total);
 }
 
+/* The runs strategy took of the workloads wl, the mean over the sessions
+ * that decided them; 0 when none did. */
+static double runs_taken(struct store *s, char (*sessions)[40], int n, const char *strategy,
+			 const struct strlist *wl)
+{
+	int sum = 0, decided = 0;
+	for (int k = 0; k < n; k++) {
+		int runs = estimate_runs_taken(s, sessions[k], strategy, wl);
+		sum += runs;
+		decided += runs > 0;
+	}
+	return decided ? (double)sum / decided : 0;
+}
+
 /* Once the reference has its runs and the phases their workloads: a run
  * of each phase priced from the reference's stored boot and run times,
- * and each candidate's runs from the plan's last session, or from the
+ * and each candidate's runs from the plan's recent sessions, or from the
  * reference's spread when there is none (run/estimate.h). On a store that
  * had not run the plan, counting the fewest runs each candidate can take
  * expected 52 runs where 71 were made (docs/measurements.md). */
@@ -202,18 +223,18 @@ static void price_phases(struct planner *pl, struct store *s, const struct strli
 		e->guess_s[ph] = boot > 0 ? boot / (double)wl[ph].n : -1;
 	}
 	estimate_costs_free(&c);
-	char last[40];
-	int before = store_last_decided_session(s, p->name, pl->session, last, sizeof(last)) == 0;
+	char last[RECENT_SESSIONS][40];
+	int before = store_last_decided_sessions(s, p->name, pl->session, last, RECENT_SESSIONS);
 	int alike[NPHASES];
-	for (int ph = 0; ph < NPHASES && !before; ph++)
+	for (int ph = 0; ph < NPHASES && before <= 0; ph++)
 		alike[ph] = estimate_runs_alike(s, pl->session, pl->reference, p, &wl[ph]);
-	e->alike = !before;
-	e->last_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(int));
+	e->alike = before <= 0;
+	e->last_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(double));
 	for (size_t i = 0; i < pl->ncells; i++)
 		for (int ph = 0; ph < NPHASES; ph++)
 			e->last_runs[i * NPHASES + (size_t)ph] =
-				before ? estimate_runs_taken(s, last, pl->cells[i].strategy, &wl[ph])
-				       : alike[ph];
+				before > 0 ? runs_taken(s, last, before, pl->cells[i].strategy, &wl[ph])
+					   : alike[ph];
 }
 
 /* Every strategy's kernel and userland (and the board's emulator), one at

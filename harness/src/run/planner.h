@@ -26,8 +26,8 @@
  * candidates, `jobs` processes at once, one per candidate and kind of
  * workload (its own boots, network namespaces and store connection;
  * run/pool.h, which passes an interrupt on to them), the dearest first
- * (the runs the plan's last session took, at the reference's price a
- * run), so that the last to end is a short one. Each kind has boots of
+ * (the runs the plan's last five sessions took on average, at the
+ * reference's price a run), so that the last to end is a short one. Each kind has boots of
  * its own and is first in them: a UDP run after TCP in the same boot
  * spread 5x wider between boots (docs/measurements.md, "The host's
  * turns"). A TCP run or one of UDP the host sends reads the host's pace

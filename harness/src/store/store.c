@@ -733,18 +733,25 @@ static int first_session(sqlite3_stmt *st, char *out, size_t len)
 	return rc;
 }
 
-int store_last_decided_session(struct store *s, const char *plan, const char *except,
-			       char *out, size_t len)
+int store_last_decided_sessions(struct store *s, const char *plan, const char *except,
+				char (*out)[40], int max)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT r.session FROM runs r WHERE r.plan = ?1"
 			       " AND r.session <> ?2 AND r.session IN (SELECT session FROM"
-			       " decisions) ORDER BY r.started DESC, r.id DESC LIMIT 1", -1, &st,
+			       " decisions) GROUP BY r.session"
+			       " ORDER BY MAX(r.started) DESC, MAX(r.id) DESC LIMIT ?3", -1, &st,
 			       NULL) != SQLITE_OK)
 		return -1;
 	bind_text(st, 1, plan);
 	bind_text(st, 2, except);
-	return first_session(st, out, len);
+	sqlite3_bind_int(st, 3, max);
+	int n = 0;
+	while (n < max && sqlite3_step(st) == SQLITE_ROW)
+		if (col(st, 0))
+			snprintf(out[n++], 40, "%s", col(st, 0));
+	sqlite3_finalize(st);
+	return n;
 }
 
 int store_latest_session(struct store *s, char *out, size_t len)

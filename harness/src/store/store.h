@@ -169,10 +169,11 @@ int store_reuse_runs(struct store *s, const char *session, const struct selectio
 int store_each_reused(struct store *s, const char *session,
 		      int (*fn)(const char *strategy, const char *workload, const char *from,
 				int runs, void *ctx), void *ctx);
-/* The newest session of plan, other than except, that stored decisions
- * (store_put_decision()), copied to out; -1 when there is none. */
-int store_last_decided_session(struct store *s, const char *plan, const char *except,
-			       char *out, size_t len);
+/* The newest sessions of plan, other than except, that stored decisions
+ * (store_put_decision()), newest first, at most max of them copied to
+ * out: how many (0: none), or -1 when the store cannot be read. */
+int store_last_decided_sessions(struct store *s, const char *plan, const char *except,
+				char (*out)[40], int max);
 /* The session of the newest run, copied to out; -1 when the store is empty. */
 int store_latest_session(struct store *s, char *out, size_t len);
 /* Every run, one line each: id, board, strategy, workload, repetition,
