@@ -157,19 +157,21 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out);
  * 149 agreed within 0.8 %; the five 4.7-11.5 % apart had each a sign of the
  * host: its CPUs waited for 24-58 % of the run, or the DUT idled 0.88 s per
  * host second. Four of them passed both clock rules, one reading 5 % low
- * where the quiet runs kept to 0.4 %: the host's data came unevenly (one
- * of its measured seconds read 13 % under the others), and the two counts,
- * whose seconds start at slightly different moments, parted
+ * where the quiet runs kept to 0.4 % (one of its measured seconds 13 %
+ * under the others: the host's data came unevenly). A run that stalled
+ * for an initial RTO across the start of the acknowledged window parts
+ * the other way with its read rate sound, iperf3's measured seconds having
+ * begun when the data came again; it is retried all the same
  * (docs/faults.md, "A host that falls behind"). Without a host sign a gap
  * would be the DUT's own (its reader starved by its own softirq work) and
  * stands.
  *
  * Contract: with cc from crosscheck_clocks() (idle_per_host_s >= 0), a
- * read rate >= 0 and an acknowledged one > 0: 1 when the rates are CROSSCHECK_TCP_RX_GAP_PCT or more
- * apart and the host gave a sign (host_wait_pct >= the TCP rule's, or
- * idle_per_host_s > its bound), with cc->host_behind set and cc->reason
- * written; else 0, cc untouched. -1 (cc untouched) when either is unknown.
- * Pure.
+ * read rate >= 0 and an acknowledged one > 0: 1 when the rates are
+ * CROSSCHECK_TCP_RX_GAP_PCT or more apart and the host gave a sign
+ * (host_wait_pct >= the TCP rule's, or idle_per_host_s > its bound), with
+ * cc->host_behind set and cc->reason written; else 0, cc untouched. -1 (cc
+ * untouched) when either is unknown. Pure.
  */
 #define CROSSCHECK_TCP_RX_GAP_PCT 2.0
 int crosscheck_tcp_received(double read_mbps, double acked_mbps, struct clock_check *cc);

@@ -139,9 +139,10 @@ static int lane_of(const struct expectation *e, enum phase ph)
 }
 
 /* The runs candidate i's workloads of phase ph are expected to take (the
- * rule of struct expectation): the plan's recent sessions' mean, or a candidate's
- * alike the reference's until one of the phase is judged; else the mean
- * of the judged ones, or with none the fewest a candidate can take. */
+ * rule of struct expectation): the plan's recent sessions' mean, or a
+ * candidate's alike the reference's until one of the phase is judged; else
+ * the mean of the judged ones, or with none the fewest a candidate can
+ * take. */
 static double unit_runs(const struct planner *pl, const struct expectation *e, size_t i,
 			enum phase ph)
 {

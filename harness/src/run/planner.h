@@ -27,10 +27,10 @@
  * workload (its own boots, network namespaces and store connection;
  * run/pool.h, which passes an interrupt on to them), the dearest first
  * (the runs the plan's last five sessions took on average, at the
- * reference's price a run), so that the last to end is a short one. Each kind has boots of
- * its own and is first in them: a UDP run after TCP in the same boot
- * spread 5x wider between boots (docs/measurements.md, "The host's
- * turns"). A TCP run or one of UDP the host sends reads the host's pace
+ * reference's price a run), so that the last to end is a short one. Each
+ * kind has boots of its own and is first in them: a UDP run after TCP in
+ * the same boot spread 5x wider between boots (docs/measurements.md, "The
+ * host's turns"). A TCP run or one of UDP the host sends reads the host's pace
  * (measure/crosscheck.h), so it has the host alone: where the board's
  * backend can hold an emulator (deploy_ops.hold), the others wait, held,
  * while it runs (run/executor.h's host turns), and its boots go beside the
