@@ -160,8 +160,9 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out);
  * where the quiet runs kept to 0.4 % (one of its measured seconds 13 %
  * under the others: the host's data came unevenly). A run that stalled
  * for an initial RTO across the start of the acknowledged window parts
- * the other way with its read rate sound, iperf3's measured seconds having
- * begun when the data came again; it is retried all the same
+ * the other way with its read rate sound (iperf3 counted as if its measured
+ * seconds began when the data came again; why is open); it is retried all
+ * the same
  * (docs/faults.md, "A host that falls behind"). Without a host sign a gap
  * would be the DUT's own (its reader starved by its own softirq work) and
  * stands.
