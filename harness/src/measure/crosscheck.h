@@ -162,10 +162,9 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out);
  * for an initial RTO across the start of the acknowledged window parts
  * the other way with its read rate sound (iperf3 counted as if its measured
  * seconds began when the data came again; why is open); it is retried all
- * the same
- * (docs/faults.md, "A host that falls behind"). Without a host sign a gap
- * would be the DUT's own (its reader starved by its own softirq work) and
- * stands.
+ * the same (docs/faults.md, "A host that falls behind"). Without a host
+ * sign a gap would be the DUT's own (its reader starved by its own softirq
+ * work) and stands.
  *
  * Contract: with cc from crosscheck_clocks() (idle_per_host_s >= 0), a
  * read rate >= 0 and an acknowledged one > 0: 1 when the rates are
