@@ -289,6 +289,16 @@ static int run_reference(struct planner *pl, struct store *s, const struct strli
 	return rc;
 }
 
+/* n decisions after the cell's own. */
+static void cell_append(struct planner_cell *c, const struct gate_decision *v, size_t n)
+{
+	if (!n)
+		return;
+	c->v = xrealloc(c->v, (c->n + n) * sizeof(*c->v));
+	memcpy(c->v + c->n, v, n * sizeof(*v));
+	c->n += n;
+}
+
 /* One candidate's gate loop over the workloads wl; its decisions are
  * appended to c. Returns the loop's runs. */
 static int judge(struct planner *pl, struct planner_cell *c, const struct strlist *wl,
@@ -306,11 +316,7 @@ static int judge(struct planner *pl, struct planner_cell *c, const struct strlis
 	if (!c->rc)
 		c->rc = rc;
 	c->missing |= g.missing;
-	if (g.n) {
-		c->v = xrealloc(c->v, (c->n + g.n) * sizeof(*c->v));
-		memcpy(c->v + c->n, g.v, g.n * sizeof(*g.v));
-		c->n += g.n;
-	}
+	cell_append(c, g.v, g.n);
 	gate_loop_free(&g);
 	return pl->opts.progress->runs_done - before;
 }
@@ -513,14 +519,8 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 	pool_free(&pool);
 	qsort(units, nunits, sizeof(*units), by_cell_phase);
 	for (size_t k = 0; k < nunits; k++) {
-		struct unit *u = &units[k];
-		struct planner_cell *c = &pl->cells[u->cell];
-		if (u->n) {
-			c->v = xrealloc(c->v, (c->n + u->n) * sizeof(*c->v));
-			memcpy(c->v + c->n, u->v, u->n * sizeof(*u->v));
-			c->n += u->n;
-		}
-		free(u->v);
+		cell_append(&pl->cells[units[k].cell], units[k].v, units[k].n);
+		free(units[k].v);
 	}
 	free(units);
 	return b.rc;
