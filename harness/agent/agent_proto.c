@@ -113,25 +113,35 @@ int agent_params_parse(const char *cmdline, struct agent_params *p,
 		{ "hb.addr=", offsetof(struct agent_params, addr), sizeof(p->addr) },
 		{ "hb.peer=", offsetof(struct agent_params, peer), sizeof(p->peer) },
 	};
+	/* fault tests only (docs/faults.md): seconds into every run */
+	static const struct {
+		const char *key;
+		size_t off;
+	} faults[] = {
+		{ "hb.fault_kill_iperf_s=", offsetof(struct agent_params, fault_kill_iperf_s) },
+		{ "hb.fault_stop_iperf_s=", offsetof(struct agent_params, fault_stop_iperf_s) },
+	};
 	const char *s = cmdline, *tok;
 	size_t n;
 
 	memset(p, 0, sizeof(*p));
 	/* Later occurrences win, as for the kernel's own parameters. */
 	while ((n = next_token(&s, &tok)) > 0) {
-		static const char fault[] = "hb.fault_kill_iperf_s=";
-		if (n > sizeof(fault) - 1 && !strncmp(tok, fault, sizeof(fault) - 1)) {
+		for (size_t f = 0; f < sizeof(faults) / sizeof(faults[0]); f++) {
+			size_t klen = strlen(faults[f].key);
+			if (n <= klen || strncmp(tok, faults[f].key, klen) != 0)
+				continue;
 			char num[16];
 			uint64_t secs;
-			size_t vlen = n - (sizeof(fault) - 1);
+			size_t vlen = n - klen;
 			if (vlen >= sizeof(num))
-				return fail(err, errlen, "hb.fault_kill_iperf_s is too long");
-			memcpy(num, tok + sizeof(fault) - 1, vlen);
+				return fail(err, errlen, "%.*s is too long", (int)(klen - 1), tok);
+			memcpy(num, tok + klen, vlen);
 			num[vlen] = '\0';
 			if (parse_u64(num, 3600, &secs) < 0)
-				return fail(err, errlen, "hb.fault_kill_iperf_s=%s: give seconds, 0..3600",
+				return fail(err, errlen, "%.*s%s: give seconds, 0..3600", (int)klen, tok,
 					    num);
-			p->fault_kill_iperf_s = (unsigned)secs;
+			*(unsigned *)(void *)((char *)p + faults[f].off) = (unsigned)secs;
 		}
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 			size_t klen = strlen(keys[k].key);
@@ -159,15 +169,16 @@ int agent_params_parse(const char *cmdline, struct agent_params *p,
 
 enum run_key {
 	K_ID, K_PROTO, K_DIR, K_LEN, K_RATE, K_TIME, K_OMIT, K_STREAMS, K_PORT, K_PROFILE,
-	K_FUNCTIONS, K_COUNT
+	K_FUNCTIONS, K_DEADLINE, K_COUNT
 };
 
 static const char *const run_key_names[K_COUNT] = {
 	"id", "proto", "dir", "len", "rate", "time", "omit", "streams", "port", "profile",
-	"functions",
+	"functions", "deadline",
 };
 
 static const char *const profile_names[] = { "none", "ftrace", "perf" };
+static const char *const deadline_names[] = { [DEADLINE_DUT] = "dut", [DEADLINE_HOST] = "host" };
 
 /* Ranges of the numeric keys; len is checked again per protocol below.
  * Limits follow workload.h (time, omit, streams) and iperf3 (len). */
@@ -271,6 +282,14 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 				return -1;
 			strcpy(rs->functions, v);
 			break;
+		case K_DEADLINE:
+			if (strcmp(v, deadline_names[DEADLINE_DUT]) == 0)
+				rs->deadline = DEADLINE_DUT;
+			else if (strcmp(v, deadline_names[DEADLINE_HOST]) == 0)
+				rs->deadline = DEADLINE_HOST;
+			else
+				return fail(err, errlen, "deadline=%s: use dut or host", v);
+			break;
 		default:
 			if (parse_u64(v, run_key_max[k], &num[k]) < 0 || num[k] < run_key_min[k])
 				return fail(err, errlen, "%s=%s: use an integer in %llu..%llu",
@@ -287,7 +306,7 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 	if (seen[K_FUNCTIONS] != (rs->profile == PROFILE_FTRACE))
 		return fail(err, errlen, seen[K_FUNCTIONS] ? "functions= is for profile=ftrace only" :
 			    "profile=ftrace needs functions=");
-	seen[K_PROFILE] = seen[K_FUNCTIONS] = 1;	/* optional */
+	seen[K_PROFILE] = seen[K_FUNCTIONS] = seen[K_DEADLINE] = 1;	/* optional */
 	for (int k = 0; k < K_COUNT; k++)
 		if (!seen[k])
 			return fail(err, errlen, "missing %s=", run_key_names[k]);
@@ -398,7 +417,7 @@ int iperf_json_error(const char *json, char *msg, size_t msglen)
 	return 0;
 }
 
-/* More than any valid command has (hbcmd run + 11 keys). */
+/* More than any valid command has (hbcmd run + 12 keys). */
 #define CMD_TOKENS_MAX 16
 
 enum agent_cmd command_parse(const char *line, struct run_spec *rs,
@@ -437,6 +456,15 @@ enum agent_cmd command_parse(const char *line, struct run_spec *rs,
 		       CMD_RUN : CMD_INVALID;
 	if (strcmp(tok[1], "poweroff") == 0 && ntok == 2)
 		return CMD_POWEROFF;
+	if (strcmp(tok[1], "stop") == 0 && ntok == 3) {
+		memset(rs, 0, sizeof(*rs));
+		if (strncmp(tok[2], "id=", 3) != 0 || !is_safe_name(tok[2] + 3, RUN_ID_MAX - 1)) {
+			fail(err, errlen, "hbcmd stop takes id=<run id>");
+			return CMD_INVALID;
+		}
+		strcpy(rs->id, tok[2] + 3);
+		return CMD_STOP;
+	}
 	fail(err, errlen, "unknown command '%s'", tok[1]);
 	return CMD_INVALID;
 }
@@ -513,6 +541,38 @@ int kmsg_record_parse(const char *rec, size_t len, unsigned *level,
 	*text = rec + i;
 	*textlen = end - i;
 	return 0;
+}
+
+int kernel_stack_text(const char *proc_stack, char *out, size_t outlen)
+{
+	size_t n = 0;
+	int frames = 0;
+
+	if (outlen)
+		out[0] = '\0';
+	for (const char *line = proc_stack; line && *line;) {
+		const char *next = strchr(line, '\n');
+		const char *name = strstr(line, "] ");
+		if (name && (!next || name < next)) {
+			name += 2;
+			size_t len = 0;
+			while (is_ident_start(name[len]) || (len && name[len] >= '0' && name[len] <= '9') ||
+			       (len && name[len] == '.'))
+				len++;
+			if (len) {
+				if (n >= outlen)
+					break;
+				int w = snprintf(out + n, outlen - n, "%s%.*s", frames ? " < " : "",
+						 (int)len, name);
+				if (w < 0)
+					break;
+				n += (size_t)w;	/* past outlen when cut: the next frame stops */
+				frames++;
+			}
+		}
+		line = next ? next + 1 : NULL;
+	}
+	return frames;
 }
 
 int tcp_port_listening(const char *proc_net_tcp, unsigned port)

@@ -20,9 +20,12 @@ struct agent_params {
 	char iface[16];		/* IFNAMSIZ: it becomes a /sys/class/net path */
 	char addr[64];		/* DUT address with prefix, 198.18.0.2/24 */
 	char peer[48];		/* host address, 198.18.0.1 */
-	/* hb.fault_kill_iperf_s=N, for fault tests only (docs/faults.md): the
-	 * agent SIGKILLs iperf3 N s into every run. 0 (absent) in real runs. */
+	/* For fault tests only (docs/faults.md), 0 (absent) in real runs:
+	 * hb.fault_kill_iperf_s=N, the agent SIGKILLs iperf3 N s into every
+	 * run (it dies); hb.fault_stop_iperf_s=N, it SIGSTOPs it (it hangs
+	 * until the deadline). */
 	unsigned fault_kill_iperf_s;
+	unsigned fault_stop_iperf_s;
 };
 
 int agent_params_parse(const char *cmdline, struct agent_params *p,
@@ -35,6 +38,18 @@ enum run_dir { RUN_TX, RUN_RX, RUN_BIDIR };	/* seen from the DUT */
  * (docs/metrics.md, "hrtimer CPU share"). Each perturbs what it measures,
  * so it is a property of the run, recorded with it. */
 enum run_profile { PROFILE_NONE, PROFILE_FTRACE, PROFILE_PERF };
+
+/* Whose clock ends a run whose iperf3 outlives time + omit + AGENT_GRACE_S.
+ * DEADLINE_DUT: the agent's own (CLOCK_MONOTONIC), where nobody else can
+ * tell it (a LAVA job's agent, the host gone once the run is handed over).
+ * DEADLINE_HOST: the host's, which says so with `hbcmd stop id=<id>`: in a
+ * virtual-time run the DUT's clock races through every second it idles,
+ * and it idles while it waits for the host's iperf3 to answer, so a host
+ * 20 ms late at the test's set-up put the agent's deadline 35 DUT-seconds
+ * on and failed a sound run (docs/faults.md). */
+enum run_deadline { DEADLINE_DUT, DEADLINE_HOST };
+/* Beyond time + omit: connection set-up and JSON output on a slow DUT. */
+#define AGENT_GRACE_S 30
 
 #define RUN_ID_MAX 64
 /* functions=: the function profiler's filter, sent by the host from the
@@ -59,6 +74,7 @@ struct run_spec {
 	enum run_profile profile;	/* optional key profile=none|ftrace|perf */
 	char functions[RUN_FUNCTIONS_LEN + 1];	/* "a,b,c": required with profile=ftrace,
 						 * refused without it */
+	enum run_deadline deadline;	/* optional key deadline=dut|host (default dut) */
 };
 
 /* 0 if list is a valid functions= value (see RUN_FUNCTIONS_MAX), else -1
@@ -67,8 +83,9 @@ int run_functions_check(const char *list, char *err, size_t errlen);
 
 /*
  * The key=value tokens of a run (without "hbcmd run"). Every key is
- * required except id when default_id is not NULL, profile (default none)
- * and functions (only and always with profile=ftrace); unknown or repeated
+ * required except id when default_id is not NULL, profile (default none),
+ * deadline (default dut) and functions (only and always with
+ * profile=ftrace); unknown or repeated
  * keys are errors. dir=bidir: the DUT is the client and sends and receives
  * at once (iperf3 --bidir).
  */
@@ -86,8 +103,8 @@ void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
 		      const struct run_spec *rs);
 
 /* How the END msg of a run begins when the agent killed iperf3 at its
- * deadline (time + omit + a grace, on the DUT's clock): the host tells that
- * failure from the others (measure/runner.c). */
+ * deadline (time + omit + AGENT_GRACE_S, on the clock run_spec.deadline
+ * names): the host tells that failure from the others (measure/runner.c). */
 #define AGENT_DEADLINE_KILL "iperf3 killed after"
 
 /*
@@ -97,9 +114,11 @@ void iperf_args_build(struct iperf_args *a, const struct agent_params *p,
  */
 int iperf_json_error(const char *json, char *msg, size_t msglen);
 
-enum agent_cmd { CMD_INVALID = -1, CMD_RUN, CMD_POWEROFF };
+enum agent_cmd { CMD_INVALID = -1, CMD_RUN, CMD_POWEROFF, CMD_STOP };
 
-/* One console line (trailing CR/LF allowed); fills *rs for CMD_RUN. */
+/* One console line (trailing CR/LF allowed); fills *rs for CMD_RUN, and
+ * rs->id alone for CMD_STOP (`hbcmd stop id=<id>`: the host's deadline of
+ * that run passed). */
 enum agent_cmd command_parse(const char *line, struct run_spec *rs,
 			     char *err, size_t errlen);
 
@@ -182,6 +201,12 @@ int hist_line_parse(const char *line, char *caller, size_t callerlen,
  */
 int kmsg_record_parse(const char *rec, size_t len, unsigned *level,
 		      const char **text, size_t *textlen);
+
+/* A task's kernel stack from /proc/<pid>/stack ("[<0>] do_select+0x2b4/0x5c0"
+ * a line, innermost first) as one line of function names, innermost first:
+ * "do_select < core_sys_select < sys_select". Names are cut to C identifier
+ * characters; out is always terminated, cut at outlen. The number of frames. */
+int kernel_stack_text(const char *proc_stack, char *out, size_t outlen);
 
 /* 1 if /proc/net/tcp or tcp6 text has a socket on port in LISTEN state. */
 int tcp_port_listening(const char *proc_net_tcp, unsigned port);

@@ -31,6 +31,7 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/reboot.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -76,8 +77,6 @@ static const char perf_stat_events[] =
 #define KMSG_MAX	32
 #define CARRIER_TIMEOUT_MS 30000
 #define LISTEN_TIMEOUT_MS 10000
-/* Beyond time + omit: connection set-up and JSON output on a slow DUT. */
-#define RUN_GRACE_S	30
 /* Bytes per HB B64 line: 57 bytes encode to the protocol's 76 characters. */
 #define B64_CHUNK	57
 
@@ -278,11 +277,119 @@ static int wait_exit(pid_t pid, int64_t deadline, int *status)
 	return 1;
 }
 
+/* The console's input, read with read(2) rather than stdio, so that a run
+ * can poll it for the host's stop without lines hiding in a FILE buffer. */
+static struct {
+	char buf[1024];
+	size_t len;
+	int eof;
+} con_in;
+
+/* One read(2) of what the console has, blocking until something comes. */
+static void console_read(void)
+{
+	ssize_t got;
+
+	do
+		got = read(STDIN_FILENO, con_in.buf + con_in.len, sizeof(con_in.buf) - con_in.len);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0)
+		con_in.eof = 1;
+	else
+		con_in.len += (size_t)got;
+}
+
+/* The next console line, without its "\n", into out (at least
+ * sizeof(con_in.buf) + 1 bytes): 0, or -1 at the console's end. A line
+ * longer than the buffer comes out in pieces, which no command parses. */
+static int console_line(char *out)
+{
+	for (;;) {
+		char *nl = memchr(con_in.buf, '\n', con_in.len);
+		size_t n = nl ? (size_t)(nl - con_in.buf) : con_in.len;
+		if (nl || con_in.len == sizeof(con_in.buf)) {
+			memcpy(out, con_in.buf, n);
+			out[n] = '\0';
+			n += nl != NULL;
+			con_in.len -= n;
+			memmove(con_in.buf, con_in.buf + n, con_in.len);
+			return 0;
+		}
+		if (con_in.eof)
+			return -1;
+		console_read();
+	}
+}
+
+/* Takes a whole `hbcmd stop id=<id>` line out of the console's input: 1 if
+ * there was one. Other lines stay, in order, for serve(). */
+static int console_take_stop(const char *id)
+{
+	char *start = con_in.buf, *end = con_in.buf + con_in.len, *nl;
+
+	while ((nl = memchr(start, '\n', (size_t)(end - start)))) {
+		struct run_spec rs;
+		char err[8];
+		*nl = '\0';
+		int stop = command_parse(start, &rs, err, sizeof(err)) == CMD_STOP &&
+			   strcmp(rs.id, id) == 0;
+		*nl = '\n';
+		if (stop) {
+			memmove(start, nl + 1, (size_t)(end - nl - 1));
+			con_in.len -= (size_t)(nl + 1 - start);
+			return 1;
+		}
+		start = nl + 1;
+	}
+	return 0;
+}
+
+/* Wait for pid until the host's `hbcmd stop id=<id>` (run_spec.deadline
+ * DEADLINE_HOST): 0 once it exited (status set), 1 on the stop. poll()
+ * sleeps until the console or a SIGCHLD (through a signalfd; main keeps
+ * SIGCHLD blocked) has something, so the wait arms no timer in the run it
+ * waits on. */
+static int wait_host_stop(pid_t pid, const char *id, int *status)
+{
+	sigset_t chld;
+	int stopped = 0;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r == pid || r < 0)
+			break;
+		if ((stopped = console_take_stop(id)))
+			break;
+		if (con_in.len == sizeof(con_in.buf))
+			con_in.len = 0;	/* a line longer than any command: not a stop */
+		struct pollfd fds[2] = {
+			{ .fd = sfd, .events = POLLIN },
+			{ .fd = con_in.eof ? -1 : STDIN_FILENO, .events = POLLIN },
+		};
+		/* without a signalfd, SIGCHLD is looked for every 100 ms */
+		if (poll(fds, 2, sfd < 0 ? 100 : -1) <= 0)
+			continue;
+		struct signalfd_siginfo si;
+		if (fds[0].revents & POLLIN)
+			while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				;
+		if (fds[1].revents)
+			console_read();
+	}
+	if (sfd >= 0)
+		close(sfd);
+	return stopped;
+}
+
 /* What iperf3 is doing when its deadline passes, into the run's context
  * (dut-context.txt): its state, user and system CPU ticks and wait channel
- * from /proc, and the kernel's queues of its TCP sockets (/proc/net/tcp
- * lines of the iperf3 port), so a hang can be told apart: spinning in user
- * space with data unread, or waiting on the network with data unacked. */
+ * from /proc, its kernel stack, and the kernel's queues of its TCP sockets
+ * (/proc/net/tcp lines of the iperf3 port), so a hang can be told apart:
+ * spinning in user space with data unread, or waiting on the network with
+ * data unacked, and on what. */
 static void note_hang(pid_t pid, const char *id, unsigned port)
 {
 	char path[64], *text;
@@ -300,6 +407,14 @@ static void note_hang(pid_t pid, const char *id, unsigned port)
 	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
 	if ((text = read_all(path, NULL))) {
 		emit("HB CONTEXT id=%s name=iperf3_wchan msg=%.100s", id, text);
+		free(text);
+	}
+	/* where in the kernel it sleeps: wchan says 0 on this kernel */
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	if ((text = read_all(path, NULL))) {
+		char frames[400];
+		if (kernel_stack_text(text, frames, sizeof(frames)) > 0)
+			emit("HB CONTEXT id=%s name=iperf3_stack msg=%s", id, frames);
 		free(text);
 	}
 	if (!(text = read_all("/proc/net/tcp", NULL)))
@@ -1114,7 +1229,7 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	int hist = hist_arm(rs->profile != PROFILE_NONE);
 	struct profiler prof;
 	profile_start(&prof, rs->profile, rs->functions, rs->id);
-	unsigned limit_s = rs->time_s + rs->omit_s + RUN_GRACE_S;
+	unsigned limit_s = rs->time_s + rs->omit_s + AGENT_GRACE_S;
 	/* The window opens once the hist triggers and the profiler are armed
 	 * and the driver's statistics read: fixed costs a run, which a DUT-RX
 	 * run, whose window sees a few thousand packets, divided into every
@@ -1139,10 +1254,16 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 		 * the OOM killer; the status says "killed by signal 9" */
 		wait_exit(pid, start + (int64_t)p->fault_kill_iperf_s * 1000, &status);
 	} else {
-		killed = wait_until(pid, start + (int64_t)limit_s * 1000, &status);
+		/* fault test (hb.fault_stop_iperf_s): iperf3 hangs mid-run */
+		if (p->fault_stop_iperf_s && p->fault_stop_iperf_s < limit_s &&
+		    wait_until(pid, start + (int64_t)p->fault_stop_iperf_s * 1000, &status))
+			kill(pid, SIGSTOP);
+		killed = rs->deadline == DEADLINE_HOST ? wait_host_stop(pid, rs->id, &status) :
+			 wait_until(pid, start + (int64_t)limit_s * 1000, &status);
 		if (killed)
 			stop_at_deadline(pid, rs->id, rs->port, &status);
 	}
+	int64_t ran_ms = now_ms() - start;
 
 	profile_stop(&prof, rs->id);
 	window_mark_end();
@@ -1160,7 +1281,10 @@ static int run_test(const struct agent_params *p, const struct run_spec *rs)
 	if (json && json_len)
 		emit_file(rs->id, "iperf.json", json, json_len);
 	if (!msg[0]) {
-		if (killed)
+		if (killed && rs->deadline == DEADLINE_HOST)
+			snprintf(msg, sizeof(msg), AGENT_DEADLINE_KILL " the host's deadline (%u s on "
+				 "its clock), %lld s on the DUT's", limit_s, (long long)(ran_ms / 1000));
+		else if (killed)
 			snprintf(msg, sizeof(msg), AGENT_DEADLINE_KILL " %u s", limit_s);
 		else if (WIFSIGNALED(status))
 			snprintf(msg, sizeof(msg), "iperf3 killed by signal %d", WTERMSIG(status));
@@ -1485,10 +1609,9 @@ static void poweroff(void)
 
 static void serve(const struct agent_params *p, const char *param_err)
 {
-	char *line = NULL;
-	size_t cap = 0;
+	char line[sizeof(con_in.buf) + 1];
 
-	while (getline(&line, &cap, stdin) >= 0) {
+	while (console_line(line) == 0) {
 		struct run_spec rs;
 		char err[256];
 
@@ -1513,12 +1636,14 @@ static void serve(const struct agent_params *p, const char *param_err)
 		case CMD_POWEROFF:
 			poweroff();
 			break;
+		case CMD_STOP:
+			/* the host's deadline crossed the run's end: nothing to stop */
+			break;
 		case CMD_INVALID:
 			emit("HB END id=? status=error msg=%s", err);
 			break;
 		}
 	}
-	free(line);
 }
 
 static int run_once(int ntok, char *const tok[], const struct agent_params *p,
@@ -1529,6 +1654,12 @@ static int run_once(int ntok, char *const tok[], const struct agent_params *p,
 
 	if (run_spec_parse(ntok, tok, "run", &rs, err, sizeof(err)) < 0) {
 		fprintf(stderr, "hb-agent: %s\n%s", err, USAGE);
+		return 2;
+	}
+	if (rs.deadline == DEADLINE_HOST) {
+		/* nobody is there to say stop */
+		fprintf(stderr, "hb-agent: deadline=host is for a run served on the console\n%s",
+			USAGE);
 		return 2;
 	}
 	if (!p) {

@@ -151,6 +151,10 @@ rc=0; $B/hb-agent run proto=tcp 2>/dev/null || rc=$?
 ((rc == 2)) || fail "bad run arguments: exit $rc, want 2"
 rc=0; $B/hb-agent serve 2>/dev/null || rc=$?
 ((rc == 2)) || fail "unknown mode: exit $rc, want 2"
+# one-shot has nobody to say stop: the host's deadline is refused
+rc=0; $B/hb-agent run id=h proto=tcp dir=tx len=0 rate=0 time=1 omit=0 streams=1 port=5201 \
+	deadline=host 2>/dev/null || rc=$?
+((rc == 2)) || fail "one-shot deadline=host: exit $rc, want 2"
 rc=0
 out=$(HB_CMDLINE_FILE=/nonexistent $B/hb-agent run id=n proto=tcp dir=tx len=0 rate=0 time=1 \
 	omit=0 streams=1 port=5201) || rc=$?

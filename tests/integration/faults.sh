@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fault tests on the emulated board (docs/faults.md): bad input, a kernel
-# that panics, the DUT's iperf3 dying, QEMU dying, a boot that never ends,
+# that panics, the DUT's iperf3 dying or hanging, QEMU dying, a boot that never ends,
 # a full disk, a locked store, SIGTERM/SIGKILL and --resume. Each asserts
 # the run class, the message and an intact store; the host is checked for
 # leftover QEMU and tap devices after every fault. Behaviour, never speed.
@@ -155,6 +155,25 @@ check "DUT iperf3 killed: no measurement" [ "$(sql 'SELECT count(*) FROM metrics
 check "DUT iperf3 killed: store intact" store_intact
 check "DUT iperf3 killed: no QEMU or tap left" host_is_clean
 echo "# iperf dies: $((SECONDS - t0)) s"
+
+# --- the DUT's iperf3 hangs mid-run, the DUT idle: the host's clock ends it ---
+# In virtual time the idle DUT's clock races, so its own deadline would
+# pass within a host second; the host's (time + omit + 30 s) ends the run.
+newstore iperf-hangs
+t1=$SECONDS
+out=$($HB run --board "$DATA/boards/qemu-orangepi-pc-iperf-hangs.yaml" --strategy baseline \
+	--workload "$UDP" 2>&1); rc=$?
+check "DUT iperf3 hangs: exit 125" [ $rc = 125 ]
+check "DUT iperf3 hangs: a failure at the host's deadline, the DUT's clock named" [ "$(sql "SELECT
+	count(*) FROM runs WHERE class='fail' AND reason GLOB
+	'agent: iperf3 killed after the host''s deadline (35 s on its clock), [0-9]* s on the DUT''s'")" = 1 ]
+check "DUT iperf3 hangs: not before the host's deadline ($((SECONDS - t1)) s)" [ $((SECONDS - t1)) -ge 35 ]
+check "DUT iperf3 hangs: where it was is kept" grep -q '^iperf3_at_deadline=state=T ' \
+	"$HILBENCH_STORE"/runs/*/dut-context.txt
+check "DUT iperf3 hangs: no measurement" [ "$(sql 'SELECT count(*) FROM metrics')" = 0 ]
+check "DUT iperf3 hangs: store intact" store_intact
+check "DUT iperf3 hangs: no QEMU or tap left" host_is_clean
+echo "# iperf hangs: $((SECONDS - t0)) s"
 
 # --- a DUT that never becomes ready: error, retried a bounded number of times -
 newstore impatient

@@ -1138,15 +1138,28 @@ int runner_transfer_ran(const char *dut_json)
 	return ran;
 }
 
-/* Protocol lines until HB END for this id (or the DUT dies / time runs out). */
-static void collect(struct dut *d, const char *run_id, double timeout_s, const char *rundir,
-		    const char *dut_json, FILE *trace, struct agent_report *a)
+/* Protocol lines until HB END for this id (or the DUT dies / time runs out).
+ * stop_s > 0: the run's deadline is the host's (host_ends_run()), and
+ * `hbcmd stop` goes to the agent that many seconds on. */
+static void collect(struct dut *d, const char *run_id, double timeout_s, double stop_s,
+		    const char *rundir, const char *dut_json, FILE *trace, struct agent_report *a)
 {
 	char line[1024], id[RUN_ID_MAX];
-	double deadline = monotonic_s() + timeout_s;
+	double now = monotonic_s(), deadline = now + timeout_s, stop_at = stop_s > 0 ? now + stop_s : 0;
 	for (;;) {
-		double left = deadline - monotonic_s();
-		if (left <= 0 || dut_read_line(d, line, sizeof(line), left) != 1)
+		now = monotonic_s();
+		if (stop_at > 0 && now >= stop_at) {
+			dut_send(d, "hbcmd stop id=%s", run_id);
+			stop_at = 0;
+		}
+		double left = deadline - now;
+		double wait = stop_at > 0 && stop_at - now < left ? stop_at - now : left;
+		if (left <= 0)
+			return;
+		int got = dut_read_line(d, line, sizeof(line), wait);
+		if (got == 0 && wait < left)
+			continue;	/* time to send the stop */
+		if (got != 1)
 			return;
 		fprintf(trace, "%s\n", line);
 		if (!proto_get(line, "id", id, sizeof(id)) || strcmp(id, run_id))
@@ -1185,6 +1198,16 @@ static void take_insn_window(const struct dut *d, const char *rundir, FILE *trac
 	free(dst);
 }
 
+/* Whose clock ends a run that outlives its deadline (agent_proto.h, enum
+ * run_deadline): the host's in virtual time, where the DUT's clock races
+ * through the seconds it waits for the host, as long as the host can still
+ * talk to the agent mid-run (a LAVA job's agent is handed its one run and
+ * left alone). */
+static int host_ends_run(const struct dut *d)
+{
+	return d->timing == TIMING_VIRTUAL && d->ops && !d->ops->one_run_per_boot;
+}
+
 /* The agent's command that starts the run (harness/agent/hb-agent.c). */
 static void send_run(struct dut *d, const struct workload *w, const char *run_id)
 {
@@ -1196,10 +1219,10 @@ static void send_run(struct dut *d, const struct workload *w, const char *run_id
 	if (d->insn_window[0])
 		unlink(d->insn_window);
 	dut_send(d, "hbcmd run id=%s proto=%s dir=%s len=%d rate=%llu time=%d omit=%d streams=%d "
-		 "port=%d profile=%s%s%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir],
+		 "port=%d profile=%s%s%s%s", run_id, wl_proto_name(w->proto), agent_dir[w->dir],
 		 w->length, (unsigned long long)w->rate_bps, w->duration_s, w->omit_s, w->streams,
 		 IPERF_PORT, wl_profile_name(w->profile), functions ? " functions=" : "",
-		 functions ? functions : "");
+		 functions ? functions : "", host_ends_run(d) ? " deadline=host" : "");
 	free(functions);
 }
 
@@ -1291,7 +1314,8 @@ static enum run_class run_traffic(struct dut *d, const struct workload *w, const
 	host_view_start(&hv, d);
 	send_run(d, w, run_id);
 	struct host_side h = { .cc = { .idle_per_host_s = -1 } };
-	collect(d, run_id, budget, rundir, dut_json, trace, a);
+	collect(d, run_id, budget, host_ends_run(d) ? w->omit_s + w->duration_s + AGENT_GRACE_S : 0,
+		rundir, dut_json, trace, a);
 	if (d->insn_window[0]) {
 		/* expected: a window without them is the run's error */
 		take_insn_window(d, rundir, trace);
@@ -1396,7 +1420,7 @@ int runner_agent_metrics(struct dut *d, const struct workload *w, const char *ru
 			 strerror(errno));
 		goto out;
 	}
-	collect(d, run_id, 60, rundir, dut_json, trace, &a);
+	collect(d, run_id, 60, 0, rundir, dut_json, trace, &a);
 	if (!a.end_seen || !a.end_ok)
 		snprintf(res->reason, sizeof(res->reason), "agent: %s",
 			 a.end_seen ? a.end_msg : "no END");
