@@ -180,6 +180,15 @@ static const char *const run_key_names[K_COUNT] = {
 static const char *const profile_names[] = { "none", "ftrace", "perf" };
 static const char *const deadline_names[] = { [DEADLINE_DUT] = "dut", [DEADLINE_HOST] = "host" };
 
+/* The index of v among the n names (an enum's values), -1 if none. */
+static int name_index(const char *v, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* Ranges of the numeric keys; len is checked again per protocol below.
  * Limits follow workload.h (time, omit, streams) and iperf3 (len). */
 static const uint64_t run_key_min[K_COUNT] = {
@@ -195,6 +204,11 @@ static int is_ident_start(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
+static int is_ident_char(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
 int run_functions_check(const char *list, char *err, size_t errlen)
 {
 	size_t len = strlen(list);
@@ -205,7 +219,7 @@ int run_functions_check(const char *list, char *err, size_t errlen)
 		const char *start = p;
 		if (!is_ident_start(*p))
 			return fail(err, errlen, "functions=: a name must start with [A-Za-z_]");
-		while (is_ident_start(*p) || (*p >= '0' && *p <= '9'))
+		while (is_ident_char(*p))
 			p++;
 		if (p - start > RUN_FUNCTION_NAME_MAX)
 			return fail(err, errlen, "functions=: a name longer than %d characters",
@@ -268,11 +282,8 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 				return fail(err, errlen, "dir=%s: use tx, rx or bidir", v);
 			break;
 		case K_PROFILE: {
-			size_t i = 0;
-			while (i < sizeof(profile_names) / sizeof(profile_names[0]) &&
-			       strcmp(v, profile_names[i]) != 0)
-				i++;
-			if (i == sizeof(profile_names) / sizeof(profile_names[0]))
+			int i = name_index(v, profile_names, sizeof(profile_names) / sizeof(profile_names[0]));
+			if (i < 0)
 				return fail(err, errlen, "profile=%s: use none, ftrace or perf", v);
 			rs->profile = (enum run_profile)i;
 			break;
@@ -282,14 +293,14 @@ int run_spec_parse(int ntok, char *const tok[], const char *default_id,
 				return -1;
 			strcpy(rs->functions, v);
 			break;
-		case K_DEADLINE:
-			if (strcmp(v, deadline_names[DEADLINE_DUT]) == 0)
-				rs->deadline = DEADLINE_DUT;
-			else if (strcmp(v, deadline_names[DEADLINE_HOST]) == 0)
-				rs->deadline = DEADLINE_HOST;
-			else
+		case K_DEADLINE: {
+			int i = name_index(v, deadline_names,
+					   sizeof(deadline_names) / sizeof(deadline_names[0]));
+			if (i < 0)
 				return fail(err, errlen, "deadline=%s: use dut or host", v);
+			rs->deadline = (enum run_deadline)i;
 			break;
+		}
 		default:
 			if (parse_u64(v, run_key_max[k], &num[k]) < 0 || num[k] < run_key_min[k])
 				return fail(err, errlen, "%s=%s: use an integer in %llu..%llu",
@@ -556,8 +567,9 @@ int kernel_stack_text(const char *proc_stack, char *out, size_t outlen)
 		if (name && (!next || name < next)) {
 			name += 2;
 			size_t len = 0;
-			while (is_ident_start(name[len]) || (len && name[len] >= '0' && name[len] <= '9') ||
-			       (len && name[len] == '.'))
+			/* a C identifier, and its compiler suffixes (".constprop.0") */
+			while (len ? is_ident_char(name[len]) || name[len] == '.' :
+				     is_ident_start(name[len]))
 				len++;
 			if (len) {
 				if (n >= outlen)
