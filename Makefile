@@ -114,7 +114,7 @@ $(B)/%/hb-agent: $(wildcard harness/agent/*.c harness/agent/*.h)
 	$(AGENT_CC_$*) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-o $@ $(filter %.c,$^)
 
-# tests/unit/*.h: test doubles some tests share (run_double.h).
+# tests/unit/*.h: what some tests share: test doubles (run_double.h), built frames (frames.h).
 $(B)/unit/%: tests/unit/%.c $(UNIT_HDR) $(SAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN) -o $@ $(filter-out %.h,$^) $(LDLIBS) -lcmocka

@@ -1,6 +1,7 @@
 /*
- * fuzz_tcpacked: frames of a link record as the DUT's kernel writes them
- * (measure/tcpacked.c, the delivered TCP rate of a run). The input is a
+ * fuzz_tcpacked: frames of a link record as the DUT's kernel writes them,
+ * read by measure/tcpacked.c (the delivered TCP rate of a run) and
+ * measure/dataspan.c (when the test's data flowed). The input is a
  * sequence of records: 2 bytes of length (little-endian, capped at 96, the
  * filter-dump's snap length) and 2 of time step in milliseconds, then the
  * frame's bytes, each copied into an allocation of its own length so ASan
@@ -13,6 +14,7 @@
 #include <arpa/inet.h>
 
 #include "fuzz.h"
+#include "measure/dataspan.h"
 #include "measure/tcpacked.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,6 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tcp_acked a;
 	if (tcp_acked_init(&a, &st, 1, 1000000, 3000000) < 0)
 		abort();
+	struct data_span span;
+	data_span_init(&span, dut_sends ? st.receiver : st.sender,
+		       dut_sends ? st.sender : st.receiver);
 	long long t = 0;
 	size_t i = 1;
 	while (i + 4 <= size) {
@@ -41,12 +46,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		memcpy(f, data + i, len);
 		tcp_acked_frame(&a, t, f, len);
+		data_span_frame(&span, t, f, len);
 		free(f);
 		i += len;
 	}
 	double mbps = tcp_acked_mbps(&a);
 	/* at most 2^31 bytes over 3 s */
 	if (mbps > 2147483648.0 * 8 / 3 / 1e6)
+		abort();
+	/* the times only grow, so the data lies within the record */
+	long long out = data_span_outside_us(&span);
+	if (out < -1 || (out >= 0 && (span.first_us > span.first_data_us ||
+				      span.first_data_us > span.last_data_us ||
+				      span.last_data_us > span.last_us || out > span.last_us - span.first_us)))
 		abort();
 	return 0;
 }

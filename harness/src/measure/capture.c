@@ -88,6 +88,8 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *by
 	if (end && (long long)h->ts.tv_sec * 1000000 + h->ts.tv_usec > end)
 		return;
 	capture_count(&c->counts, capture_classify(bytes, h->caplen, c->host, c->dut));
+	data_span_frame(&c->counts.span, (long long)h->ts.tv_sec * 1000000 + h->ts.tv_usec, bytes,
+			h->caplen);
 }
 
 static void *count_frames(void *arg)
@@ -123,6 +125,7 @@ struct capture *capture_start(const char *ifname, const char *host_cidr, const c
 		free(c);
 		return NULL;
 	}
+	data_span_init(&c->counts.span, c->host, c->dut);
 	c->pcap = pcap_create(ifname, errbuf);
 	if (!c->pcap) {
 		hb_err("capture on %s: %s", ifname, errbuf);

@@ -29,7 +29,8 @@
  * Contract: capture_start() returns a running capture, or NULL with the
  * reason printed. capture_stop() ends the window at the moment it is called
  * (frames stamped later are not counted), always frees the capture, and
- * returns 0 with the counts, or -1 with the reason printed. The pure helpers
+ * returns 0 with the counts and the test's data span on the host's clock
+ * (measure/dataspan.h), or -1 with the reason printed. The pure helpers
  * print nothing.
  */
 #ifndef HB_CAPTURE_H
@@ -37,6 +38,8 @@
 
 #include <netinet/in.h>
 #include <stddef.h>
+
+#include "measure/dataspan.h"
 
 #define CAPTURE_SNAPLEN 96		/* Ethernet + IPv4 + UDP/TCP headers */
 #define CAPTURE_BUFFER (64 << 20)	/* ring bytes: seconds of line rate at 96 B */
@@ -46,6 +49,7 @@ struct capture_counts {
 	unsigned long long from_dut;	/* IPv4 frames the DUT sent to the host */
 	unsigned long long to_dut;	/* IPv4 frames the host sent to the DUT */
 	unsigned long long drops;	/* pcap ps_drop + ps_ifdrop: frames the capture missed */
+	struct data_span span;		/* the test's data frames on the record's clock */
 };
 
 struct capture;

@@ -40,22 +40,53 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
 	return buf;
 }
 
+/* The seconds of the test's data: the clocks less their outside seconds
+ * where those are known. */
+struct data_clocks {
+	double dut_s, dut_idle_s, host_s;
+	double dut_outside_s, host_outside_s;	/* 0: not known, nothing left out */
+};
+
+static struct data_clocks data_seconds(const struct run_clocks *c)
+{
+	struct data_clocks d = { c->dut_s, c->dut_idle_s, c->host_s, 0, 0 };
+	if (c->dut_outside_s > 0 && c->dut_outside_s < c->dut_s) {
+		d.dut_outside_s = c->dut_outside_s;
+		d.dut_s -= d.dut_outside_s;
+		/* some of the set-up was the DUT's own work */
+		d.dut_idle_s = d.dut_idle_s > d.dut_outside_s ? d.dut_idle_s - d.dut_outside_s : 0;
+	}
+	if (c->host_outside_s > 0 && c->host_outside_s < c->host_s) {
+		d.host_outside_s = c->host_outside_s;
+		d.host_s -= d.host_outside_s;
+	}
+	return d;
+}
+
 /* How the two clocks ran, the start of the reasons that blame the host's
  * side: "the DUT's clock ran 11.5 s, 11.3 s of it idle, while 2.6 s passed
- * on the host's". */
-static size_t clocks_text(const struct run_clocks *c, char *buf, size_t len)
+ * on the host's", and what was left out. */
+static size_t clocks_text(const struct data_clocks *d, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "the DUT's clock ran %.1f s, %.1f s of it idle, while %.1f s "
-			 "passed on the host's", c->dut_s, c->dut_idle_s, c->host_s);
+			 "passed on the host's", d->dut_s, d->dut_idle_s, d->host_s);
+	if (n >= 0 && (size_t)n < len && (d->dut_outside_s > 0 || d->host_outside_s > 0))
+		n += snprintf(buf + n, len - (size_t)n, " over the test's data (its set-up and "
+			      "teardown %.1f s more on the DUT's, %.1f s on the host's)",
+			      d->dut_outside_s, d->host_outside_s);
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;	/* where the rest goes */
 }
 
 int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 {
-	if (!(c->dut_s >= 0 && c->dut_idle_s >= 0 && c->host_s > 0 && c->host_wait_s >= 0))
+	if (!(c->dut_s >= 0 && c->dut_idle_s >= 0 && c->host_s > 0 && c->host_wait_s >= 0 &&
+	      c->dut_outside_s >= 0 && c->host_outside_s >= 0))
 		return -1;
-	struct clock_check r = { .idle_per_host_s = c->dut_idle_s / c->host_s,
-				 .host_wait_pct = 100 * c->host_wait_s / c->host_s };
+	struct data_clocks d = data_seconds(c);
+	struct clock_check r = { .idle_per_host_s = d.dut_idle_s / d.host_s,
+				 .host_wait_pct = 100 * c->host_wait_s / c->host_s,
+				 .dut_outside_s = d.dut_outside_s,
+				 .host_outside_s = d.host_outside_s };
 	int contended = r.host_wait_pct >= CROSSCHECK_MIN_HOST_WAIT_PCT;
 	int waited = r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S;
 	int tcp_waited = r.host_wait_pct >= CROSSCHECK_TCP_MIN_HOST_WAIT_PCT &&
@@ -63,7 +94,7 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 	if ((c->pacing == PACED_BY_DUT && contended && waited) ||
 	    (c->pacing == PACED_BY_TCP && tcp_waited)) {
 		r.host_behind = 1;
-		size_t n = clocks_text(c, r.reason, sizeof(r.reason));
+		size_t n = clocks_text(&d, r.reason, sizeof(r.reason));
 		snprintf(r.reason + n, sizeof(r.reason) - n, ", whose CPUs were contended "
 			 "%.0f %% of it: the DUT waited for a host that fell behind",
 			 r.host_wait_pct);
@@ -78,7 +109,7 @@ int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 	if (!r.host_behind && (c->pacing == PACED_BY_TCP || c->pacing == PACED_BY_HOST) &&
 	    waited) {
 		r.waited_for_host = 1;
-		size_t n = clocks_text(c, r.reason, sizeof(r.reason));
+		size_t n = clocks_text(&d, r.reason, sizeof(r.reason));
 		snprintf(r.reason + n, sizeof(r.reason) - n, ", whose ACKs or data the run "
 			 "needed (TCP, or the host sending): the DUT waited for the host");
 	}

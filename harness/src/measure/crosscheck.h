@@ -101,8 +101,18 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  * about 1 s (tests/integration/concurrent.sh, 2026-12-01). waited_for_host
  * says so.
  *
+ * Both signs of the idle DUT weigh the seconds of the test's data only.
+ * Set-up and teardown are outside what iperf3 measures, and a host late to
+ * answer there made a sound run look behind: 25.5 idle DUT-seconds in 5.2
+ * host seconds (at 39 % pressure), 25.4 of them before the parameters'
+ * answer, the 4 s test after it clean (docs/measurements.md, "A host late at
+ * a run's set-up"). The pressure stays the whole window's (PSI's totals are
+ * read at its ends).
+ *
  * Contract: crosscheck_clocks() returns -1 when a clock or the host's
- * pressure is unknown (negative, or no host seconds), leaving *out alone;
+ * pressure is unknown (negative, or no host seconds), or a clock's outside
+ * seconds are negative, leaving *out alone; outside seconds that are not
+ * less than their clock's are taken as not known;
  * else fills *out (reason when host_behind or waited_for_host) and returns 0.
  * Pure.
  */
@@ -129,10 +139,16 @@ struct run_clocks {
 	double dut_idle_s;	/* of it, idle (/proc/stat on the DUT) */
 	double host_s;		/* the host's wall clock over its window, which holds the agent's */
 	double host_wait_s;	/* of it, with a task waiting for a host CPU (PSI "some") */
+	/* Of dut_s and of host_s, the seconds before the test's first data
+	 * frame and after its last (measure/dataspan.h): its set-up and
+	 * teardown, on either clock from a record stamped with it; 0 when not
+	 * known. The DUT idles through them, waiting for the host's answers. */
+	double dut_outside_s, host_outside_s;
 };
 struct clock_check {
-	double idle_per_host_s;	/* dut_idle_s / host_s */
-	double host_wait_pct;	/* host_wait_s / host_s, in % */
+	double idle_per_host_s;	/* dut_idle_s / host_s, both without their outside_s */
+	double host_wait_pct;	/* host_wait_s / host_s (the whole window: PSI's), in % */
+	double dut_outside_s, host_outside_s;	/* what came off the clocks; 0: nothing */
 	int host_behind;	/* beyond the bounds of the run's pacing */
 	/* PACED_BY_TCP or PACED_BY_HOST on a host that was not contended, and
 	 * the DUT idled more DUT-seconds than passed on the host's clock: it
@@ -140,7 +156,7 @@ struct clock_check {
 	 * measurement alone (a DUT's own stall idles it too), enough not to
 	 * blame the DUT for a deadline on its clock that it missed. */
 	int waited_for_host;
-	char reason[256];	/* host_behind: the numbers, fit for a run's reason */
+	char reason[384];	/* host_behind: the numbers, fit for a run's reason */
 };
 #define CROSSCHECK_MAX_IDLE_PER_HOST_S 1.0
 #define CROSSCHECK_MIN_HOST_WAIT_PCT 25.0

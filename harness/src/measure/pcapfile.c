@@ -53,8 +53,8 @@ struct count_ctx {
 static void count_frame(void *ctx, long long t_us, const unsigned char *frame, size_t caplen)
 {
 	struct count_ctx *cc = ctx;
-	(void)t_us;
 	capture_count(&cc->c, capture_classify(frame, caplen, cc->host, cc->dut));
+	data_span_frame(&cc->c.span, t_us, frame, caplen);
 }
 
 int pcapfile_count(const char *path, long long from, long long to, const char *host_cidr,
@@ -65,6 +65,7 @@ int pcapfile_count(const char *path, long long from, long long to, const char *h
 		snprintf(err, errlen, "not IPv4 addresses: %s, %s", host_cidr, dut_cidr);
 		return -1;
 	}
+	data_span_init(&cc.c.span, cc.host, cc.dut);
 	if (pcapfile_each(path, from, to, count_frame, &cc, err, errlen) < 0)
 		return -1;
 	*out = cc.c;

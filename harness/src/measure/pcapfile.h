@@ -16,7 +16,8 @@
  * record of the window, its time in microseconds and its captured bytes, in
  * the file's order; 0, or -1 with the reason in err. pcapfile_count() is
  * that with capture_classify(); 0 with the counts (drops is always 0: a
- * file drops nothing), or -1 with the reason in err.
+ * file drops nothing) and the test's data span on the file's clock, or -1
+ * with the reason in err.
  */
 #ifndef HB_PCAPFILE_H
 #define HB_PCAPFILE_H

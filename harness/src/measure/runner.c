@@ -10,6 +10,7 @@
 #include "agent_proto.h"
 #include "measure/capture.h"
 #include "measure/crosscheck.h"
+#include "measure/dataspan.h"
 #include "measure/linkstats.h"
 #include "measure/pcapfile.h"
 #include "measure/profile.h"
@@ -807,9 +808,13 @@ struct host_view {
 	struct link_counters before, after;
 	int pcap_ok, link_ok, stopped;
 	const char *host_addr, *dut_addr;
-	/* the emulator's own record of the link (d->netdev_pcap), by offsets */
+	/* the emulator's own record of the link (d->netdev_pcap), by offsets,
+	 * read once the window closed */
 	const char *dump_path;
 	long long dump_from, dump_to;
+	struct capture_counts dump;
+	int dump_ok;
+	char dump_err[256];
 	/* the window on the host's clock, and PSI's cpu "some" total at its
 	 * ends (microseconds; -1 without PSI, a kernel booted with psi=0) */
 	double t_start, t_stop;
@@ -856,8 +861,12 @@ static void host_view_stop(struct host_view *h)
 	if (h->cap)
 		h->pcap_ok = capture_stop(h->cap, &h->pcap) == 0;
 	h->cap = NULL;
-	if (h->dump_path && h->dump_from >= 0)
-		h->dump_to = pcapfile_size(h->dump_path);
+	if (!h->dump_path || h->dump_from < 0)
+		return;
+	h->dump_to = pcapfile_size(h->dump_path);
+	h->dump_ok = h->dump_to >= h->dump_from &&
+		     pcapfile_count(h->dump_path, h->dump_from, h->dump_to, h->host_addr,
+				    h->dut_addr, &h->dump, h->dump_err, sizeof(h->dump_err)) == 0;
 }
 
 /* libpcap's counts of the frames each way on the host's interface, and
@@ -907,20 +916,18 @@ static long long dump_metrics(const struct host_view *h, FILE *trace, struct run
 {
 	if (!h->dump_path || h->dump_from < 0 || h->dump_to < h->dump_from)
 		return -1;
-	struct capture_counts dc;
-	char err[256];
-	if (pcapfile_count(h->dump_path, h->dump_from, h->dump_to, h->host_addr, h->dut_addr, &dc,
-			   err, sizeof(err)) != 0) {
-		fprintf(trace, "host filter-dump unreadable: %s\n", err);
+	if (!h->dump_ok) {
+		fprintf(trace, "host filter-dump unreadable: %s\n", h->dump_err);
 		return -1;
 	}
-	add_metric(res, "dump_dut_tx_frames", (double)dc.from_dut,
+	const struct capture_counts *dc = &h->dump;
+	add_metric(res, "dump_dut_tx_frames", (double)dc->from_dut,
 		   "QEMU filter-dump pcap read with libpcap, IPv4 DUT->host, host window");
-	add_metric(res, "dump_dut_rx_frames", (double)dc.to_dut,
+	add_metric(res, "dump_dut_rx_frames", (double)dc->to_dut,
 		   "QEMU filter-dump pcap read with libpcap, IPv4 host->DUT, host window");
 	fprintf(trace, "host filter-dump %s bytes %lld..%lld from_dut=%llu to_dut=%llu\n",
-		h->dump_path, h->dump_from, h->dump_to, dc.from_dut, dc.to_dut);
-	return (long long)dc.from_dut;
+		h->dump_path, h->dump_from, h->dump_to, dc->from_dut, dc->to_dut);
+	return (long long)dc->from_dut;
 }
 
 static void acked_frame(void *ctx, long long t_us, const unsigned char *frame, size_t caplen)
@@ -1027,13 +1034,22 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 		hb_info("  %s: the packet counts disagree: %s", run_id, pair);
 }
 
+/* A record's seconds outside the test's data, 0 when it has none. */
+static double outside_s(int ok, const struct capture_counts *c)
+{
+	long long us = ok ? data_span_outside_us(&c->span) : -1;
+	return us > 0 ? (double)us / 1e6 : 0;
+}
+
 /*
  * Did the host fall behind this run (measure/crosscheck.h)? Only in a
  * virtual-time run: in real time the DUT's clock is real time too. Who
  * paces the run decides which signs count (enum run_pacing). The
  * DUT's clock and idle ticks are the agent's window, the host's clock and
- * CPU pressure its own, which holds the agent's. *cc is filled whenever the
- * clocks were read.
+ * CPU pressure its own, which holds the agent's; the test's set-up and
+ * teardown come off either clock by the record stamped with it (the
+ * emulator's on the DUT's, the host's capture on the host's). *cc is
+ * filled whenever the clocks were read.
  */
 static int host_fell_behind(const struct dut *d, const struct workload *w,
 			    const struct host_view *h, const struct agent_report *a,
@@ -1049,6 +1065,8 @@ static int host_fell_behind(const struct dut *d, const struct workload *w,
 		.dut_s = dut_s, .dut_idle_s = dut_s * (double)v[CPU_IDLE] / (double)total,
 		.host_s = h->t_stop - h->t_start,
 		.host_wait_s = (double)(h->psi_stop - h->psi_start) / 1e6,
+		.dut_outside_s = outside_s(h->dump_ok, &h->dump),
+		.host_outside_s = outside_s(h->pcap_ok, &h->pcap),
 	};
 	return crosscheck_clocks(&c, cc) == 0 && cc->host_behind && d->timing == TIMING_VIRTUAL;
 }
@@ -1059,11 +1077,13 @@ static void clock_metrics(const struct clock_check *cc, FILE *trace, struct run_
 	if (cc->idle_per_host_s < 0)
 		return;
 	add_metric(res, "dut_idle_per_host_s", cc->idle_per_host_s,
-		   "DUT idle seconds (/proc/stat, DUT clock) / host seconds, over the windows");
+		   "DUT idle seconds (/proc/stat, DUT clock) / host seconds, over the windows "
+		   "less the test's set-up and teardown (the links' records)");
 	add_metric(res, "host_cpu_pressure_pct", cc->host_wait_pct,
 		   "host /proc/pressure/cpu some / host seconds, host window");
-	fprintf(trace, "host clocks: DUT idle %.3f s per host s, host CPU pressure %.1f %%\n",
-		cc->idle_per_host_s, cc->host_wait_pct);
+	fprintf(trace, "host clocks: DUT idle %.3f s per host s, host CPU pressure %.1f %%, "
+		"set-up and teardown left out %.3f s DUT, %.3f s host\n", cc->idle_per_host_s,
+		cc->host_wait_pct, cc->dut_outside_s, cc->host_outside_s);
 }
 
 /* A COUNTER, HIST or DSTAT line into the report; a malformed one, or one

@@ -12,7 +12,8 @@
  * with the emulator's virtual clock, the DUT's clock.
  *
  * The interval: it starts omit_us after the transfer's first data segment
- * (iperf3 starts its clock as the streams start sending) and lasts secs_us.
+ * (iperf3 starts its clock as the streams start sending; the cookie a
+ * client sends on each stream as it connects is not data, dataspan.h) and lasts secs_us.
  * A stream's acknowledged sequence number at either end is the last one its
  * receiver sent at or before that time. The streams are given by address
  * and port, their data direction from sender to receiver.

@@ -253,7 +253,9 @@ const struct metric_def metric_defs[] = {
 	  "context; in virtual time above 1, on a contended host, the run is `error` instead "
 	  "(docs/faults.md, \"A host that falls behind\"); 0.017-0.024 in recorded runs",
 	  "the DUT's idle seconds (`/proc/stat` idle share x its `CLOCK_MONOTONIC` delta, agent "
-	  "window) / the host's monotonic seconds over the host window", RUN },
+	  "window) / the host's monotonic seconds over the host window, each less the test's "
+	  "set-up and teardown (before its first data frame and after its last: QEMU's "
+	  "filter-dump on the DUT's clock, the host's capture on the host's)", RUN },
 	{ "host_cpu_pressure_pct", "%", N, SHOWN_STORED,
 	  "context: the share of the run during which a host task waited for a CPU; absent "
 	  "without PSI",
