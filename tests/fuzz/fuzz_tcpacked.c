@@ -54,11 +54,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* at most 2^31 bytes over 3 s */
 	if (mbps > 2147483648.0 * 8 / 3 / 1e6)
 		abort();
-	/* the times only grow, so the data lies within the record */
-	long long out = data_span_outside_us(&span);
-	if (out < -1 || (out >= 0 && (span.first_us > span.first_data_us ||
-				      span.first_data_us > span.last_data_us ||
-				      span.last_data_us > span.last_us || out > span.last_us - span.first_us)))
+	/* the times only grow, so the data lies within the record, and the
+	 * DUT's waits within the time outside it */
+	long long test_us = data[0] & 2 ? 4000000 : 0,
+		  out = data_span_outside_us(&span, test_us),
+		  waits = data_span_waits_us(&span, test_us);
+	if ((out < 0) != (waits < 0) || out < -1 || waits > out)
+		abort();
+	if (out >= 0 && (span.first_us > span.first_data_us ||
+			 span.first_data_us > span.last_data_us ||
+			 span.last_data_us > span.last_us || out > span.last_us - span.first_us))
 		abort();
 	return 0;
 }

@@ -366,10 +366,11 @@ static void a_wait_at_the_set_up_is_left_out(void **state)
 	assert_int_equal(crosscheck_clocks(&late, &cc), 0);
 	assert_true(cc.host_behind);
 	late.dut_outside_s = 25.378;
+	late.dut_waits_s = 25.360;
 	late.host_outside_s = 0.9;
 	assert_int_equal(crosscheck_clocks(&late, &cc), 0);
 	assert_false(cc.host_behind);
-	assert_true(cc.idle_per_host_s > 0.02 && cc.idle_per_host_s < 0.03);
+	assert_true(cc.idle_per_host_s > 0.032 && cc.idle_per_host_s < 0.033);	/* 0.14 / 4.3 */
 	assert_true(cc.host_wait_pct > 38.9 && cc.host_wait_pct < 39.1);	/* the window's */
 	/* without the host's record, its seconds stay whole */
 	late.host_outside_s = 0;
@@ -378,14 +379,19 @@ static void a_wait_at_the_set_up_is_left_out(void **state)
 	/* the idle inside the data stays: 10 idle DUT-s in 2 host-s */
 	struct run_clocks behind = { .pacing = PACED_BY_DUT, .dut_s = 12.5, .dut_idle_s = 10.5,
 				     .host_s = 2.5, .host_wait_s = 1.0, .dut_outside_s = 0.5,
-				     .host_outside_s = 0.5 };
+				     .dut_waits_s = 0.5, .host_outside_s = 0.5 };
 	assert_int_equal(crosscheck_clocks(&behind, &cc), 0);
 	assert_true(cc.host_behind);
 	assert_true(cc.idle_per_host_s > 4.99 && cc.idle_per_host_s < 5.01);
 	assert_non_null(strstr(cc.reason, "the DUT's clock ran 12.0 s, 10.0 s of it idle, while "
 					  "2.0 s passed on the host's over the test's data (its "
-					  "set-up and teardown 0.5 s more on the DUT's, 0.5 s on "
-					  "the host's)"));
+					  "set-up and teardown 0.5 s more on the DUT's, 0.5 s of it "
+					  "idle, 0.5 s on the host's)"));
+	/* the DUT's own work outside the test is not taken off its idle */
+	behind.dut_waits_s = 0.1;
+	assert_int_equal(crosscheck_clocks(&behind, &cc), 0);
+	assert_true(cc.idle_per_host_s > 5.19 && cc.idle_per_host_s < 5.21);
+	behind.dut_waits_s = 0.5;
 	/* outside seconds a clock does not have are not known */
 	behind.dut_outside_s = 12.5;
 	behind.host_outside_s = 3;
@@ -406,6 +412,7 @@ static void unknown_clocks_decide_nothing(void **state)
 		{ .dut_s = -1, .dut_idle_s = 10, .host_s = 2, .host_wait_s = 2 },
 		{ .dut_s = 11, .dut_idle_s = 10, .host_s = 2, .host_wait_s = 2, .dut_outside_s = -1 },
 		{ .dut_s = 11, .dut_idle_s = 10, .host_s = 2, .host_wait_s = 2, .host_outside_s = -1 },
+		{ .dut_s = 11, .dut_idle_s = 10, .host_s = 2, .host_wait_s = 2, .dut_waits_s = -1 },
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(unknown); i++)
 		assert_int_equal(crosscheck_clocks(&unknown[i], &cc), -1);

@@ -48,6 +48,7 @@ static const struct seg syn = { DUT, HOST, CPORT, HPORT, 1, 0, 0x02, 0 },
 			cookie = { DUT, HOST, CPORT, HPORT, 2, 2, 0x18, 37 },
 			params = { DUT, HOST, CPORT, HPORT, 39, 2, 0x18, 119 },
 			answer = { HOST, DUT, HPORT, CPORT, 2, 158, 0x18, 1 },
+			kernel_ack = { HOST, DUT, HPORT, CPORT, 2, 158, 0x10, 0 },
 			results = { DUT, HOST, CPORT, HPORT, 158, 3, 0x18, 280 },
 			fin = { DUT, HOST, CPORT, HPORT, 438, 3, 0x11, 0 };
 
@@ -64,6 +65,7 @@ static void udp_set_up_wait_is_outside(void **state)
 	feed(&s, 1147, &synack);
 	feed(&s, 2389, &cookie);
 	feed(&s, 5245, &params);
+	feed(&s, 5245, &kernel_ack);	/* at once: not the answer */
 	feed(&s, 25365038, &answer);
 	feed_udp(&s, 25365874, &hello);
 	feed_udp(&s, 25365874, &reply);
@@ -76,7 +78,15 @@ static void udp_set_up_wait_is_outside(void **state)
 	feed(&s, 29378463, &fin);
 	assert_int_equal(s.first_data_us, 25369203);
 	assert_int_equal(s.last_data_us, last);
-	assert_int_equal(data_span_outside_us(&s), (25369203 - 1147) + (29378463 - last));
+	/* the test ends at its last datagram on the host's clock, 4 s (omit +
+	 * duration) past its first on the DUT's */
+	assert_int_equal(data_span_outside_us(&s, 0), (25369203 - 1147) + (29378463 - last));
+	assert_int_equal(data_span_outside_us(&s, 4000000),
+			 (25369203 - 1147) + (29378463 - (25369203 + 4000000)));
+	/* of it the DUT waited for the answers: the parameters' 25.36 s, and
+	 * after the last datagram for the host's TEST_END state */
+	assert_int_equal(data_span_waits_us(&s, 4000000), 25365038 - 5245);
+	assert_int_equal(data_span_waits_us(&s, 0), (25365038 - 5245) + (29369021 - last));
 }
 
 /* TCP, the host sending (DUT-RX): the data stream's handshake and the
@@ -105,7 +115,48 @@ static void tcp_data_stream_after_its_cookie(void **state)
 	assert_int_equal(s.control_port, CPORT);
 	assert_int_equal(s.first_data_us, 501 * MS);
 	assert_int_equal(s.last_data_us, 3501 * MS);
-	assert_int_equal(data_span_outside_us(&s), 501 * MS + 99 * MS);
+	assert_int_equal(data_span_outside_us(&s, 0), 501 * MS + 99 * MS);
+	assert_int_equal(data_span_outside_us(&s, 3000 * MS), 501 * MS + 99 * MS);
+	/* the DUT's set-up work is not a wait; the ACK-to-data gaps are the
+	 * test's */
+	assert_int_equal(data_span_waits_us(&s, 3000 * MS), 496 * MS);
+}
+
+/* A transfer that stalls before its end: on the DUT's clock (the test's
+ * length known) the stall stays inside; on the host's the test ends at the
+ * last data frame, and the stall is left out, which only makes the host's
+ * seconds fewer. */
+static void a_stall_before_the_end_stays_inside(void **state)
+{
+	(void)state;
+	struct data_span s;
+	span_of(&s);
+	struct seg data = { DUT, HOST, DPORT, HPORT, 39, 2, 0x10, 1448 };
+	feed(&s, 0, &syn);
+	for (long long t = 100 * MS; t <= 1500 * MS; t += MS)
+		feed(&s, t, &data);
+	feed(&s, 3200 * MS, &results);
+	feed(&s, 3300 * MS, &answer);
+	assert_int_equal(data_span_outside_us(&s, 3000 * MS), 100 * MS + 200 * MS);
+	assert_int_equal(data_span_outside_us(&s, 0), 100 * MS + 1800 * MS);
+	assert_int_equal(data_span_waits_us(&s, 3000 * MS), 100 * MS);
+	assert_int_equal(data_span_waits_us(&s, 0), 100 * MS);
+}
+
+/* A teardown of more answers than the span keeps: the last ones count. */
+static void a_long_teardown_keeps_its_last_waits(void **state)
+{
+	(void)state;
+	struct data_span s;
+	span_of(&s);
+	struct dgram data = { DUT, HOST, DPORT, HPORT, 64 };
+	feed(&s, 0, &syn);
+	feed_udp(&s, 10, &data);
+	for (long long i = 0; i < DATASPAN_WAITS + 8; i++) {
+		feed(&s, 1000 + i * 10, &results);
+		feed(&s, 1000 + i * 10 + (i < 8 ? 5 : 1), &answer);
+	}
+	assert_int_equal(data_span_waits_us(&s, 0), DATASPAN_WAITS);
 }
 
 /* What came before the control connection's SYN (a run before's last
@@ -121,7 +172,7 @@ static void only_this_tests_frames(void **state)
 	feed(&s, 0, &old);
 	feed_udp(&s, 10, &data);
 	assert_int_equal(s.first_us, -1);
-	assert_int_equal(data_span_outside_us(&s), -1);
+	assert_int_equal(data_span_outside_us(&s, 0), -1);
 	feed(&s, 100, &syn);
 	feed_udp(&s, 200, &stranger);
 	feed_udp(&s, 300, &data);
@@ -129,7 +180,7 @@ static void only_this_tests_frames(void **state)
 	feed(&s, 500, &fin);
 	assert_int_equal(s.first_us, 100);
 	assert_int_equal(s.last_us, 500);
-	assert_int_equal(data_span_outside_us(&s), 200 + 200);
+	assert_int_equal(data_span_outside_us(&s, 0), 200 + 200);
 	/* the host's SYN (a connection it opened) is not the control's */
 	span_of(&s);
 	struct seg hsyn = { HOST, DUT, HPORT, CPORT, 1, 0, 0x02, 0 };
@@ -148,7 +199,7 @@ static void no_data_no_span(void **state)
 	feed(&s, 1, &cookie);
 	feed(&s, 2, &params);
 	feed(&s, 3, &fin);
-	assert_int_equal(data_span_outside_us(&s), -1);
+	assert_int_equal(data_span_outside_us(&s, 0), -1);
 }
 
 /* Frames cut short, fragments and other protocols count nothing. */
@@ -182,6 +233,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(udp_set_up_wait_is_outside),
 		cmocka_unit_test(tcp_data_stream_after_its_cookie),
+		cmocka_unit_test(a_stall_before_the_end_stays_inside),
+		cmocka_unit_test(a_long_teardown_keeps_its_last_waits),
 		cmocka_unit_test(only_this_tests_frames),
 		cmocka_unit_test(no_data_no_span),
 		cmocka_unit_test(broken_frames_count_nothing),

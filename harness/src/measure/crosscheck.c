@@ -44,17 +44,20 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  * where those are known. */
 struct data_clocks {
 	double dut_s, dut_idle_s, host_s;
-	double dut_outside_s, host_outside_s;	/* 0: not known, nothing left out */
+	double dut_outside_s, host_outside_s, dut_waits_s;	/* 0: nothing left out */
 };
 
 static struct data_clocks data_seconds(const struct run_clocks *c)
 {
-	struct data_clocks d = { c->dut_s, c->dut_idle_s, c->host_s, 0, 0 };
+	struct data_clocks d = { c->dut_s, c->dut_idle_s, c->host_s, 0, 0, 0 };
 	if (c->dut_outside_s > 0 && c->dut_outside_s < c->dut_s) {
 		d.dut_outside_s = c->dut_outside_s;
 		d.dut_s -= d.dut_outside_s;
-		/* some of the set-up was the DUT's own work */
-		d.dut_idle_s = d.dut_idle_s > d.dut_outside_s ? d.dut_idle_s - d.dut_outside_s : 0;
+		/* what the DUT waited there was idle; the rest was its work */
+		d.dut_waits_s = c->dut_waits_s < d.dut_outside_s ? c->dut_waits_s : d.dut_outside_s;
+		if (d.dut_waits_s > d.dut_idle_s)
+			d.dut_waits_s = d.dut_idle_s;
+		d.dut_idle_s -= d.dut_waits_s;
 	}
 	if (c->host_outside_s > 0 && c->host_outside_s < c->host_s) {
 		d.host_outside_s = c->host_outside_s;
@@ -72,20 +75,21 @@ static size_t clocks_text(const struct data_clocks *d, char *buf, size_t len)
 			 "passed on the host's", d->dut_s, d->dut_idle_s, d->host_s);
 	if (n >= 0 && (size_t)n < len && (d->dut_outside_s > 0 || d->host_outside_s > 0))
 		n += snprintf(buf + n, len - (size_t)n, " over the test's data (its set-up and "
-			      "teardown %.1f s more on the DUT's, %.1f s on the host's)",
-			      d->dut_outside_s, d->host_outside_s);
+			      "teardown %.1f s more on the DUT's, %.1f s of it idle, %.1f s on the "
+			      "host's)", d->dut_outside_s, d->dut_waits_s, d->host_outside_s);
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;	/* where the rest goes */
 }
 
 int crosscheck_clocks(const struct run_clocks *c, struct clock_check *out)
 {
 	if (!(c->dut_s >= 0 && c->dut_idle_s >= 0 && c->host_s > 0 && c->host_wait_s >= 0 &&
-	      c->dut_outside_s >= 0 && c->host_outside_s >= 0))
+	      c->dut_outside_s >= 0 && c->host_outside_s >= 0 && c->dut_waits_s >= 0))
 		return -1;
 	struct data_clocks d = data_seconds(c);
 	struct clock_check r = { .idle_per_host_s = d.dut_idle_s / d.host_s,
 				 .host_wait_pct = 100 * c->host_wait_s / c->host_s,
 				 .dut_outside_s = d.dut_outside_s,
+				 .dut_waits_s = d.dut_waits_s,
 				 .host_outside_s = d.host_outside_s };
 	int contended = r.host_wait_pct >= CROSSCHECK_MIN_HOST_WAIT_PCT;
 	int waited = r.idle_per_host_s > CROSSCHECK_MAX_IDLE_PER_HOST_S;

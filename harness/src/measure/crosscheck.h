@@ -111,8 +111,9 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  *
  * Contract: crosscheck_clocks() returns -1 when a clock or the host's
  * pressure is unknown (negative, or no host seconds), or a clock's outside
- * seconds are negative, leaving *out alone; outside seconds that are not
- * less than their clock's are taken as not known;
+ * seconds or the waits are negative, leaving *out alone; outside seconds
+ * that are not less than their clock's are taken as not known, waits
+ * beyond the outside seconds as those;
  * else fills *out (reason when host_behind or waited_for_host) and returns 0.
  * Pure.
  */
@@ -140,15 +141,17 @@ struct run_clocks {
 	double host_s;		/* the host's wall clock over its window, which holds the agent's */
 	double host_wait_s;	/* of it, with a task waiting for a host CPU (PSI "some") */
 	/* Of dut_s and of host_s, the seconds before the test's first data
-	 * frame and after its last (measure/dataspan.h): its set-up and
+	 * frame and after its end (measure/dataspan.h): its set-up and
 	 * teardown, on either clock from a record stamped with it; 0 when not
-	 * known. The DUT idles through them, waiting for the host's answers. */
-	double dut_outside_s, host_outside_s;
+	 * known. Of dut_outside_s, the DUT's waits for the host's answers,
+	 * which are idle (the rest is the DUT's work). */
+	double dut_outside_s, host_outside_s, dut_waits_s;
 };
 struct clock_check {
 	double idle_per_host_s;	/* dut_idle_s / host_s, both without their outside_s */
 	double host_wait_pct;	/* host_wait_s / host_s (the whole window: PSI's), in % */
-	double dut_outside_s, host_outside_s;	/* what came off the clocks; 0: nothing */
+	/* what came off the clocks and the DUT's idle seconds; 0: nothing */
+	double dut_outside_s, host_outside_s, dut_waits_s;
 	int host_behind;	/* beyond the bounds of the run's pacing */
 	/* PACED_BY_TCP or PACED_BY_HOST on a host that was not contended, and
 	 * the DUT idled more DUT-seconds than passed on the host's clock: it

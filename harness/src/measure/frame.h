@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define FRAME_TCP_FIN 0x01
 #define FRAME_TCP_SYN 0x02
 #define FRAME_TCP_ACK 0x10
 

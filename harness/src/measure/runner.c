@@ -1034,10 +1034,12 @@ static void host_metrics(const struct host_view *h, const struct agent_report *a
 		hb_info("  %s: the packet counts disagree: %s", run_id, pair);
 }
 
-/* A record's seconds outside the test's data, 0 when it has none. */
-static double outside_s(int ok, const struct capture_counts *c)
+/* A record's seconds outside the test (test_us long on its clock, 0 when
+ * not known), or of them the DUT's waits, 0 when it has no data. */
+static double outside_s(int ok, const struct capture_counts *c, long long test_us, int waits)
 {
-	long long us = ok ? data_span_outside_us(&c->span) : -1;
+	long long us = !ok ? -1 : waits ? data_span_waits_us(&c->span, test_us)
+					 : data_span_outside_us(&c->span, test_us);
 	return us > 0 ? (double)us / 1e6 : 0;
 }
 
@@ -1060,13 +1062,15 @@ static int host_fell_behind(const struct dut *d, const struct workload *w,
 	if (ns < 0 || total <= 0 || v[CPU_IDLE] < 0 || h->psi_start < 0)
 		return 0;
 	double dut_s = (double)ns / 1e9;
+	long long test_us = (long long)(w->omit_s + w->duration_s) * 1000000;
 	struct run_clocks c = {
 		.pacing = crosscheck_pacing(w),
 		.dut_s = dut_s, .dut_idle_s = dut_s * (double)v[CPU_IDLE] / (double)total,
 		.host_s = h->t_stop - h->t_start,
 		.host_wait_s = (double)(h->psi_stop - h->psi_start) / 1e6,
-		.dut_outside_s = outside_s(h->dump_ok, &h->dump),
-		.host_outside_s = outside_s(h->pcap_ok, &h->pcap),
+		.dut_outside_s = outside_s(h->dump_ok, &h->dump, test_us, 0),
+		.dut_waits_s = outside_s(h->dump_ok, &h->dump, test_us, 1),
+		.host_outside_s = outside_s(h->pcap_ok, &h->pcap, 0, 0),
 	};
 	return crosscheck_clocks(&c, cc) == 0 && cc->host_behind && d->timing == TIMING_VIRTUAL;
 }
@@ -1082,8 +1086,9 @@ static void clock_metrics(const struct clock_check *cc, FILE *trace, struct run_
 	add_metric(res, "host_cpu_pressure_pct", cc->host_wait_pct,
 		   "host /proc/pressure/cpu some / host seconds, host window");
 	fprintf(trace, "host clocks: DUT idle %.3f s per host s, host CPU pressure %.1f %%, "
-		"set-up and teardown left out %.3f s DUT, %.3f s host\n", cc->idle_per_host_s,
-		cc->host_wait_pct, cc->dut_outside_s, cc->host_outside_s);
+		"set-up and teardown left out %.3f s DUT (%.3f s of it idle), %.3f s host\n",
+		cc->idle_per_host_s, cc->host_wait_pct, cc->dut_outside_s, cc->dut_waits_s,
+		cc->host_outside_s);
 }
 
 /* A COUNTER, HIST or DSTAT line into the report; a malformed one, or one
