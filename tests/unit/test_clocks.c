@@ -105,7 +105,7 @@ static void recorded_runs_are_measurements(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < HB_ARRAY_SIZE(recorded); i++) {
-		struct run_clocks c;
+		struct run_clocks c = { 0 };
 		load_recorded(&recorded[i], &c);
 		struct clock_check cc;
 		c.host_wait_s = 0.02 * c.host_s;	/* the quiet machine's 2 % */
