@@ -86,6 +86,14 @@ v=$(sql "SELECT CAST(value AS INTEGER) FROM metrics WHERE run_id='$udp' AND name
 check "UDP DUT-TX: the DUT's, netlink's and pcap's counts agree (counts_inconsistent=$v)" [ "$v" = 0 ]
 v=$(sql "SELECT value FROM metrics WHERE run_id='$udp' AND name='dump_dut_tx_frames'")
 check "UDP DUT-TX: QEMU's filter-dump counted the DUT's frames too (got $v)" awk -v v="${v:-0}" 'BEGIN { exit !(v > 0) }'
+# the clock check found the test's data in both records: its set-up and
+# teardown on the DUT's clock (filter-dump) and on the host's (capture)
+for r in $(sql "SELECT id FROM runs"); do
+	out=$(sed -n 's/.*set-up and teardown left out \([0-9.]*\) s DUT ([0-9.]* s of it idle), \([0-9.]*\) s host$/\1 \2/p' \
+		"$HILBENCH_STORE/runs/$r/agent.log")
+	check "run $r: the test's set-up and teardown found on both clocks (got ${out:-none})" \
+		awk -v d="${out% *}" -v h="${out#* }" 'BEGIN { exit !(d > 0 && h > 0) }'
+done
 mbps=$(sql "SELECT value FROM metrics m JOIN runs r ON r.id=m.run_id WHERE r.workload='tcp-rx-smoke' AND m.name='mbps'")
 check "TCP DUT-RX Mbit/s > 0 (got $mbps)" awk -v v="${mbps:-0}" 'BEGIN { exit !(v > 0) }'
 # the DUT receiving, its iperf3 counts what arrived: the bytes it

@@ -101,12 +101,13 @@ const char *crosscheck_pair_text(const struct crosscheck *cc, const long long *c
  * about 1 s (tests/integration/concurrent.sh, 2026-12-01). waited_for_host
  * says so.
  *
- * Both signs of the idle DUT weigh the seconds of the test's data only.
- * Set-up and teardown are outside what iperf3 measures, and a host late to
- * answer there made a sound run look behind: 25.5 idle DUT-seconds in 5.2
- * host seconds (at 39 % pressure), 25.4 of them before the parameters'
- * answer, the 4 s test after it clean (docs/measurements.md, "A host late at
- * a run's set-up"). The pressure stays the whole window's (PSI's totals are
+ * The idle DUT-seconds and the host's seconds are the test's only
+ * (measure/dataspan.h: from its first data frame to its end). Set-up and
+ * teardown are outside what iperf3 measures, and a host late to answer
+ * there made a sound run look behind: 25.5 idle DUT-seconds in 5.2 host
+ * seconds (at 39 % pressure), 25.4 of them before the parameters' answer,
+ * the 4 s test after it clean (docs/measurements.md, "A host late at a
+ * run's set-up"). The pressure stays the whole window's (PSI's totals are
  * read at its ends).
  *
  * Contract: crosscheck_clocks() returns -1 when a clock or the host's
