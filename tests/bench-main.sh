@@ -89,6 +89,11 @@ verdicts() {	# NAME
 		grep '^| [a-z]' | grep -v '^| strategy')
 	echo "$agree $total"
 }
+# The runs the clock rules or the infrastructure voided: each was retried,
+# and each costs the plan a run (docs/faults.md).
+errors() {	# NAME
+	echo "$(grep -c 'error: run [^ ]*: error:' "$HILBENCH_STORE/$1.log" || true) run(s) error, retried"
+}
 ratio() {	# A B: A / B
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'
 }
@@ -102,5 +107,7 @@ for name in planned reused; do
 	echo "bench: main job, runs until decided, $what: ${s} s, fixed / this $(ratio "$fixed_s" "$s"); verdicts: $agree of $total agree with the fixed plan's"
 	echo "bench: ETA, $name: $(eta_check "$name")"
 	grep -h '^[0-9]* runs, [0-9]* builds' "$HILBENCH_STORE/$name.out" | sed "s/^/bench: $name: /" || true
+	echo "bench: $name: $(errors "$name")"
 done
 echo "bench: ETA, fixed plan: $(eta_check fixed)"
+echo "bench: fixed: $(errors fixed)"
