@@ -19,9 +19,7 @@
  * each flight is a process of its own. fan_run stands in for the runner.
  * The board file is the repository's qemu-orangepi-pc-lava-server. emu_ops
  * is the same TEST DOUBLE named "qemu", one boot for many runs, on the
- * repository's qemu-orangepi-pc: no emulator is started; emu_bg_ops adds
- * to it the host's turns and a foreground() that only counts (a boot in the
- * background: no priority is changed). */
+ * repository's qemu-orangepi-pc: no emulator is started. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,14 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "measure/crosscheck.h"
 #include "run/executor.h"
 #include "run_double.h"
 #include "store/store.h"
-#include "util/lock.h"
 #include "util/util.h"
 
 /* What the doubles saw, over every process. */
@@ -49,9 +45,6 @@ struct fan_seen {
 	/* runs under way now, host-paced (alone) or not; a run that found
 	 * the other kind under way; hold(1) calls */
 	atomic_int alone_now, shared_now, overlapped, alone_runs, held;
-	/* boots in the background, foreground() calls, runs on a DUT not
-	 * lifted yet */
-	atomic_int background, lifted, ran_in_background;
 	int slots;		/* what slots() says */
 	int cap;		/* ... and its cap */
 	int want;		/* a run waits until this many boots are up at once */
@@ -140,30 +133,6 @@ static const struct deploy_ops emu_hold_ops = {
 	.hold = fan_hold,
 };
 
-/* emu_hold_ops whose boots can go in the background (deploy/dut.h). */
-static int bg_pending;	/* this flight's DUT booted in the background, not lifted */
-static int emu_bg_start(struct dut *d, const struct dut_image *img)
-{
-	if (img->background) {
-		atomic_fetch_add(&seen->background, 1);
-		bg_pending = 1;
-	}
-	return fan_start(d, img);
-}
-
-static int emu_bg_foreground(struct dut *d)
-{
-	(void)d;
-	bg_pending = 0;
-	atomic_fetch_add(&seen->lifted, 1);
-	return 0;
-}
-
-static const struct deploy_ops emu_bg_ops = {
-	.name = "qemu", .start = emu_bg_start, .stop = fan_stop, .version = fan_version,
-	.hold = fan_hold, .foreground = emu_bg_foreground,
-};
-
 /* Waits (10 s at most) for want boots up at once, or the interrupt. */
 static void wait_for(int interrupted)
 {
@@ -201,7 +170,6 @@ static enum run_class fan_run(struct dut *d, const struct workload *w, const cha
 		wait_for(0);
 	}
 	/* a while under way, seeing whether the other kind is too */
-	atomic_fetch_add(&seen->ran_in_background, bg_pending);
 	int alone = !crosscheck_shares_host(w);
 	atomic_fetch_add(alone ? &seen->alone_now : &seen->shared_now, 1);
 	atomic_fetch_add(&seen->alone_runs, alone);
@@ -490,47 +458,6 @@ static void with_the_hosts_turns_a_host_paced_run_is_alone(void **state)
 	assert_true(atomic_load(&seen->held) > 0);	/* a board waited for one */
 }
 
-/* A boot beside a run that has the host alone goes in the background
- * (on the CPU time that run leaves) instead of waiting for it, and its DUT
- * is lifted back to normal priority before any run of its own. The run
- * that has the host is another hilbench's, in a process here: it holds
- * the turn until a boot went in the background (or 10 s, when boots wait
- * for it as they did before). */
-static void a_boot_beside_an_alone_run_goes_in_the_background(void **state)
-{
-	(void)state;
-	if (!dut_can_background(&emu_bg_ops))
-		skip();	/* this process may not lift a program from SCHED_IDLE */
-	int ready[2];
-	assert_int_equal(pipe(ready), 0);
-	pid_t other = fork();
-	assert_true(other >= 0);
-	if (other == 0) {
-		struct host_turn t;
-		if (lock_host_turn(&t, 1, 1) != 0 || write(ready[1], "!", 1) != 1)
-			_exit(1);
-		for (int k = 0; k < 1000 && !atomic_load(&seen->background); k++)
-			usleep(10000);
-		_exit(0);
-	}
-	char c;
-	assert_int_equal(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	close(ready[1]);
-	seen->want = 2;
-	struct classes k;
-	assert_int_equal(run_emulated(&emu_bg_ops, 2, TIMING_VIRTUAL, "tcp-dut-tx,tcp-dut-rx", &k),
-			 0);
-	int status;
-	assert_int_equal(waitpid(other, &status, 0), other);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	assert_int_equal(k.pass, 6);
-	assert_int_equal(atomic_load(&seen->overlapped), 0);
-	assert_true(atomic_load(&seen->background) >= 1);
-	assert_int_equal(atomic_load(&seen->lifted), atomic_load(&seen->background));
-	assert_int_equal(atomic_load(&seen->ran_in_background), 0);
-}
-
 int main(void)
 {
 	/* the host's turns' lock files (util/lock.h), one cache for the
@@ -558,8 +485,6 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(tcp_runs_have_the_host_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(with_the_hosts_turns_a_host_paced_run_is_alone,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(a_boot_beside_an_alone_run_goes_in_the_background,
 						setup, teardown),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,8 +9,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
-#include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,74 +157,12 @@ static void test_handled_signal_stops_the_tree(void **state)
 	remove_files(pidfile);
 }
 
-/* A boot in the background (deploy/dut.h): the program at SCHED_IDLE from
- * its first instruction, lifted back once ready where this process may. */
-static void test_idle_priority_and_back(void **state)
-{
-	(void)state;
-	struct proc_opts o = PROC_OPTS_DEFAULT;
-	o.idle_priority = 1;
-	char *sleeper[] = { "sleep", "30", NULL };
-	pid_t pid = proc_spawn(sleeper, &o);
-	assert_true(pid > 0);
-	assert_int_equal(sched_getscheduler(pid), SCHED_IDLE);
-	if (proc_idle_reversible()) {
-		assert_int_equal(proc_priority_normal(pid), 0);
-		assert_int_equal(sched_getscheduler(pid), SCHED_OTHER);
-	} else {
-		errno = 0;
-		assert_int_equal(proc_priority_normal(pid), -1);
-		assert_int_equal(errno, EPERM);
-	}
-	kill(pid, SIGKILL);
-	assert_int_equal(proc_wait(pid), 128 + SIGKILL);
-	errno = 0;
-	assert_int_equal(proc_priority_normal(pid), -1);	/* reaped: no such process */
-	assert_int_equal(errno, ENOENT);
-}
-
-/* Every thread is lifted, not only the first: an emulator's vCPU is one of
- * several. Here a thread of this process that put itself at SCHED_IDLE. */
-static pthread_barrier_t idle_set, lifted;
-static pid_t idle_tid;
-static void *idle_thread(void *arg)
-{
-	(void)arg;
-	struct sched_param p = { 0 };
-	idle_tid = gettid();
-	sched_setscheduler(0, SCHED_IDLE, &p);
-	pthread_barrier_wait(&idle_set);
-	pthread_barrier_wait(&lifted);
-	return NULL;
-}
-
-static void test_every_thread_lifted(void **state)
-{
-	(void)state;
-	if (!proc_idle_reversible())
-		skip();
-	pthread_barrier_init(&idle_set, NULL, 2);
-	pthread_barrier_init(&lifted, NULL, 2);
-	pthread_t t;
-	assert_int_equal(pthread_create(&t, NULL, idle_thread, NULL), 0);
-	pthread_barrier_wait(&idle_set);
-	assert_int_equal(sched_getscheduler(idle_tid), SCHED_IDLE);
-	assert_int_equal(proc_priority_normal(getpid()), 0);
-	assert_int_equal(sched_getscheduler(idle_tid), SCHED_OTHER);
-	pthread_barrier_wait(&lifted);
-	pthread_join(t, NULL);
-	pthread_barrier_destroy(&idle_set);
-	pthread_barrier_destroy(&lifted);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_status_and_exec_failure),
 		cmocka_unit_test(test_tree_dies_with_hilbench),
 		cmocka_unit_test(test_handled_signal_stops_the_tree),
-		cmocka_unit_test(test_idle_priority_and_back),
-		cmocka_unit_test(test_every_thread_lifted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

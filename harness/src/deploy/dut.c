@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/proc.h"
 #include "util/util.h"
 
 volatile sig_atomic_t hb_interrupted;
@@ -200,9 +199,8 @@ int dut_send(struct dut *d, const char *fmt, ...)
 	return write_all(d->con_wr, line, (size_t)n);
 }
 
-/* dut_boot() up to the agent's READY (or the load of a saved DUT). */
-static int boot_until_ready(struct dut *d, const struct board *b, const struct dut_image *img,
-			    enum timing_mode t, const char *workdir, const char *console_log)
+int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
+	     enum timing_mode t, const char *workdir, const char *console_log)
 {
 	memset(d, 0, sizeof(*d));
 	d->board = b;
@@ -293,24 +291,6 @@ static int boot_until_ready(struct dut *d, const struct board *b, const struct d
 			return 0;
 		}
 	}
-}
-
-int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
-	     enum timing_mode t, const char *workdir, const char *console_log)
-{
-	int rc = boot_until_ready(d, b, img, t, workdir, console_log);
-	if (rc == 0 && img->background && d->ops->foreground(d) < 0) {
-		snprintf(d->health, sizeof(d->health),
-			 "the emulator booted in the background could not be put back to "
-			 "normal priority (see the error above)");
-		return HB_FAIL;
-	}
-	return rc;
-}
-
-int dut_can_background(const struct deploy_ops *ops)
-{
-	return ops && ops->foreground && proc_idle_reversible();
 }
 
 void dut_hold(struct dut *d, int on)

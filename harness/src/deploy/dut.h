@@ -57,11 +57,6 @@ struct dut_image {
 	struct dut_saved *save;
 	/* Start from this saved DUT instead of booting; NULL: boot. */
 	const struct dut_saved *resume;
-	/* Boot in the background (where dut_can_background()): the emulator
-	 * on the host's CPUs only when nothing else wants them, so it may boot
-	 * beside a run that has the host alone (util/lock.h); dut_boot() puts
-	 * it back at normal priority once ready, before any run. */
-	int background;
 };
 
 /* A booted DUT saved before its first run, from which later boots of the
@@ -107,10 +102,6 @@ struct deploy_ops {
 	 * on; 0, or -1 with the error said. A backend with it also starts from
 	 * dut_image.resume; NULL: its DUTs boot every time. */
 	int (*save)(struct dut *d, int fd);
-	/* Back to normal priority after a boot in the background
-	 * (dut_image.background): 0, or -1 with the error said. NULL: its
-	 * boots cannot go in the background. */
-	int (*foreground)(struct dut *d);
 	/* Its emulator records every frame of the DUT's link (dut.netdev_pcap):
 	 * the metrics that need a link record (store/metrics.h) come from it. */
 	int records_link;
@@ -168,10 +159,6 @@ int dut_send(struct dut *d, const char *fmt, ...) __attribute__((format(printf, 
  * -1 when the console closed (the DUT died) or the run was interrupted. */
 int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s);
 void dut_shutdown(struct dut *d);
-/* Whether boots of backend ops can go in the background (dut_image.
- * background): it has foreground, and this process may lift a program
- * from the idle priority (util/proc.h). */
-int dut_can_background(const struct deploy_ops *ops);
 /* deploy_ops.hold, where the backend has it and the DUT is up. */
 void dut_hold(struct dut *d, int on);
 

@@ -275,7 +275,6 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	o.stdout_fd = from[1];
 	o.log = log;
 	o.new_pgrp = 1;
-	o.idle_priority = img->background;
 	q->pid = proc_spawn(strlist_argv(&a), &o);
 	int saved = errno;
 	close(to[0]);
@@ -359,16 +358,6 @@ static void qemu_hold(struct dut *d, int on)
 		kill(q->pid, on ? SIGSTOP : SIGCONT);
 }
 
-static int qemu_foreground(struct dut *d)
-{
-	struct qemu_state *q = d->priv;
-	if (proc_priority_normal(q->pid) == 0)
-		return 0;
-	hb_err("%s: cannot put the emulator (pid %d) back to normal priority: %s",
-	       d->board->name, (int)q->pid, strerror(errno));
-	return -1;
-}
-
 static const char *qemu_get_version(struct dut *d)
 {
 	struct qemu_state *q = d->priv;
@@ -382,7 +371,6 @@ static const struct deploy_ops qemu_ops = {
 	.version = qemu_get_version,
 	.hold = qemu_hold,
 	.save = qemu_save,
-	.foreground = qemu_foreground,
 	.records_link = 1,
 };
 DEPLOY_BACKEND(qemu_ops)

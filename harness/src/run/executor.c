@@ -496,17 +496,12 @@ static void saved_keep(const struct cell *c, const struct dut *d, const struct d
 static int boot_cell(struct cell *c, const struct workload *w, int resumable, struct boot *bt)
 {
 	struct plan_state *ps = c->ps;
+	progress(c, "booting");
 	/* a boot is the DUT's work, what it takes in its own clock: it shares
-	 * the host (util/lock.h); beside a run that has the host alone it goes
-	 * in the background, on the CPU time that run leaves, or where the
-	 * backend cannot, waits for it */
+	 * the host (util/lock.h), but not with a run that has it alone */
 	struct host_turn turn = HOST_TURN_NONE;
 	const struct deploy_ops *ops = deploy_backend(c->board->backend);
-	int turn_rc = ops && ops->hold ? lock_host_turn(&turn, 0, 0) : 0;
-	int background = turn_rc == 1 && dut_can_background(ops);
-	progress(c, background ? "booting in the background (a run has the host alone)" : "booting");
-	if (turn_rc == 1)
-		turn_rc = background ? 0 : lock_host_turn(&turn, 0, 1);
+	int turn_rc = ops && ops->hold ? lock_host_turn(&turn, 0, 1) : 0;
 	/* stamped once the host is ours: the estimate times a boot from its
 	 * id to its first run (run/estimate.h), not the wait for the turn */
 	store_new_id(c->boot_id);
@@ -522,8 +517,7 @@ static int boot_cell(struct cell *c, const struct workload *w, int resumable, st
 				 .series = c->series, .strategy = c->strategy, .driver = &c->driver,
 				 .emulator = c->e.binary, .emulator_provenance = c->e.provenance,
 				 .insn_plugin = c->e.insn_plugin, .system_map = c->k.system_map,
-				 .driver_functions = c->driver_functions,
-				 .background = background };
+				 .driver_functions = c->driver_functions };
 	struct dut *d = &bt->d;
 	mkdir_p(bt->dir, 0755);
 	struct dut_saved fresh;

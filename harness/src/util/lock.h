@@ -22,9 +22,7 @@ int lock_wait(const char *path, const char *what);
  * in the cache, <cache>/host.lock and <cache>/host.gate, so every hilbench
  * sharing the cache takes turns. A run that asks to be alone waits for the
  * shared users of the moment to end, and from its asking on no new one
- * starts (they wait at the gate): it is not starved. A boot that finds the
- * host so taken need not wait: it may go in the background instead, on
- * CPU time nothing else wants (deploy/dut.h, dut_image.background).
+ * starts (they wait at the gate): it is not starved.
  *
  * Contract: lock_host_turn() takes the turn, alone or shared; with wait 0
  * it returns 1 at once where it would have to wait (holding nothing), so

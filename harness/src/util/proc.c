@@ -1,11 +1,8 @@
 #include "util/proc.h"
 
 #include <errno.h>
-#include <dirent.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -46,9 +43,6 @@ static void child(char *const argv[], const struct proc_opts *o, int errpipe, pi
 	if (o->merge_stderr)
 		dup2(STDOUT_FILENO, STDERR_FILENO);
 	if (o->cwd && chdir(o->cwd) < 0)
-		goto fail;
-	struct sched_param idle = { 0 };
-	if (o->idle_priority && sched_setscheduler(0, SCHED_IDLE, &idle) < 0)
 		goto fail;
 	for (char *const *e = o->env_add; e && *e; e++)
 		putenv(*e);
@@ -92,46 +86,6 @@ pid_t proc_spawn(char *const argv[], const struct proc_opts *o)
 		return -1;
 	}
 	return pid;
-}
-
-int proc_priority_normal(pid_t pid)
-{
-	char dir[64];
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
-	struct sched_param normal = { 0 };
-	int rc = 0, e = 0;
-	for (struct dirent *t; (t = readdir(d));) {
-		char *end;
-		long tid = strtol(t->d_name, &end, 10);
-		if (*end || tid <= 0)
-			continue;
-		if (sched_setscheduler((pid_t)tid, SCHED_OTHER, &normal) < 0 && errno != ESRCH) {
-			rc = -1;
-			e = errno;
-		}
-	}
-	closedir(d);
-	errno = e;
-	return rc;
-}
-
-int proc_idle_reversible(void)
-{
-	static int known = -1;
-	if (known >= 0)
-		return known;
-	pid_t pid = fork();
-	if (pid == 0) {
-		struct sched_param p = { 0 };
-		_exit(sched_setscheduler(0, SCHED_IDLE, &p) == 0 &&
-		      sched_setscheduler(0, SCHED_OTHER, &p) == 0 ? 0 : 1);
-	}
-	int st;
-	known = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-	return known;
 }
 
 /* The shell's convention: the exit status, or 128 + the killing signal. */

@@ -26,10 +26,6 @@ struct proc_opts {
 	 * when hilbench dies (even by SIGKILL); a handled signal interrupting
 	 * proc_run() sends the group SIGTERM. */
 	int kill_tree;
-	/* On the host's CPUs only when nothing else wants them (SCHED_IDLE),
-	 * it and every thread it starts: work whose pace no one measures,
-	 * beside work whose pace is measured. proc_priority_normal() lifts it. */
-	int idle_priority;
 };
 
 #define PROC_OPTS_DEFAULT { .stdin_fd = -1, .stdout_fd = -1 }
@@ -39,14 +35,6 @@ struct proc_opts {
 pid_t proc_spawn(char *const argv[], const struct proc_opts *o);
 int proc_wait(pid_t pid);
 int proc_run(char *const argv[], const struct proc_opts *o);
-/* Every thread of pid back to the normal policy (SCHED_OTHER) from
- * idle_priority: 0, or -1 with errno (EPERM where proc_idle_reversible()
- * says no). A thread that ends meanwhile is no error. */
-int proc_priority_normal(pid_t pid);
-/* 1 where this process may lift a child from idle_priority (root,
- * CAP_SYS_NICE, or an RLIMIT_NICE of 20: sched(7)), else 0; probed once,
- * in a child of its own. */
-int proc_idle_reversible(void);
 /* Run and capture stdout (trimmed of trailing newlines; stderr discarded);
  * NULL on failure. */
 char *proc_output(char *const argv[]);
