@@ -226,6 +226,22 @@ static void a_futile_decision_stops_before_the_cap(void **state)
  * alone (measure/crosscheck.h) and a backend that cannot hold a DUT cannot
  * give it so, one candidate at a time in this process; the verdicts are
  * those of one board at a time, every run in the session. */
+/* The candidates' runs of a workload in a session. */
+static size_t candidates_runs(const char *session, const char *workload)
+{
+	return runs_of(session, "revert", workload) + runs_of(session, "is-queued", workload);
+}
+
+/* Each phase's runs were counted in the bar's lane of that phase
+ * (run/planner.c: 0 the reference's, 1 the DUT-paced phase's, 2 the
+ * others'), whether judged beside each other or in turn. */
+static void assert_lanes(const struct planner *pl)
+{
+	assert_int_equal((size_t)pl->prog.lanes[0].done, runs_of(pl->session, "baseline", NULL));
+	assert_int_equal((size_t)pl->prog.lanes[1].done, candidates_runs(pl->session, "udp64-dut-tx"));
+	assert_int_equal((size_t)pl->prog.lanes[2].done, candidates_runs(pl->session, "tcp-dut-tx"));
+}
+
 static void concurrent_candidates_reach_the_same_verdicts(void **state)
 {
 	(void)state;
@@ -244,6 +260,7 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 2);
 	/* the bar counted the children's runs from the store */
 	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
+	assert_lanes(&pl);
 	planner_free(&pl);
 }
 
@@ -365,6 +382,7 @@ static void with_a_backend_that_holds_every_workload_is_judged_beside(void **sta
 	/* the reference's on two boards too, the executor's processes */
 	assert_int_equal(runs_of(pl.session, "baseline", "tcp-dut-tx"), 6);
 	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
+	assert_lanes(&pl);
 	planner_free(&pl);
 }
 
