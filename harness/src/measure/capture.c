@@ -85,11 +85,11 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *by
 {
 	struct capture *c = (struct capture *)user;
 	long long end = atomic_load(&c->stop_us);
-	if (end && (long long)h->ts.tv_sec * 1000000 + h->ts.tv_usec > end)
+	long long at = (long long)h->ts.tv_sec * 1000000 + h->ts.tv_usec;
+	if (end && at > end)
 		return;
 	capture_count(&c->counts, capture_classify(bytes, h->caplen, c->host, c->dut));
-	data_span_frame(&c->counts.span, (long long)h->ts.tv_sec * 1000000 + h->ts.tv_usec, bytes,
-			h->caplen);
+	data_span_frame(&c->counts.span, at, bytes, h->caplen);
 }
 
 static void *count_frames(void *arg)
