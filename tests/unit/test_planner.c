@@ -123,6 +123,22 @@ static size_t runs_in(const char *session)
 	return runs_of(session, NULL, NULL);
 }
 
+/* The candidates' runs of a workload in a session. */
+static size_t candidates_runs(const char *session, const char *workload)
+{
+	return runs_of(session, "revert", workload) + runs_of(session, "is-queued", workload);
+}
+
+/* Each phase's runs were counted in the bar's lane of that phase
+ * (run/planner.c: 0 the reference's, 1 the DUT-paced phase's, 2 the
+ * others'), whether judged beside each other or in turn. */
+static void assert_lanes(const struct planner *pl)
+{
+	assert_int_equal((size_t)pl->prog.lanes[0].done, runs_of(pl->session, "baseline", NULL));
+	assert_int_equal((size_t)pl->prog.lanes[1].done, candidates_runs(pl->session, "udp64-dut-tx"));
+	assert_int_equal((size_t)pl->prog.lanes[2].done, candidates_runs(pl->session, "tcp-dut-tx"));
+}
+
 static void candidates_are_decided_against_a_shared_reference(void **state)
 {
 	(void)state;
@@ -226,22 +242,6 @@ static void a_futile_decision_stops_before_the_cap(void **state)
  * alone (measure/crosscheck.h) and a backend that cannot hold a DUT cannot
  * give it so, one candidate at a time in this process; the verdicts are
  * those of one board at a time, every run in the session. */
-/* The candidates' runs of a workload in a session. */
-static size_t candidates_runs(const char *session, const char *workload)
-{
-	return runs_of(session, "revert", workload) + runs_of(session, "is-queued", workload);
-}
-
-/* Each phase's runs were counted in the bar's lane of that phase
- * (run/planner.c: 0 the reference's, 1 the DUT-paced phase's, 2 the
- * others'), whether judged beside each other or in turn. */
-static void assert_lanes(const struct planner *pl)
-{
-	assert_int_equal((size_t)pl->prog.lanes[0].done, runs_of(pl->session, "baseline", NULL));
-	assert_int_equal((size_t)pl->prog.lanes[1].done, candidates_runs(pl->session, "udp64-dut-tx"));
-	assert_int_equal((size_t)pl->prog.lanes[2].done, candidates_runs(pl->session, "tcp-dut-tx"));
-}
-
 static void concurrent_candidates_reach_the_same_verdicts(void **state)
 {
 	(void)state;

@@ -134,7 +134,7 @@ struct expectation {
  * at a time, the TCP runs after them one at a time, so a lane's mean
  * over both was the DUT-paced runs' at the middle of the plan, and the
  * ETA there 18-32 % short with a stored reference (docs/measurements.md,
- * "The ETA's lanes a phase each"). */
+ * "Boots beside a TCP run, and the ETA's lanes"). */
 enum { LANE_REFERENCE, LANE_FIRST_PHASE };
 
 static int lane_of(enum phase ph)
@@ -380,33 +380,44 @@ static int judge_in_child(void *arg, int fd)
 }
 
 /* Runs stored in the session so far, of any class: in all, and of each
- * phase's workloads wl (-1 each where a count failed). */
+ * phase's workloads wl (-1 where a count failed). */
 struct session_count {
 	int all, phase[NPHASES];
 };
-static struct session_count session_runs(struct store *s, const char *session,
-					 const struct strlist wl[NPHASES])
+
+/* Only the session's runs in all: -1 when the count failed. */
+static int session_runs(struct store *s, const char *session)
 {
 	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
-	struct session_count n = { .all = store_count_runs(s, &sel) };
-	for (int ph = 0; ph < NPHASES; ph++)
-		for (size_t i = 0; i < wl[ph].n && n.phase[ph] >= 0; i++) {
+	return store_count_runs(s, &sel);
+}
+
+/* The session's runs of each phase into n->phase. */
+static void session_phase_runs(struct store *s, const char *session,
+			       const struct strlist wl[NPHASES], struct session_count *n)
+{
+	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
+	for (int ph = 0; ph < NPHASES; ph++) {
+		n->phase[ph] = 0;
+		for (size_t i = 0; i < wl[ph].n && n->phase[ph] >= 0; i++) {
 			sel.workload = wl[ph].v[i];
 			int k = store_count_runs(s, &sel);
-			n.phase[ph] = k < 0 ? -1 : n.phase[ph] + k;
+			n->phase[ph] = k < 0 ? -1 : n->phase[ph] + k;
 		}
-	return n;
+	}
 }
 
 /* The bar counts the runs the session gained since *seen, each in its
- * phase's lane; where the phases cannot be told, in the first's. */
+ * phase's lane; where the phases cannot be told, in the first's. The
+ * phases are counted only once the session's runs grew (a count reads
+ * every metric row of the session). */
 static void follow(struct planner *pl, struct store *s, const struct strlist wl[NPHASES],
 		   struct session_count *seen)
 {
-	struct selection all = { .session = pl->session, .all_classes = 1, .no_provenance = 1 };
-	if (store_count_runs(s, &all) <= seen->all)
-		return;	/* the phases are counted only once something landed */
-	struct session_count now = session_runs(s, pl->session, wl);
+	struct session_count now = { .all = session_runs(s, pl->session) };
+	if (now.all <= seen->all)
+		return;
+	session_phase_runs(s, pl->session, wl, &now);
 	for (int ph = 0; ph < NPHASES; ph++) {
 		if (now.phase[ph] < 0 || seen->phase[ph] < 0) {
 			seen->phase[ph] = now.phase[ph];	/* counted below */
@@ -507,7 +518,8 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 	struct beside b = { .pl = pl, .e = e };
 	struct unit *units = xcalloc(pl->ncells * NPHASES + 1, sizeof(*units));
 	size_t nunits = plan_units(pl, wl, e, units), next = 0;
-	struct session_count seen = session_runs(s, pl->session, wl);
+	struct session_count seen = { .all = session_runs(s, pl->session) };
+	session_phase_runs(s, pl->session, wl, &seen);
 	size_t ended = 1;
 	double counted = 0;
 	while ((next < nunits || pool.n) && b.rc == 0) {
