@@ -219,7 +219,7 @@ static int count_rows(const struct run_row *r, void *ctx)
 }
 
 /* store_count_runs(): a run with three metrics counts once; a session's
- * runs only. */
+ * runs only; by workload, each group of workloads its own. */
 static void runs_are_counted_not_rows(void **state)
 {
 	(void)state;
@@ -235,6 +235,16 @@ static void runs_are_counted_not_rows(void **state)
 	assert_int_equal(store_count_runs(s, &all), 4);
 	struct selection none = { .session = "S7", .all_classes = 1 };
 	assert_int_equal(store_count_runs(s, &none), 0);
+	struct strlist groups[2] = { 0 };
+	strlist_push(&groups[0], "tcp");
+	strlist_push(&groups[0], "udp");
+	strlist_push(&groups[1], "tcp");
+	int counts[2] = { -1, -1 };
+	assert_int_equal(store_count_runs_by_workload(s, &all, groups, 2, counts), 4);
+	assert_int_equal(counts[0], 4);
+	assert_int_equal(counts[1], 0);
+	strlist_free(&groups[0]);
+	strlist_free(&groups[1]);
 	store_close(s);
 	free(sub);
 }

@@ -379,50 +379,29 @@ static int judge_in_child(void *arg, int fd)
 	return ok ? 0 : -1;
 }
 
-/* Runs stored in the session so far, of any class: in all, and of each
- * phase's workloads wl (-1 where a count failed). */
+/* Runs stored in the session so far, of any class: in all (-1 when the
+ * read failed), and of each phase's workloads wl, in one read. */
 struct session_count {
 	int all, phase[NPHASES];
 };
-
-/* Only the session's runs in all: -1 when the count failed. */
-static int session_runs(struct store *s, const char *session)
+static struct session_count session_runs(struct store *s, const char *session,
+					 const struct strlist wl[NPHASES])
 {
 	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
-	return store_count_runs(s, &sel);
-}
-
-/* The session's runs of each phase into n->phase. */
-static void session_phase_runs(struct store *s, const char *session,
-			       const struct strlist wl[NPHASES], struct session_count *n)
-{
-	struct selection sel = { .session = session, .all_classes = 1, .no_provenance = 1 };
-	for (int ph = 0; ph < NPHASES; ph++) {
-		n->phase[ph] = 0;
-		for (size_t i = 0; i < wl[ph].n && n->phase[ph] >= 0; i++) {
-			sel.workload = wl[ph].v[i];
-			int k = store_count_runs(s, &sel);
-			n->phase[ph] = k < 0 ? -1 : n->phase[ph] + k;
-		}
-	}
+	struct session_count n;
+	n.all = store_count_runs_by_workload(s, &sel, wl, NPHASES, n.phase);
+	return n;
 }
 
 /* The bar counts the runs the session gained since *seen, each in its
- * phase's lane; where the phases cannot be told, in the first's. The
- * phases are counted only once the session's runs grew (a count reads
- * every metric row of the session). */
+ * phase's lane (a run of neither phase's workloads in the first's). */
 static void follow(struct planner *pl, struct store *s, const struct strlist wl[NPHASES],
 		   struct session_count *seen)
 {
-	struct session_count now = { .all = session_runs(s, pl->session) };
+	struct session_count now = session_runs(s, pl->session, wl);
 	if (now.all <= seen->all)
 		return;
-	session_phase_runs(s, pl->session, wl, &now);
 	for (int ph = 0; ph < NPHASES; ph++) {
-		if (now.phase[ph] < 0 || seen->phase[ph] < 0) {
-			seen->phase[ph] = now.phase[ph];	/* counted below */
-			continue;
-		}
 		progress_lane(&pl->prog, lane_of((enum phase)ph));
 		for (; now.phase[ph] > seen->phase[ph]; seen->phase[ph]++, seen->all++)
 			progress_run_end(&pl->prog, 1);
@@ -518,8 +497,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 	struct beside b = { .pl = pl, .e = e };
 	struct unit *units = xcalloc(pl->ncells * NPHASES + 1, sizeof(*units));
 	size_t nunits = plan_units(pl, wl, e, units), next = 0;
-	struct session_count seen = { .all = session_runs(s, pl->session) };
-	session_phase_runs(s, pl->session, wl, &seen);
+	struct session_count seen = session_runs(s, pl->session, wl);
 	size_t ended = 1;
 	double counted = 0;
 	while ((next < nunits || pool.n) && b.rc == 0) {

@@ -704,6 +704,9 @@ int store_foreach(struct store *s, const struct selection *sel,
 struct run_count {
 	char last[40];
 	int n;
+	const struct strlist *groups;
+	size_t ngroups;
+	int *counts;
 };
 
 static int count_run(const struct run_row *r, void *ctx)
@@ -712,14 +715,24 @@ static int count_run(const struct run_row *r, void *ctx)
 	if (strcmp(c->last, r->id)) {
 		snprintf(c->last, sizeof(c->last), "%s", r->id);
 		c->n++;
+		for (size_t g = 0; g < c->ngroups; g++)
+			c->counts[g] += r->workload && strlist_has(&c->groups[g], r->workload);
 	}
 	return 0;
 }
 
+int store_count_runs_by_workload(struct store *s, const struct selection *sel,
+				 const struct strlist *groups, size_t ngroups, int *counts)
+{
+	struct run_count c = { "", 0, groups, ngroups, counts };
+	for (size_t g = 0; g < ngroups; g++)
+		counts[g] = 0;
+	return store_foreach(s, sel, count_run, &c) < 0 ? -1 : c.n;
+}
+
 int store_count_runs(struct store *s, const struct selection *sel)
 {
-	struct run_count c = { "", 0 };
-	return store_foreach(s, sel, count_run, &c) < 0 ? -1 : c.n;
+	return store_count_runs_by_workload(s, sel, NULL, 0, NULL);
 }
 
 /* The first row's session of a prepared query, copied to out, the query

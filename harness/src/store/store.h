@@ -154,6 +154,10 @@ int store_foreach(struct store *s, const struct selection *sel,
 /* The runs store_foreach() would visit (a run's rows counted once); -1
  * when the read failed (said). */
 int store_count_runs(struct store *s, const struct selection *sel);
+/* The same, and in counts[g] (g < ngroups, set to 0 first) how many of
+ * them are of a workload groups[g] names: one read for every group. */
+int store_count_runs_by_workload(struct store *s, const struct selection *sel,
+				 const struct strlist *groups, size_t ngroups, int *counts);
 /* Up to `want` pass runs of other sessions that match sel (its session and
  * metric_prefixes ignored), have every metric sel->metrics names (a run
  * stored before a metric existed cannot stand for one that has it), and
