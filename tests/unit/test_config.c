@@ -805,7 +805,8 @@ static const struct variant variants[] = {
 	/* board schema */
 	{ "unknown key in deploy.qemu", 'b', "    memory_mb: 512", "    memory: 512", 24, 5,
 	  "unknown key 'memory' in 'deploy.qemu'; expected one of: binary, machine, cpu, memory_mb, "
-	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, insn_profile, saved_boot, "
+	  "extra_args, emulator, globals, ps_per_insn, icount_sleep, peer_hold_us, insn_profile, "
+	  "saved_boot, "
 	  "rng_seed_bytes, duration_scale" },
 	{ "an emulator hilbench builds, its properties and instruction time", 'b',
 	  "    binary: qemu-system-arm\n",
@@ -815,6 +816,17 @@ static const struct variant variants[] = {
 	{ "the instruction counter on Debian's QEMU", 'b', "    memory_mb: 512\n",
 	  "    memory_mb: 512\n    insn_profile: on\n", 25, 19,
 	  "insn_profile needs an emulator hilbench builds" },
+	{ "a peer hold on an emulator hilbench builds", 'b', "    binary: qemu-system-arm\n",
+	  "    emulator: qemu-7.2\n    peer_hold_us: 20000\n", 0, 0, NULL },
+	{ "a peer hold on Debian's QEMU", 'b', "    memory_mb: 512\n",
+	  "    memory_mb: 512\n    peer_hold_us: 20000\n", 25, 19,
+	  "peer_hold_us needs an emulator hilbench builds" },
+	{ "a peer hold where an idle guest already waits in real time", 'b',
+	  "    binary: qemu-system-arm\n",
+	  "    emulator: qemu-7.2\n    icount_sleep: on\n    peer_hold_us: 20000\n", 24, 19,
+	  "peer_hold_us holds a clock that would otherwise jump" },
+	{ "a peer hold of no time", 'b', "    memory_mb: 512\n",
+	  "    memory_mb: 512\n    peer_hold_us: 0\n", 25, 19, "peer_hold_us" },
 	{ "both an installed QEMU and an emulator", 'b', "    binary: qemu-system-arm\n",
 	  "    binary: qemu-system-arm\n    emulator: qemu-7.2\n", 22, 5,
 	  "deploy.qemu needs exactly one of 'binary' (an installed QEMU" },

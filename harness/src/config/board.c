@@ -85,6 +85,10 @@ static const struct yfield qemu_fields[] = {
 	  .min = 1, .max = 1000000 },
 	{ .key = "icount_sleep", .type = YF_ENUM, .off = B(qemu.icount_sleep),
 	  .choices = off_on },
+	/* up to a second of real time: a host later than that is not sharing
+	 * its CPU but stuck, and the guest's timers must run */
+	{ .key = "peer_hold_us", .type = YF_INT, .off = B(qemu.peer_hold_us),
+	  .min = 1, .max = 1000000 },
 	{ .key = "insn_profile", .type = YF_ENUM, .off = B(qemu.insn_profile),
 	  .choices = off_on },
 	{ .key = "saved_boot", .type = YF_ENUM, .off = B(qemu.saved_boot), .choices = off_on },
@@ -363,6 +367,15 @@ static int check_qemu(const struct ydoc *d, const struct board *b, char *err, si
 		return ydoc_err(d, ynode_get(qemu, "ps_per_insn"), err, errlen,
 				"ps_per_insn needs an emulator hilbench builds (deploy.qemu."
 				"emulator): Debian's QEMU has only power-of-two shifts");
+	if (b->qemu.peer_hold_us && !b->qemu.emulator)
+		return ydoc_err(d, ynode_get(qemu, "peer_hold_us"), err, errlen,
+				"peer_hold_us needs an emulator hilbench builds (deploy.qemu."
+				"emulator): Debian's QEMU has no filter-hold");
+	if (b->qemu.peer_hold_us && b->qemu.icount_sleep)
+		return ydoc_err(d, ynode_get(qemu, "peer_hold_us"), err, errlen,
+				"peer_hold_us holds a clock that would otherwise jump "
+				"(icount_sleep: off); with icount_sleep: on the guest already "
+				"waits in real time, so drop one of the two");
 	if (b->qemu.insn_profile && !b->qemu.emulator)
 		return ydoc_err(d, ynode_get(qemu, "insn_profile"), err, errlen,
 				"insn_profile needs an emulator hilbench builds (deploy.qemu."
@@ -527,6 +540,11 @@ void board_free(struct board *b)
 	}
 	free(peer);
 	memset(b, 0, sizeof *b);
+}
+
+int board_peer_held(const struct board *b)
+{
+	return b->qemu.peer_hold_us > 0 && !b->qemu.icount_sleep;
 }
 
 int board_virtual_seconds(const struct board *b, int seconds)

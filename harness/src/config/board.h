@@ -32,6 +32,11 @@ struct board_qemu {
 	int saved_boot;
 	int icount_sleep;	/* 1: an idle guest waits in real time (-icount
 				 * sleep=on); 0: its clock jumps to the next timer */
+	/* sleep=off, virtual time: while the host keeps sending, an idle
+	 * guest's clock is held up to this many real microseconds for the
+	 * host's next frame instead of jumping (QEMU filter-hold, emulator
+	 * patch 0007); 0: never held */
+	int peer_hold_us;
 	/* The DTB's /chosen/rng-seed, this many bytes, which QEMU fills with
 	 * fresh random bytes at every reset (as a boot loader with a hardware
 	 * RNG does on a board): the kernel's random pool is ready at boot
@@ -151,6 +156,10 @@ struct board {
 #define BOARD_BACKENDS_MAX 8
 int board_backend_register(const char *name);
 int board_load(const char *path, struct board *b, char *err, size_t errlen);
+/* 1 when an idle DUT's clock waits for the host's frames in virtual time
+ * (deploy.qemu.peer_hold_us), so the host's pace stays out of its
+ * clock. */
+int board_peer_held(const struct board *b);
 /* A workload's duration or warm-up in seconds as the board runs it in
  * virtual time: times deploy.qemu.duration_scale, rounded up, at least 1
  * (0 stays 0). */

@@ -182,6 +182,11 @@ static void qemu_argv(struct dut *d, const struct dut_image *img, const char *bi
 			snprintf(ps, sizeof(ps), ",ps-per-insn=%d", b->qemu.ps_per_insn);
 		strlist_pushf(a, ICOUNT_SHIFT "%s,sleep=%s,align=off", ps,
 			      b->qemu.icount_sleep ? "on" : "off");
+		if (b->qemu.peer_hold_us) {
+			strlist_push(a, "-object");
+			strlist_pushf(a, "filter-hold,id=hbhold,netdev=n0,queue=tx,hold-us=%d",
+				      b->qemu.peer_hold_us);
+		}
 	}
 	if (img->insn_plugin && img->system_map)
 		insn_plugin_args(d, img, a);
