@@ -10,7 +10,8 @@
 #include "store/metrics.h"
 #include "util/util.h"
 
-/* The board as the plan names it. */
+/* The board as the plan names it (a name or a path: what the executor
+ * looks up); stored runs carry its name, g->board.name. */
 static const char *board_name(const struct gate_loop *g)
 {
 	return g->plan->boards.v[0];
@@ -20,7 +21,7 @@ static const char *board_name(const struct gate_loop *g)
  * board and mode, or the stored runs named. */
 static struct selection side_selection(const struct gate_loop *g, const struct gate_side *sd)
 {
-	struct selection sel = { .plan = g->plan->name, .board = board_name(g),
+	struct selection sel = { .plan = g->plan->name, .board = g->board.name,
 				 .strategy = sd->strategy,
 				 .timing = timing_mode_name(g->plan->timing), .build_key = sd->k.key,
 				 .initramfs = sd->u.sha256, .emulator_provenance = sd->e.provenance,
@@ -336,7 +337,7 @@ static int reuse_reference(struct gate_loop *g, struct store *s)
 		/* the board's installed emulator: which one measured a stored
 		 * run is not known well enough to stand for this one */
 		hb_info("compare: the reference's stored runs are not reused: board %s runs the "
-			"installed emulator, not one hilbench built", board_name(g));
+			"installed emulator, not one hilbench built", g->board.name);
 		return 0;
 	}
 	for (size_t w = 0; w < g->nwls; w++) {
