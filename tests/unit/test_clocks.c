@@ -256,21 +256,23 @@ static void each_kind_of_workload_is_paced_as_measured(void **state)
 		enum wl_dir dir;
 		uint64_t rate_bps;
 		enum run_pacing pacing;
-		int shares;
+		int shares;		/* the DUT's clock runs on while it idles */
+		int shares_held;	/* held while the host keeps sending */
 	} kinds[] = {
-		{ WL_UDP, WL_DUT_TX, 0, PACED_BY_DUT, 1 },
-		{ WL_UDP, WL_DUT_TX, 1000000, PACED_BY_RATE, 0 },
-		{ WL_TCP, WL_DUT_TX, 0, PACED_BY_TCP, 0 },
-		{ WL_TCP, WL_DUT_RX, 0, PACED_BY_TCP, 0 },
-		{ WL_TCP, WL_BIDIR, 0, PACED_BY_TCP, 0 },
-		{ WL_UDP, WL_DUT_RX, 1000000, PACED_BY_HOST, 0 },
-		{ WL_UDP, WL_DUT_RX, 0, PACED_BY_HOST, 0 },
+		{ WL_UDP, WL_DUT_TX, 0, PACED_BY_DUT, 1, 1 },
+		{ WL_UDP, WL_DUT_TX, 1000000, PACED_BY_RATE, 0, 0 },
+		{ WL_TCP, WL_DUT_TX, 0, PACED_BY_TCP, 0, 1 },
+		{ WL_TCP, WL_DUT_RX, 0, PACED_BY_TCP, 0, 1 },
+		{ WL_TCP, WL_BIDIR, 0, PACED_BY_TCP, 0, 1 },
+		{ WL_UDP, WL_DUT_RX, 1000000, PACED_BY_HOST, 0, 0 },
+		{ WL_UDP, WL_DUT_RX, 0, PACED_BY_HOST, 0, 0 },
 	};
 	for (size_t i = 0; i < HB_ARRAY_SIZE(kinds); i++) {
 		struct workload w = { .proto = kinds[i].proto, .dir = kinds[i].dir,
 				      .rate_bps = kinds[i].rate_bps };
 		assert_int_equal(crosscheck_pacing(&w), kinds[i].pacing);
-		assert_int_equal(crosscheck_shares_host(&w), kinds[i].shares);
+		assert_int_equal(crosscheck_shares_host(&w, 0), kinds[i].shares);
+		assert_int_equal(crosscheck_shares_host(&w, 1), kinds[i].shares_held);
 	}
 }
 

@@ -148,7 +148,7 @@ static void wait_for(int interrupted)
 static enum run_class fan_run(struct dut *d, const struct workload *w, const char *run_id,
 			      const char *rundir, struct run_result *res)
 {
-	(void)d, (void)run_id, (void)rundir;
+	(void)run_id, (void)rundir;
 	memset(res, 0, sizeof(*res));
 	int i = atomic_fetch_add(&seen->ran, 1);
 	if (seen->interrupt) {
@@ -170,7 +170,7 @@ static enum run_class fan_run(struct dut *d, const struct workload *w, const cha
 		wait_for(0);
 	}
 	/* a while under way, seeing whether the other kind is too */
-	int alone = !crosscheck_shares_host(w);
+	int alone = !crosscheck_shares_host(w, board_peer_held(d->board));
 	atomic_fetch_add(alone ? &seen->alone_now : &seen->shared_now, 1);
 	atomic_fetch_add(&seen->alone_runs, alone);
 	if (atomic_load(&seen->alone_now) > alone || (alone && atomic_load(&seen->shared_now)))
@@ -373,13 +373,13 @@ static void a_lab_that_takes_no_boots_stops_the_plan(void **state)
 	assert_int_equal(k.all, 2);
 }
 
-/* The plan on the emulated board, a boot per repetition, --jobs jobs. */
-static int run_emulated(const struct deploy_ops *ops, int jobs, enum timing_mode timing,
-			const char *workloads, struct classes *k)
+/* The plan on board (a name or a path), a boot per repetition, --jobs jobs. */
+static int run_on(const char *board, const struct deploy_ops *ops, int jobs,
+		  enum timing_mode timing, const char *workloads, struct classes *k)
 {
 	deploy_substitute(ops);
 	strlist_free(&plan.boards);
-	strlist_push(&plan.boards, "qemu-orangepi-pc");
+	strlist_push(&plan.boards, board);
 	strlist_free(&plan.workloads);
 	strlist_split(&plan.workloads, workloads, ",");
 	plan.timing = timing;
@@ -387,6 +387,26 @@ static int run_emulated(const struct deploy_ops *ops, int jobs, enum timing_mode
 	seen->total = plan.repetitions;	/* boots */
 	struct exec_opts o = { .stages = &fan_stages, .jobs = jobs };
 	return run_with(&o, k);
+}
+
+/* The plan on the emulated default board, whose idle DUT's clock waits for
+ * the host's frames (deploy.qemu.peer_hold_us). */
+static int run_emulated(const struct deploy_ops *ops, int jobs, enum timing_mode timing,
+			const char *workloads, struct classes *k)
+{
+	return run_on("qemu-orangepi-pc", ops, jobs, timing, workloads, k);
+}
+
+/* The plan on a board whose idle DUT's clock is not held for the host (it
+ * waits in real time, icount sleep=on). */
+static int run_unheld(const struct deploy_ops *ops, int jobs, const char *workloads,
+		      struct classes *k)
+{
+	char *board = xasprintf("%s/tests/data/boards/qemu-orangepi-pc-sleep.yaml",
+				getenv("HILBENCH_HOME"));
+	int rc = run_on(board, ops, jobs, TIMING_VIRTUAL, workloads, k);
+	free(board);
+	return rc;
 }
 
 static void an_emulated_board_boots_its_repetitions_at_once(void **state)
@@ -420,23 +440,42 @@ static void host_paced_or_real_time_runs_boot_one_at_a_time(void **state)
 	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
 }
 
-/* TCP has the host alone in virtual time (measure/crosscheck.h): without
- * the host's turns its repetitions boot one at a time; with them they boot
- * at once and each TCP run is alone, the other board held. */
-static void tcp_runs_have_the_host_alone(void **state)
+/* TCP has the host alone in virtual time on a board whose idle DUT's clock
+ * is not held for the host (measure/crosscheck.h): without the host's turns
+ * its repetitions boot one at a time; with them they boot at once and each
+ * TCP run is alone, the other board held. */
+static void tcp_runs_have_the_host_alone_where_the_clock_is_not_held(void **state)
 {
 	(void)state;
 	struct classes k;
-	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx", &k), 0);
+	assert_int_equal(run_unheld(&emu_ops, 2, "udp64-dut-tx,tcp-dut-tx", &k), 0);
 	assert_int_equal(k.pass, 6);
 	assert_int_equal(atomic_load(&seen->most_in_flight), 1);
 	seen->want = 2;
 	int alone = atomic_load(&seen->alone_runs);
-	assert_int_equal(run_emulated(&emu_hold_ops, 2, TIMING_VIRTUAL, "tcp-dut-tx,tcp-dut-rx", &k),
-			 0);
+	assert_int_equal(run_unheld(&emu_hold_ops, 2, "tcp-dut-tx,tcp-dut-rx", &k), 0);
 	assert_int_equal(k.pass, 6);
 	assert_int_equal(atomic_load(&seen->alone_runs) - alone, 6);
 	assert_int_equal(atomic_load(&seen->overlapped), 0);
+}
+
+/* Where the DUT's clock is held for the host, TCP runs share it: their
+ * repetitions boot at once without the host's turns, and with them no TCP
+ * run is alone. */
+static void tcp_runs_share_the_host_where_the_clock_is_held(void **state)
+{
+	(void)state;
+	seen->want = 2;
+	struct classes k;
+	assert_int_equal(run_emulated(&emu_ops, 2, TIMING_VIRTUAL, "udp64-dut-tx,tcp-dut-tx", &k),
+			 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->most_in_flight), 2);
+	int alone = atomic_load(&seen->alone_runs);
+	assert_int_equal(run_emulated(&emu_hold_ops, 2, TIMING_VIRTUAL, "tcp-dut-tx,tcp-dut-rx", &k),
+			 0);
+	assert_int_equal(k.pass, 6);
+	assert_int_equal(atomic_load(&seen->alone_runs) - alone, 0);
 }
 
 /* With the host's turns (a backend that holds its DUTs): a host-paced
@@ -483,7 +522,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(host_paced_or_real_time_runs_boot_one_at_a_time,
 						setup, teardown),
-		cmocka_unit_test_setup_teardown(tcp_runs_have_the_host_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(tcp_runs_have_the_host_alone_where_the_clock_is_not_held,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(tcp_runs_share_the_host_where_the_clock_is_held, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(with_the_hosts_turns_a_host_paced_run_is_alone,
 						setup, teardown),
 	};

@@ -239,12 +239,19 @@ static void a_futile_decision_stops_before_the_cap(void **state)
 
 /* Two boards at once: each candidate's UDP workload in a process of its
  * own (the doubles' counts stay there); its TCP one, which needs the host
- * alone (measure/crosscheck.h) and a backend that cannot hold a DUT cannot
- * give it so, one candidate at a time in this process; the verdicts are
- * those of one board at a time, every run in the session. */
+ * alone on a board whose idle DUT's clock is not held for the host
+ * (measure/crosscheck.h; this one waits in real time, icount sleep=on)
+ * and a backend that cannot hold a DUT cannot give it so, one candidate at
+ * a time in this process; the verdicts are those of one board at a time,
+ * every run in the session. */
 static void concurrent_candidates_reach_the_same_verdicts(void **state)
 {
 	(void)state;
+	char *board = xasprintf("%s/tests/data/boards/qemu-orangepi-pc-sleep.yaml",
+				getenv("HILBENCH_HOME"));
+	strlist_free(&plan.boards);
+	strlist_push(&plan.boards, board);
+	free(board);
 	dbl.mbps = revert_slower;
 	struct exec_opts two = opts;
 	two.jobs = 2;
@@ -259,6 +266,27 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 	 * boots here are their TCP ones */
 	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 2);
 	/* the bar counted the children's runs from the store */
+	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
+	assert_lanes(&pl);
+	planner_free(&pl);
+}
+
+/* On the default board, whose idle DUT's clock waits for the host's frames
+ * (deploy.qemu.peer_hold_us), the TCP workload shares the host: every
+ * candidate's units go in processes of their own, even on a backend that
+ * cannot hold a DUT, with the same verdicts. */
+static void where_the_clock_is_held_tcp_is_judged_beside(void **state)
+{
+	(void)state;
+	dbl.mbps = revert_slower;
+	struct exec_opts two = opts;
+	two.jobs = 2;
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
+	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps_acked")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps_acked")->outcome, GATE_PASS);
+	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 0);
 	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
 	assert_lanes(&pl);
 	planner_free(&pl);
@@ -468,6 +496,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_noisy_candidate_stops_at_the_cap, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_futile_decision_stops_before_the_cap, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(where_the_clock_is_held_tcp_is_judged_beside, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(concurrent_candidates_reach_the_same_verdicts, setup,
 						teardown),

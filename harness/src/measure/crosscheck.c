@@ -164,7 +164,8 @@ enum run_pacing crosscheck_pacing(const struct workload *w)
 	return w->rate_bps ? PACED_BY_RATE : PACED_BY_DUT;
 }
 
-int crosscheck_shares_host(const struct workload *w)
+int crosscheck_shares_host(const struct workload *w, int peer_held)
 {
-	return crosscheck_pacing(w) == PACED_BY_DUT;
+	enum run_pacing p = crosscheck_pacing(w);
+	return p == PACED_BY_DUT || (p == PACED_BY_TCP && peer_held);
 }

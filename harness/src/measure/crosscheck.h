@@ -130,11 +130,14 @@ enum run_pacing {
 enum run_pacing crosscheck_pacing(const struct workload *w);
 /* Whether a virtual-time run of w keeps its numbers beside another board
  * on this host (DUT-paced runs, measured above), rather than needing the
- * host alone (the others). TCP needs it: beside another board its runs
- * kept their numbers on one machine and passed 6-64 % off, or waited for
- * the host in 8 of 40, on a slower one (docs/measurements.md, "A slower
- * machine"). Real-time runs always need it. */
-int crosscheck_shares_host(const struct workload *w);
+ * host alone (the others). TCP needs it unless peer_held, the board
+ * holding an idle DUT's clock while the host keeps sending
+ * (board_peer_held()): beside another board its runs kept their numbers
+ * on one machine and passed 6-64 % off, or waited for the host in 8 of 40,
+ * on a slower one (docs/measurements.md, "A slower machine"; with the
+ * hold, "An idle DUT's clock held for the host"). UDP the host sends
+ * always needs it, as real-time runs do. */
+int crosscheck_shares_host(const struct workload *w, int peer_held);
 struct run_clocks {
 	enum run_pacing pacing;
 	double dut_s;		/* the DUT's CLOCK_MONOTONIC over the agent's window */

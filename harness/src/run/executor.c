@@ -592,7 +592,8 @@ static enum run_class take_host_turn(const struct cell *c, struct dut *d,
 {
 	if (!d->ops || !d->ops->hold)
 		return RUN_PASS;
-	int alone = c->ps->plan->timing != TIMING_VIRTUAL || !crosscheck_shares_host(w);
+	int alone = c->ps->plan->timing != TIMING_VIRTUAL ||
+		    !crosscheck_shares_host(w, board_peer_held(c->board));
 	int rc = lock_host_turn(turn, alone, 0);
 	if (rc == 1) {
 		dut_hold(d, 1);
@@ -869,7 +870,7 @@ static size_t emulator_width(const struct plan_state *ps, const struct board *b,
 		return 1;
 	const char *why = p->timing != TIMING_VIRTUAL ? "real-time runs would slow each other" : NULL;
 	for (size_t i = 0; !why && !ops->hold && i < nw; i++)
-		if (!crosscheck_shares_host(&wls[i]))
+		if (!crosscheck_shares_host(&wls[i], board_peer_held(b)))
 			why = "a host-paced workload's runs would slow each other";
 	if (why) {
 		hb_info("%s: --jobs %d: one boot at a time (%s)", b->name, jobs, why);

@@ -86,8 +86,9 @@ static int resume_session(struct store *s, const struct plan *p, const char *wan
 
 /* The plan's workloads of one phase, in its order; 1 when every one of
  * them keeps its numbers beside another board in the plan's timing
- * (measure/crosscheck.h, crosscheck_shares_host()), else 0. */
-static int phase_workloads(const struct plan *p, enum phase ph, struct strlist *out)
+ * on board b (measure/crosscheck.h, crosscheck_shares_host()), else 0. */
+static int phase_workloads(const struct plan *p, const struct board *b, enum phase ph,
+			   struct strlist *out)
 {
 	int shared = p->timing == TIMING_VIRTUAL;
 	for (size_t i = 0; i < p->workloads.n; i++) {
@@ -96,7 +97,7 @@ static int phase_workloads(const struct plan *p, enum phase ph, struct strlist *
 			continue;	/* gate_loop_load() said so already */
 		if ((crosscheck_pacing(&w) == PACED_BY_DUT) == (ph == PHASE_DUT_PACED)) {
 			strlist_push(out, p->workloads.v[i]);
-			shared &= crosscheck_shares_host(&w);
+			shared &= crosscheck_shares_host(&w, board_peer_held(b));
 		}
 		workload_free(&w);
 	}
@@ -739,7 +740,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	struct expectation e = { .reference_left = gate_loop_reference_runs(&probe) };
 	e.unit_done = xcalloc(pl->ncells * NPHASES, 1);
 	for (int ph = 0; ph < NPHASES; ph++) {
-		e.shared[ph] = phase_workloads(p, ph, &wl[ph]);
+		e.shared[ph] = phase_workloads(p, &probe.board, ph, &wl[ph]);
 		e.workloads[ph] = wl[ph].n;
 	}
 	hb_info("session %s: plan %s, %s time: %zu strategies against %s, runs until decided "
