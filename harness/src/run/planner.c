@@ -130,17 +130,24 @@ struct expectation {
 };
 
 /* The bar's lanes (run/progress.h): the reference's runs; the
- * candidates' of each phase. A lane a phase, not one for the phases
- * judged beside each other: the DUT-paced runs come first and end two
- * at a time, the TCP runs after them one at a time, so a lane's mean
- * over both was the DUT-paced runs' at the middle of the plan, and the
- * ETA there 18-32 % short with a stored reference (docs/measurements.md,
- * "Boots beside a TCP run, and the ETA's lanes"). */
+ * candidates' of each phase. A lane a phase where the phases' runs cost
+ * unalike: judged beside each other on a board whose TCP runs need the
+ * host alone, the DUT-paced runs come first and end two at a time, the
+ * TCP runs after them one at a time, so a lane's mean over both was the
+ * DUT-paced runs' at the middle of the plan, and the ETA there 18-32 %
+ * short with a stored reference (docs/measurements.md, "Boots beside a
+ * TCP run, and the ETA's lanes"). Where every phase's runs share the
+ * host, all go two at a time and one lane holds them: a look's runs
+ * land together, and a lane each gave the first of them the look's
+ * time and the other lane's none (the ETA 69 % short, "An idle DUT's
+ * clock held for the host"). */
 enum { LANE_REFERENCE, LANE_FIRST_PHASE };
 
-static int lane_of(enum phase ph)
+static int lane_of(const struct expectation *e, enum phase ph)
 {
-	return LANE_FIRST_PHASE + (int)ph;
+	int one_lane = e->beside == NPHASES && e->shared[PHASE_DUT_PACED] &&
+		       e->shared[PHASE_OTHERS];
+	return LANE_FIRST_PHASE + (one_lane ? 0 : (int)ph);
 }
 
 /* The runs candidate i's workloads of phase ph are expected to take (the
@@ -176,7 +183,7 @@ static void expect(struct planner *pl, const struct expectation *e)
 	double want[PROGRESS_LANES] = { 0 }, cost[PROGRESS_LANES] = { 0 };
 	int made[PROGRESS_LANES] = { 0 };
 	for (int ph = 0; ph < NPHASES; ph++) {
-		int lane = lane_of((enum phase)ph);
+		int lane = lane_of(e, (enum phase)ph);
 		double runs = 0;
 		for (size_t i = 0; i < pl->ncells; i++)
 			if (!e->unit_done[i * NPHASES + (size_t)ph])
@@ -395,19 +402,20 @@ static struct session_count session_runs(struct store *s, const char *session,
 }
 
 /* The bar counts the runs the session gained since *seen, each in its
- * phase's lane (a run of neither phase's workloads in the first's). */
-static void follow(struct planner *pl, struct store *s, const struct strlist wl[NPHASES],
-		   struct session_count *seen)
+ * phase's lane (lane_of(); a run of neither phase's workloads in the
+ * first's). */
+static void follow(struct planner *pl, const struct expectation *e, struct store *s,
+		   const struct strlist wl[NPHASES], struct session_count *seen)
 {
 	struct session_count now = session_runs(s, pl->session, wl);
 	if (now.all <= seen->all)
 		return;
 	for (int ph = 0; ph < NPHASES; ph++) {
-		progress_lane(&pl->prog, lane_of((enum phase)ph));
+		progress_lane(&pl->prog, lane_of(e, (enum phase)ph));
 		for (; now.phase[ph] > seen->phase[ph]; seen->phase[ph]++, seen->all++)
 			progress_run_end(&pl->prog, 1);
 	}
-	progress_lane(&pl->prog, lane_of(PHASE_DUT_PACED));
+	progress_lane(&pl->prog, lane_of(e, PHASE_DUT_PACED));
 	for (; now.all > seen->all; seen->all++)
 		progress_run_end(&pl->prog, 1);
 }
@@ -507,7 +515,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 		 * expected a second later; the store's runs counted once a
 		 * second else (a count reads every metric row of the session) */
 		if (ended || monotonic_s() - counted >= 1) {
-			follow(pl, s, wl, &seen);
+			follow(pl, e, s, wl, &seen);
 			expect(pl, e);
 			counted = monotonic_s();
 		}
@@ -538,7 +546,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 	while (pool.n)
 		if (pool_reap(&pool, verdicts_landed, &b) == 0)
 			usleep(100000);
-	follow(pl, s, wl, &seen);
+	follow(pl, e, s, wl, &seen);
 	pool_free(&pool);
 	qsort(units, nunits, sizeof(*units), by_cell_phase);
 	for (size_t k = 0; k < nunits; k++) {
@@ -721,7 +729,7 @@ static int run_phases(struct planner *pl, const struct board *b, struct store *s
 	}
 	if (!rc && e->beside)
 		rc = judge_concurrently(pl, wl, s, e);
-	progress_lane(&pl->prog, lane_of(PHASE_OTHERS));
+	progress_lane(&pl->prog, lane_of(e, PHASE_OTHERS));
 	if (!rc && e->beside < NPHASES)
 		rc = judge_in_turn(pl, &wl[PHASE_OTHERS], s, e);
 	return rc;
