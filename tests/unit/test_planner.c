@@ -240,6 +240,23 @@ static void a_futile_decision_stops_before_the_cap(void **state)
 	planner_free(&pl);
 }
 
+/* The plan with revert 20 % slower on two boards at once into pl: its
+ * verdicts are those of one board at a time, every run of the session
+ * counted by the bar (the children's from the store). */
+static void judge_on_two_boards(struct planner *pl)
+{
+	dbl.mbps = revert_slower;
+	struct exec_opts two = opts;
+	two.jobs = 2;
+	assert_int_equal(planner_run(pl, &plan, st, &two), 0);
+	assert_int_equal(pl->jobs, 2);
+	assert_int_equal(find(pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
+	assert_int_equal(find(pl, "revert", "tcp-dut-tx", "mbps_acked")->outcome, GATE_REGRESSED);
+	assert_int_equal(find(pl, "is-queued", "tcp-dut-tx", "mbps_acked")->outcome, GATE_PASS);
+	assert_int_equal((size_t)pl->prog.runs_done, runs_in(pl->session));
+}
+
 /* Two boards at once: each candidate's UDP workload in a process of its
  * own (the doubles' counts stay there); its TCP one, which needs the host
  * alone on a board whose idle DUT's clock is not held for the host
@@ -255,21 +272,11 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 	strlist_free(&plan.boards);
 	strlist_push(&plan.boards, board);
 	free(board);
-	dbl.mbps = revert_slower;
-	struct exec_opts two = opts;
-	two.jobs = 2;
 	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
-	assert_int_equal(pl.jobs, 2);
-	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
-	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps_acked")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps_acked")->outcome, GATE_PASS);
+	judge_on_two_boards(&pl);
 	/* no candidate booted its UDP workload in this process: the two
 	 * boots here are their TCP ones */
 	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 2);
-	/* the bar counted the children's runs from the store */
-	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
 	assert_lanes(&pl, 0);
 	planner_free(&pl);
 }
@@ -281,16 +288,9 @@ static void concurrent_candidates_reach_the_same_verdicts(void **state)
 static void where_the_clock_is_held_tcp_is_judged_beside(void **state)
 {
 	(void)state;
-	dbl.mbps = revert_slower;
-	struct exec_opts two = opts;
-	two.jobs = 2;
 	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
-	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps_acked")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps_acked")->outcome, GATE_PASS);
+	judge_on_two_boards(&pl);
 	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 0);
-	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
 	assert_lanes(&pl, 1);
 	planner_free(&pl);
 }
@@ -400,19 +400,11 @@ static void with_a_backend_that_holds_every_workload_is_judged_beside(void **sta
 {
 	(void)state;
 	deploy_substitute(&double_hold_ops);
-	dbl.mbps = revert_slower;
-	struct exec_opts two = opts;
-	two.jobs = 2;
 	struct planner pl;
-	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
-	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "mbps")->outcome, GATE_PASS);
-	assert_int_equal(find(&pl, "revert", "tcp-dut-tx", "mbps_acked")->outcome, GATE_REGRESSED);
-	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps_acked")->outcome, GATE_PASS);
+	judge_on_two_boards(&pl);
 	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 0);
 	/* the reference's on two boards too, the executor's processes */
 	assert_int_equal(runs_of(pl.session, "baseline", "tcp-dut-tx"), 6);
-	assert_int_equal((size_t)pl.prog.runs_done, runs_in(pl.session));
 	assert_lanes(&pl, 1);
 	planner_free(&pl);
 }
