@@ -912,6 +912,49 @@ size_t qdisc_dump_request(void *buf, size_t buflen, uint32_t seq)
 	return nl_request(buf, buflen, RTM_GETQDISC, NLM_F_REQUEST | NLM_F_DUMP, seq, 0, NULL);
 }
 
+size_t addr_add_request(void *buf, size_t buflen, uint32_t seq, int ifindex, const char *cidr)
+{
+	char host[INET_ADDRSTRLEN];
+	const char *slash = strchr(cidr, '/');
+	struct in_addr a;
+	unsigned prefix = 0;
+
+	if (!slash || (size_t)(slash - cidr) >= sizeof(host) || !slash[1] || strlen(slash + 1) > 2)
+		return 0;
+	for (const char *d = slash + 1; *d; d++) {
+		if (*d < '0' || *d > '9')
+			return 0;
+		prefix = 10 * prefix + (unsigned)(*d - '0');
+	}
+	memcpy(host, cidr, (size_t)(slash - cidr));
+	host[slash - cidr] = '\0';
+	if (prefix > 32 || inet_pton(AF_INET, host, &a) != 1)
+		return 0;
+
+	size_t attr = RTA_SPACE(sizeof(a)), len = NLMSG_SPACE(sizeof(struct ifaddrmsg)) + 2 * attr;
+	struct nlmsghdr nh = { .nlmsg_len = (uint32_t)len, .nlmsg_type = RTM_NEWADDR,
+			       .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL,
+			       .nlmsg_seq = seq };
+	struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_prefixlen = (unsigned char)prefix,
+				 .ifa_scope = RT_SCOPE_UNIVERSE, .ifa_index = (unsigned)ifindex };
+	unsigned char *p = buf;
+	static const unsigned short types[] = { IFA_LOCAL, IFA_ADDRESS };
+
+	if (len > buflen)
+		return 0;
+	memset(buf, 0, len);
+	memcpy(p, &nh, sizeof(nh));
+	memcpy(p + NLMSG_HDRLEN, &ifa, sizeof(ifa));
+	for (size_t i = 0; i < 2; i++) {
+		struct rtattr ra = { .rta_len = (unsigned short)RTA_LENGTH(sizeof(a)),
+				     .rta_type = types[i] };
+		unsigned char *at = p + NLMSG_SPACE(sizeof(ifa)) + i * attr;
+		memcpy(at, &ra, sizeof(ra));
+		memcpy(at + RTA_LENGTH(0), &a, sizeof(a));
+	}
+	return len;
+}
+
 /* The next message of a datagram at *off: its header, its start; 0 at the
  * end, -1 when the lengths do not add up. */
 static int nl_next(const unsigned char *b, size_t len, size_t *off, struct nlmsghdr *nh,

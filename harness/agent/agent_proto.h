@@ -166,6 +166,13 @@ size_t qdisc_replace_request(void *buf, size_t buflen, uint32_t seq, int ifindex
 /* RTM_GETQDISC, NLM_F_DUMP: every device's qdiscs (6.1 filters none). */
 size_t qdisc_dump_request(void *buf, size_t buflen, uint32_t seq);
 
+/* RTM_NEWADDR with NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK: what `ip addr add
+ * <cidr> dev <if>` sends (IFA_LOCAL and IFA_ADDRESS the address, no
+ * broadcast), so that the agent sets up its interface without forking
+ * busybox. cidr is "a.b.c.d/n". The length written, 0 if cidr is no IPv4
+ * address with a prefix of 0 to 32 or buf is too small. */
+size_t addr_add_request(void *buf, size_t buflen, uint32_t seq, int ifindex, const char *cidr);
+
 /*
  * The NLMSG_ERROR answering seq in one received datagram: 1 when found,
  * with *errnum the positive errno (0 for an ack) and msg the extended ack's

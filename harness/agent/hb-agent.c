@@ -1,9 +1,10 @@
 /*
  * hb-agent: the hilbench agent on the DUT (docs/agent-protocol.md).
  *
- *   hb-agent            as the initramfs's init (exec'd by /init with the
- *                       console on fds 0-2): set up the console and the test
- *                       interface, then serve hbcmd lines from the console.
+ *   hb-agent            as the initramfs's /init (pid 1): mount what it
+ *                       reads, take the console as fds 0-2, set up the
+ *                       test interface, then serve hbcmd lines from the
+ *                       console.
  *   hb-agent run K=V... run one test, print the same lines, exit 0 (ok),
  *                       1 (error) or 2 (bad arguments). For LAVA test shells:
  *                       the interface must already be up; the hb.* parameters
@@ -30,6 +31,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -43,7 +45,6 @@
 
 #include "agent_proto.h"
 
-#define BUSYBOX		"/bin/busybox"
 #define TRACEFS		"/sys/kernel/tracing"
 #define BY_CALLBACK	"hist:keys=function.sym:vals=hitcount"
 #define ETHTOOL		"/sbin/ethtool"	/* Debian 12 ships it there */
@@ -240,16 +241,6 @@ static pid_t spawn(const char *const argv[], const char *out_path, const char *e
 	execve(argv[0], (char *const *)argv, environ);
 	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
-}
-
-static int run_cmd(const char *const argv[])
-{
-	int status;
-	pid_t pid = spawn(argv, NULL, NULL);
-
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /* Wait for pid until deadline: 0 once it exited (status set), 1 if it
@@ -1460,6 +1451,43 @@ static void console_quiet(void)
 	write_text("/proc/sys/kernel/printk", "1");
 }
 
+/* As pid 1, what a shell script did before exec'ing the agent: six
+ * processes (busybox sh, its mounts, mkdir) took about 0.2 s of a boot's
+ * 2 s on the emulated board (docs/measurements.md, "A boot's cost").
+ * /dev first, so that the console can be opened and a failed mount said. */
+static const struct {
+	const char *type, *dir;
+} init_mounts[] = {
+	{ "devtmpfs", "/dev" },		 { "proc", "/proc" },
+	{ "sysfs", "/sys" },		 { "tracefs", TRACEFS },
+	{ "debugfs", "/sys/kernel/debug" }, { "tmpfs", "/tmp" },
+};
+
+static void init_setup(void)
+{
+	for (size_t i = 0; i < sizeof(init_mounts) / sizeof(init_mounts[0]); i++) {
+		const char *type = init_mounts[i].type, *dir = init_mounts[i].dir;
+		int rc = mkdir(dir, 0755);
+		if ((rc == 0 || errno == EEXIST) && mount(type, dir, type, 0, NULL) == 0)
+			rc = 0;
+		else
+			rc = errno ? errno : EIO;
+		if (i == 0) {
+			int fd = open("/dev/console", O_RDWR);
+			if (fd >= 0) {
+				for (int t = 0; t <= 2; t++)
+					dup2(fd, t);
+				if (fd > 2)
+					close(fd);
+			}
+		}
+		if (rc && rc != EBUSY)
+			fprintf(stderr, "hb-agent: cannot mount %s on %s: %s\n", type, dir,
+				strerror(rc));
+	}
+	setenv("PATH", "/sbin:/bin:/usr/sbin:/usr/bin", 1);
+}
+
 static int load_params(struct agent_params *p, char *err, size_t errlen)
 {
 	const char *path = getenv("HB_CMDLINE_FILE");
@@ -1508,14 +1536,77 @@ static int connect_on_loopback(char *err, size_t errlen)
 	return afd < 0 ? -1 : 0;
 }
 
+/* `ip addr add <cidr> dev <iface>` over rtnetlink (agent_proto.h): three
+ * busybox processes here took about 0.1 s of a boot on the emulated board. */
+static int addr_add(const char *iface, const char *cidr, char *msg, size_t msglen)
+{
+	static unsigned char buf[NL_BUF];
+	static uint32_t seq = 2000000;	/* apart from the qdisc requests' */
+	unsigned ifindex = if_nametoindex(iface);
+	size_t len = ifindex ? addr_add_request(buf, sizeof(buf), ++seq, (int)ifindex, cidr) : 0;
+	int fd, rc = -1;
+
+	if (!ifindex) {
+		snprintf(msg, msglen, "no interface %s", iface);
+		return -1;
+	}
+	if (!len) {
+		snprintf(msg, msglen, "hb.addr=%s is no IPv4 address/prefix", cidr);
+		return -1;
+	}
+	if ((fd = rtnl_open(msg, msglen)) < 0)
+		return -1;
+	if (rtnl_send(fd, buf, len, msg, msglen) == 0) {
+		for (;;) {
+			char ext[200];
+			int errnum = 0;
+			ssize_t n = rtnl_recv(fd, buf, msg, msglen);
+			int found = n > 0 ? netlink_ack_parse(buf, (size_t)n, seq, &errnum, ext,
+							      sizeof(ext))
+					  : -1;
+			if (n <= 0)
+				break;
+			if (found < 0) {
+				snprintf(msg, msglen, "RTM_NEWADDR: malformed answer");
+				break;
+			}
+			if (found == 0)
+				continue;
+			if (errnum)
+				snprintf(msg, msglen, "RTM_NEWADDR %s on %s: %s%s%.120s", cidr, iface,
+					 strerror(errnum), ext[0] ? ": " : "", ext);
+			else
+				rc = 0;
+			break;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+/* `ip link set <iface> up` */
+static int link_up(const char *iface, char *msg, size_t msglen)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", iface);
+	if (fd >= 0 && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	if (rc < 0)
+		snprintf(msg, msglen, "cannot bring %s up: %s", iface, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 /* Address and links up, then carrier, all within CARRIER_TIMEOUT_MS. */
 #define NEIGH_REACHABLE_MS "3600000"
 
 static int net_setup(const struct agent_params *p, char *err, size_t errlen)
 {
-	const char *addr_add[] = { BUSYBOX, "ip", "addr", "add", p->addr, "dev", p->iface, NULL };
-	const char *lo_up[] = { BUSYBOX, "ip", "link", "set", "lo", "up", NULL };
-	const char *iface_up[] = { BUSYBOX, "ip", "link", "set", p->iface, "up", NULL };
 	int64_t deadline = now_ms() + CARRIER_TIMEOUT_MS;
 	char path[96];
 	uint64_t carrier;
@@ -1541,10 +1632,9 @@ static int net_setup(const struct agent_params *p, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (run_cmd(addr_add) < 0 || run_cmd(lo_up) < 0 || run_cmd(iface_up) < 0) {
-		snprintf(err, errlen, "ip could not set up %s with %s", p->iface, p->addr);
+	if (addr_add(p->iface, p->addr, err, errlen) < 0 || link_up("lo", err, errlen) < 0 ||
+	    link_up(p->iface, err, errlen) < 0)
 		return -1;
-	}
 	if (connect_on_loopback(err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/carrier", p->iface);
@@ -1693,6 +1783,8 @@ int main(int argc, char **argv)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
+	if (getpid() == 1)
+		init_setup();
 	int have_params = load_params(&params, err, sizeof(err)) == 0;
 
 	if (argc >= 2 && strcmp(argv[1], "run") == 0)

@@ -6,8 +6,8 @@
 #
 # The tree is the packages asked for plus their Depends/Pre-Depends closure,
 # minus packages that only serve a dpkg-managed system (SKIP), extracted with
-# dpkg-deb, plus busybox applet links, /init and /sbin/hb-agent. Every shared
-# library an ELF file in a bin directory needs is checked to be in the tree.
+# dpkg-deb, plus busybox applet links and /sbin/hb-agent, which /init links
+# to. Every shared library an ELF file in a bin directory needs is checked to be in the tree.
 # Identical inputs give a byte-identical FILE.cpio.gz. FILE.cpio.gz.manifest
 # lists "name version arch sha256-of-deb" per package. Downloads are kept in
 # DIR/debs and reused while they match the package index.
@@ -19,7 +19,7 @@ umask 022
 # links libperl/libpython but loads modules only to run scripts), data files.
 SKIP='^(adduser|cdebconf|debconf|dpkg|init-system-helpers|install-info|libc-bin|lsb-base|media-types|netbase|passwd|perl|perl-base|perl-modules-.*|python3|python3\..*|python3-.*|libpython3\..*-(minimal|stdlib)|readline-common|sensible-utils|tzdata|ucf)$'
 
-# Applets /init and a person debugging on the console use; they all link
+# Applets the agent and a person debugging on the console use; they all link
 # to /bin/busybox.
 APPLETS='ash cat chmod cp cut date dd df dmesg echo env free grep gunzip
 gzip head hexdump ip kill ln ls mkdir mknod more mount mv nc ping poweroff
@@ -246,21 +246,10 @@ for applet in $APPLETS; do
 done
 mkdir -p "$root"/{dev,proc,sys,tmp,sbin}
 install -m 0755 "$agent" "$root/sbin/hb-agent"
-cat >"$root/init" <<'EOF'
-#!/bin/sh
-# hilbench DUT init: mount what hb-agent reads, then give it the console
-# (docs/agent-protocol.md). Written by harness/scripts/mkinitramfs.sh.
-export PATH=/sbin:/bin:/usr/sbin:/usr/bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-mount -t tracefs tracefs /sys/kernel/tracing
-mount -t debugfs debugfs /sys/kernel/debug
-mkdir -p /tmp
-mount -t tmpfs tmpfs /tmp
-exec /sbin/hb-agent </dev/console >/dev/console 2>&1
-EOF
-chmod 0755 "$root/init" "$root"
+# The agent is /init: as pid 1 it mounts what it reads and takes the
+# console itself (hb-agent.c, init_setup(); docs/agent-protocol.md).
+ln -s sbin/hb-agent "$root/init"
+chmod 0755 "$root"
 
 # --- every ELF file in a bin directory can load ------------------------------
 # The tree path a tree path leads to, following symlinks (absolute ones

@@ -1,9 +1,9 @@
 /*
  * fuzz_agent_set: what the agent parses to apply a runtime setting: the
  * `hbcmd set` line from the console, `ethtool -c` output, /proc/interrupts,
- * and the kernel's rtnetlink answers for the qdisc method (an ack, a
- * dump), as raw bytes in a buffer of their own. The first input byte
- * chooses the parser.
+ * the kernel's rtnetlink answers for the qdisc method (an ack, a dump), as
+ * raw bytes in a buffer of their own, and the hb.addr the agent makes its
+ * RTM_NEWADDR of. The first input byte chooses the parser.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "agent_proto.h"
 #include "fuzz.h"
 
-enum { P_SET, P_ETHTOOL, P_IRQ, P_NL_ACK, P_NL_DUMP, P_COUNT };
+enum { P_SET, P_ETHTOOL, P_IRQ, P_NL_ACK, P_NL_DUMP, P_ADDR, P_COUNT };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	char *s = fuzz_cstr(data + 1, size - 1);
 	char err[256], value[SET_TOKEN_MAX], kind[QDISC_KIND_MAX];
+	unsigned char req[64];
 	struct set_spec ss;
 	unsigned irq;
 	int errnum;
@@ -39,6 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case P_NL_DUMP:
 		qdisc_dump_parse(s, size - 1, 1, 2, kind, sizeof(kind), &errnum);
+		break;
+	case P_ADDR:
+		addr_add_request(req, sizeof(req), 1, 2, s);
 		break;
 	}
 	free(s);

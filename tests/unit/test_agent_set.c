@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
@@ -192,6 +193,50 @@ static void test_qdisc_requests(void **state)
 	assert_int_equal(nh.nlmsg_seq, 7);
 }
 
+/* What `ip addr add 198.18.0.2/24 dev <3>` sends, and the addresses the
+ * agent must refuse rather than send half-parsed. */
+static void test_addr_add_request(void **state)
+{
+	(void)state;
+	unsigned char buf[256];
+	struct nlmsghdr nh;
+	struct ifaddrmsg ifa;
+	struct rtattr ra;
+	struct in_addr want, got;
+	size_t attr = RTA_SPACE(sizeof(got));
+	size_t len = addr_add_request(buf, sizeof(buf), 9, 3, "198.18.0.2/24");
+
+	assert_int_equal(len, NLMSG_SPACE(sizeof(ifa)) + 2 * attr);
+	memcpy(&nh, buf, sizeof(nh));
+	assert_int_equal(nh.nlmsg_len, len);
+	assert_int_equal(nh.nlmsg_type, RTM_NEWADDR);
+	assert_int_equal(nh.nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
+	assert_int_equal(nh.nlmsg_seq, 9);
+	memcpy(&ifa, buf + NLMSG_HDRLEN, sizeof(ifa));
+	assert_int_equal(ifa.ifa_family, AF_INET);
+	assert_int_equal(ifa.ifa_prefixlen, 24);
+	assert_int_equal(ifa.ifa_scope, RT_SCOPE_UNIVERSE);
+	assert_int_equal(ifa.ifa_index, 3);
+	inet_pton(AF_INET, "198.18.0.2", &want);
+	for (int i = 0; i < 2; i++) {
+		const unsigned char *at = buf + NLMSG_SPACE(sizeof(ifa)) + (size_t)i * attr;
+		memcpy(&ra, at, sizeof(ra));
+		assert_int_equal(ra.rta_type, i == 0 ? IFA_LOCAL : IFA_ADDRESS);
+		assert_int_equal(ra.rta_len, RTA_LENGTH(sizeof(got)));
+		memcpy(&got, at + RTA_LENGTH(0), sizeof(got));
+		assert_int_equal(got.s_addr, want.s_addr);
+	}
+	assert_int_not_equal(addr_add_request(buf, sizeof(buf), 1, 3, "198.18.0.2/0"), 0);
+	assert_int_not_equal(addr_add_request(buf, sizeof(buf), 1, 3, "198.18.0.2/32"), 0);
+	static const char *const bad[] = { "198.18.0.2", "198.18.0.2/", "198.18.0.2/33",
+					   "198.18.0.2/-1", "198.18.0.2/2x", "198.18.0.2/024",
+					   "198.18.0/24", "fe80::1/64", "/24",
+					   "198.18.0.2.198.18.0.2.198.18/24" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(addr_add_request(buf, sizeof(buf), 1, 3, bad[i]), 0);
+	assert_int_equal(addr_add_request(buf, len - 1, 1, 3, "198.18.0.2/24"), 0);
+}
+
 /* Appends one netlink message (header + payload) at *off. */
 static void put_msg(unsigned char *buf, size_t *off, uint16_t type, uint16_t flags,
 		    uint32_t seq, const void *payload, size_t plen)
@@ -351,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_ethtool_coalesce_value),
 		cmocka_unit_test(test_iface_irq),
 		cmocka_unit_test(test_qdisc_requests),
+		cmocka_unit_test(test_addr_add_request),
 		cmocka_unit_test(test_netlink_ack),
 		cmocka_unit_test(test_qdisc_dump),
 	};
