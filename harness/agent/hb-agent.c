@@ -1783,13 +1783,17 @@ int main(int argc, char **argv)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	if (getpid() == 1)
+	/* As init, the arguments are the kernel's: the words of its command
+	 * line it did not know (a lab's own, a module's that is not built
+	 * in). They must not stop the board: a refusing init panics it. */
+	int as_init = getpid() == 1;
+	if (as_init)
 		init_setup();
 	int have_params = load_params(&params, err, sizeof(err)) == 0;
 
-	if (argc >= 2 && strcmp(argv[1], "run") == 0)
+	if (!as_init && argc >= 2 && strcmp(argv[1], "run") == 0)
 		return run_once(argc - 2, argv + 2, have_params ? &params : NULL, err);
-	if (argc != 1) {
+	if (!as_init && argc != 1) {
 		fputs(USAGE, stderr);
 		return 2;
 	}
