@@ -675,6 +675,38 @@ static ssize_t rtnl_recv(int fd, unsigned char *buf, char *msg, size_t msglen)
 	return n;
 }
 
+/* Sends req (of type, "RTM_NEWQDISC") and waits for the kernel's answer to
+ * seq: 0 on its ack; else -1 with msg "<what>: <extended ack> (<errno>)",
+ * or "<what>: <errno>" without an extended ack, and *errnum the errno (0
+ * when the answer never came or was malformed). */
+static int rtnl_request(int fd, unsigned char *buf, size_t len, uint32_t seq, const char *type,
+			const char *what, int *errnum, char *msg, size_t msglen)
+{
+	*errnum = 0;
+	if (rtnl_send(fd, buf, len, msg, msglen) < 0)
+		return -1;
+	for (;;) {
+		char ext[200];
+		ssize_t n = rtnl_recv(fd, buf, msg, msglen);
+		if (n <= 0)
+			return -1;
+		int found = netlink_ack_parse(buf, (size_t)n, seq, errnum, ext, sizeof(ext));
+		if (found < 0) {
+			snprintf(msg, msglen, "%s: malformed answer", type);
+			return -1;
+		}
+		if (found == 0)
+			continue;
+		if (!*errnum)
+			return 0;
+		if (ext[0])
+			snprintf(msg, msglen, "%s: %.199s (%s)", what, ext, strerror(*errnum));
+		else
+			snprintf(msg, msglen, "%s: %s", what, strerror(*errnum));
+		return -1;
+	}
+}
+
 /* The kind of the interface's root qdisc, from an RTM_GETQDISC dump. */
 static int qdisc_read(int fd, unsigned ifindex, char *kind, size_t kindlen, char *msg,
 		      size_t msglen)
@@ -724,29 +756,10 @@ static int qdisc_set(const char *iface, const char *kind, char *out, size_t outl
 	if ((fd = rtnl_open(msg, msglen)) < 0)
 		return -1;
 	size_t len = qdisc_replace_request(buf, sizeof(buf), ++seq, (int)ifindex, kind);
-	if (rtnl_send(fd, buf, len, msg, msglen) < 0)
-		goto out;
-	for (;;) {
-		char ext[200];
-		int errnum = 0, found;
-		ssize_t n = rtnl_recv(fd, buf, msg, msglen);
-		if (n <= 0)
-			goto out;
-		found = netlink_ack_parse(buf, (size_t)n, seq, &errnum, ext, sizeof(ext));
-		if (found < 0) {
-			snprintf(msg, msglen, "RTM_NEWQDISC: malformed answer");
-			goto out;
-		}
-		if (found == 0)
-			continue;
-		if (!errnum)
-			break;
-		if (ext[0])
-			snprintf(msg, msglen, "RTM_NEWQDISC %s root %s: %s (%s)", iface, kind, ext,
-				 strerror(errnum));
-		else
-			snprintf(msg, msglen, "RTM_NEWQDISC %s root %s: %s", iface, kind,
-				 strerror(errnum));
+	char what[160];
+	int errnum;
+	snprintf(what, sizeof(what), "RTM_NEWQDISC %s root %s", iface, kind);
+	if (rtnl_request(fd, buf, len, seq, "RTM_NEWQDISC", what, &errnum, msg, msglen) < 0) {
 		if (errnum == EOPNOTSUPP)
 			snprintf(msg + strlen(msg), msglen - strlen(msg),
 				 "; a kernel without CONFIG_NET_SCHED answers this");
@@ -1544,7 +1557,8 @@ static int addr_add(const char *iface, const char *cidr, char *msg, size_t msgle
 	static uint32_t seq = 2000000;	/* apart from the qdisc requests' */
 	unsigned ifindex = if_nametoindex(iface);
 	size_t len = ifindex ? addr_add_request(buf, sizeof(buf), ++seq, (int)ifindex, cidr) : 0;
-	int fd, rc = -1;
+	char what[160];
+	int fd, rc, errnum;
 
 	if (!ifindex) {
 		snprintf(msg, msglen, "no interface %s", iface);
@@ -1556,30 +1570,8 @@ static int addr_add(const char *iface, const char *cidr, char *msg, size_t msgle
 	}
 	if ((fd = rtnl_open(msg, msglen)) < 0)
 		return -1;
-	if (rtnl_send(fd, buf, len, msg, msglen) == 0) {
-		for (;;) {
-			char ext[200];
-			int errnum = 0;
-			ssize_t n = rtnl_recv(fd, buf, msg, msglen);
-			int found = n > 0 ? netlink_ack_parse(buf, (size_t)n, seq, &errnum, ext,
-							      sizeof(ext))
-					  : -1;
-			if (n <= 0)
-				break;
-			if (found < 0) {
-				snprintf(msg, msglen, "RTM_NEWADDR: malformed answer");
-				break;
-			}
-			if (found == 0)
-				continue;
-			if (errnum)
-				snprintf(msg, msglen, "RTM_NEWADDR %s on %s: %s%s%.120s", cidr, iface,
-					 strerror(errnum), ext[0] ? ": " : "", ext);
-			else
-				rc = 0;
-			break;
-		}
-	}
+	snprintf(what, sizeof(what), "RTM_NEWADDR %s on %s", cidr, iface);
+	rc = rtnl_request(fd, buf, len, seq, "RTM_NEWADDR", what, &errnum, msg, msglen);
 	close(fd);
 	return rc;
 }

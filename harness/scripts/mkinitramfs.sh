@@ -7,7 +7,8 @@
 # The tree is the packages asked for plus their Depends/Pre-Depends closure,
 # minus packages that only serve a dpkg-managed system (SKIP), extracted with
 # dpkg-deb, plus busybox applet links and /sbin/hb-agent, which /init links
-# to. Every shared library an ELF file in a bin directory needs is checked to be in the tree.
+# to. Every shared library an ELF file in a bin directory needs is checked
+# to be in the tree.
 # Identical inputs give a byte-identical FILE.cpio.gz. FILE.cpio.gz.manifest
 # lists "name version arch sha256-of-deb" per package. Downloads are kept in
 # DIR/debs and reused while they match the package index.
