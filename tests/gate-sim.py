@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Resamples stored runs through the gate's sequential procedure.
 
-usage: tests/gate-sim.py [--floor PCT] [--change-runs N] STORE...
+usage: tests/gate-sim.py [--floor PCT] [--change-runs N] [--reference-runs N]
+                         [--workload W --metric M --threshold PCT] STORE...
 
 Takes every pass run of WORKLOAD (tcp-dut-tx) in virtual time from the
 stores' hilbench.db that had its boot to itself for that workload (a
@@ -11,9 +12,11 @@ the reference's runs and the candidate's one at a time through the
 decision of analyze/gate.c (gate_decide(): Welch, or a prediction
 interval for one run, each side's variance raised to the floor; looks at
 alpha / the most looks; plans/default.yaml's no-change pass rule), as
-plans/default.yaml runs it: six reference runs, one candidate run, then
-one more while open, up to six. The futility stop is not modelled, so
-the runs counted are those a decision takes without it. Prints per
+plans/default.yaml runs it: N reference runs (6 unless --reference-runs
+says; the looks, and so each look's alpha, follow N), one candidate run,
+then one more while open, up to six. The futility stop is not modelled,
+nor the reference's runs past N once the candidate has as many, so the
+runs counted are those a decision takes without them. Prints per
 strategy how often each verdict came and the mean candidate runs.
 
 Needs python3-scipy (Debian). An analysis aid for docs/gate.md, not a
@@ -30,6 +33,7 @@ from scipy import stats
 ap = argparse.ArgumentParser()
 ap.add_argument("--floor", type=float, default=0, help="spread_floor_pct")
 ap.add_argument("--change-runs", type=int, default=1, help="change_repetitions")
+ap.add_argument("--reference-runs", type=int, default=6, help="the reference's runs, 2 to 6")
 ap.add_argument("--workload", default="tcp-dut-tx")
 ap.add_argument("--metric", default="mbps")
 ap.add_argument("--threshold", type=float, default=10)
@@ -38,7 +42,9 @@ ap.add_argument("--draws", type=int, default=2000)
 ap.add_argument("stores", nargs="+")
 a = ap.parse_args()
 
-ALPHA, NREF, FIRST, CAP = 0.05, 6, 1, 6
+ALPHA, NREF, FIRST, CAP = 0.05, a.reference_runs, 1, 6
+if not 2 <= NREF <= CAP:
+    ap.error(f"--reference-runs {NREF}: give 2 to {CAP}")
 LOOK_ALPHA = ALPHA / ((CAP - NREF) + (CAP - FIRST) + 1)
 
 runs = collections.defaultdict(list)

@@ -261,6 +261,41 @@ static void metrics_apply_to_their_workloads(void **state)
 	assert_false(gate_metric_applies(&traced, &udp_out));
 }
 
+/* A workload's reference runs: the most its metrics need, each at most
+ * its own count where it gives one (in the timing mode), never more than
+ * the plan's; one where no metric applies. */
+static void the_reference_gets_what_its_metrics_need(void **state)
+{
+	(void)state;
+	struct gate_metric m[3] = {
+		{ .protocol = GATE_UDP, .reference_repetitions = { [TIMING_VIRTUAL] = 4 } },
+		{ .protocol = GATE_TCP, .traffic = GATE_DUT_RX,
+		  .reference_repetitions = { [TIMING_VIRTUAL] = 3, [TIMING_REALTIME] = 8 } },
+		{ .protocol = GATE_TCP, .traffic = GATE_DUT_TX },
+	};
+	struct gate_policy g = { .metrics = { .v = m, .n = 3 } };
+	struct workload udp = { .proto = WL_UDP, .dir = WL_DUT_TX },
+			rx = { .proto = WL_TCP, .dir = WL_DUT_RX },
+			tx = { .proto = WL_TCP, .dir = WL_DUT_TX },
+			both = { .proto = WL_TCP, .dir = WL_BIDIR };
+	assert_int_equal(gate_reference_runs(&g, 6, &udp, TIMING_VIRTUAL), 4);
+	assert_int_equal(gate_reference_runs(&g, 6, &rx, TIMING_VIRTUAL), 3);
+	assert_int_equal(gate_reference_runs(&g, 6, &tx, TIMING_VIRTUAL), 6);
+	/* a mode the metric gives no count for: the plan's */
+	assert_int_equal(gate_reference_runs(&g, 6, &udp, TIMING_REALTIME), 6);
+	/* never more than the plan's */
+	assert_int_equal(gate_reference_runs(&g, 6, &rx, TIMING_REALTIME), 6);
+	assert_int_equal(gate_reference_runs(&g, 3, &udp, TIMING_VIRTUAL), 3);
+	/* two metrics: the one that needs more */
+	m[0].protocol = GATE_ANY_PROTOCOL;
+	m[0].traffic = GATE_DUT_RX;
+	m[0].reference_repetitions[TIMING_VIRTUAL] = 5;
+	assert_int_equal(gate_reference_runs(&g, 6, &rx, TIMING_VIRTUAL), 5);
+	/* none applies (a bidirectional run here): reported, one run */
+	assert_int_equal(gate_reference_runs(&g, 6, &both, TIMING_VIRTUAL), 1);
+	assert_int_equal(gate_reference_runs(&g, 6, &udp, TIMING_VIRTUAL), 1);
+}
+
 /* A plan of one gate metric, written to a temp file and loaded. */
 static void load_gate_plan(const char *metric, char *dir, struct plan *p)
 {
@@ -311,6 +346,11 @@ static void directions_come_from_the_metric_table(void **state)
 	assert_int_equal(gm[4].traffic, GATE_DUT_TX);
 	assert_true(gm[4].spread_floor_pct[TIMING_VIRTUAL] == 2);
 	assert_true(gm[2].spread_floor_pct[TIMING_VIRTUAL] == 0);
+	/* the reference's runs each needs: fewer than the section's where the
+	 * noise is small against the threshold (docs/gate.md) */
+	assert_int_equal(gm[0].reference_repetitions[TIMING_VIRTUAL], 4);
+	assert_int_equal(gm[2].reference_repetitions[TIMING_VIRTUAL], 3);
+	assert_int_equal(gm[4].reference_repetitions[TIMING_VIRTUAL], 0);
 	assert_string_equal(gm[5].metric, "mbps");
 	assert_int_equal(gm[5].traffic, GATE_DUT_TX);
 	assert_true(gm[5].threshold_pct[TIMING_VIRTUAL] < 0);
@@ -764,6 +804,7 @@ int main(void)
 		cmocka_unit_test(one_candidate_run_can_decide),
 		cmocka_unit_test(a_change_can_want_two_runs_a_side),
 		cmocka_unit_test(a_spread_floor_keeps_two_runs_in_one_mode_open),
+		cmocka_unit_test(the_reference_gets_what_its_metrics_need),
 		cmocka_unit_test(no_change_also_rules_out_a_gain),
 		cmocka_unit_test(half_a_percent_less_pps_is_a_regression),
 		cmocka_unit_test(significant_but_below_threshold_passes),

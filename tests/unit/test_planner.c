@@ -2,7 +2,8 @@
  * run_double.h (a test double of the board's deploy backend; builds and
  * runs that only pretend) with plans/default.yaml's gate section and a
  * real store: every strategy is built first; the reference gets the
- * plan's repetitions once and the candidates share them; a slower
+ * plan's repetitions once, fewer of a workload whose metrics need fewer
+ * (its boots shared), and the candidates share them; a slower
  * candidate is a regression and an equal one passes, each after fewer runs
  * than the cap; a noisy one stops at the cap, inconclusive, or before it
  * by the plan's futility rule; every run is in
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "analyze/decisions.h"
+#include "analyze/gate.h"
 #include "config/catalog.h"
 #include "run/planner.h"
 #include "run_double.h"
@@ -81,6 +83,17 @@ static size_t boots_of(const char *strategy)
 	for (size_t i = 0; i < dbl.started && i < DOUBLE_MAX; i++)
 		n += !strcmp(dbl.booted[i], strategy);
 	return n;
+}
+
+/* The reference's runs of a workload before its first look: the gate
+ * section's, fewer where its metrics need fewer (analyze/gate.h). */
+static size_t reference_runs(const char *workload)
+{
+	struct workload w;
+	assert_int_equal(catalog_workload(workload, &w), 0);
+	int n = gate_reference_runs(&plan.gate, plan.gate.reference_repetitions, &w, plan.timing);
+	workload_free(&w);
+	return (size_t)n;
 }
 
 static const struct gate_decision *find(const struct planner *pl, const char *strategy,
@@ -161,10 +174,17 @@ static void candidates_are_decided_against_a_shared_reference(void **state)
 	const struct gate_decision *tcp = find(&pl, "is-queued", "tcp-dut-tx", "mbps_acked");
 	assert_int_equal(tcp->outcome, GATE_PASS);
 	assert_true(!tcp->futile && tcp->cand.n == 1);
-	/* the reference's runs are measured once and judged with both */
-	assert_true(find(&pl, "is-queued", "udp64-dut-tx", "pps")->ref.n >=
-		    (size_t)plan.gate.reference_repetitions);
-	assert_int_equal(boots_of("baseline"), 2 * (size_t)plan.gate.reference_repetitions);
+	/* the reference's runs are measured once and judged with both, as
+	 * many of each workload as its metrics need (plans/gate.yaml: fewer of
+	 * UDP than of TCP DUT-TX), a boot per repetition and kind */
+	size_t udp = reference_runs("udp64-dut-tx"), tcp_tx = reference_runs("tcp-dut-tx");
+	assert_true(udp < tcp_tx && tcp_tx == (size_t)plan.gate.reference_repetitions);
+	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "pps")->ref.n, udp);
+	assert_int_equal(find(&pl, "is-queued", "tcp-dut-tx", "mbps_acked")->ref.n, tcp_tx);
+	assert_int_equal(boots_of("baseline"), udp + tcp_tx);
+	/* the looks follow the reference's runs of the workload */
+	assert_int_equal(d->max_looks, gate_max_looks(&plan.gate, (int)udp));
+	assert_int_equal(tcp->max_looks, gate_max_looks(&plan.gate, (int)tcp_tx));
 	/* a boot per repetition and kind: here one workload each */
 	assert_int_equal(dbl.started, dbl.ran);
 	/* one session holds them all, and the bar counted each */
@@ -172,9 +192,10 @@ static void candidates_are_decided_against_a_shared_reference(void **state)
 	assert_int_equal(pl.prog.runs_done, (int)dbl.ran);
 	assert_int_equal(pl.prog.runs_total, pl.prog.runs_done);
 
-	char why[96];
+	char why[96], want[96];
 	planner_why(&pl, &pl.cells[0], d, why, sizeof(why));
-	assert_non_null(strstr(why, "decided at look"));
+	snprintf(want, sizeof(want), "decided at look 1 of %d", d->max_looks);
+	assert_string_equal(why, want);
 	/* the decisions are in the store, for every report of the session */
 	char *text = NULL;
 	size_t len = 0;
@@ -439,7 +460,7 @@ static void every_part_of_a_plan_with_a_perf_workload_boots_perf(void **state)
 /* A workload no gate metric judges (the profiler's, whose rate it
  * slows) is reported, not decided: one run of the reference, in its first
  * boot, and one of each candidate, where a judged workload's reference
- * gets the plan's repetitions. */
+ * gets what its metrics need. */
 static void an_unjudged_workload_runs_once_a_side(void **state)
 {
 	(void)state;
@@ -451,8 +472,8 @@ static void an_unjudged_workload_runs_once_a_side(void **state)
 	assert_int_equal(runs_of(pl.session, "baseline", ftrace), 1);
 	assert_int_equal(runs_of(pl.session, "revert", ftrace), 1);
 	assert_int_equal(runs_of(pl.session, "is-queued", ftrace), 1);
-	assert_true(runs_of(pl.session, "baseline", "udp64-dut-tx") >=
-		    (size_t)plan.gate.reference_repetitions);
+	assert_int_equal(runs_of(pl.session, "baseline", "udp64-dut-tx"),
+			 reference_runs("udp64-dut-tx"));
 	/* the reference's first boot: its UDP workloads in the plan's order;
 	 * its TCP one has the next boot to itself */
 	assert_string_equal(dbl.booted[0], "baseline");
@@ -465,6 +486,36 @@ static void an_unjudged_workload_runs_once_a_side(void **state)
 		for (size_t k = 0; k < pl.cells[i].n; k++)
 			assert_string_not_equal(pl.cells[i].v[k].workload, ftrace);
 	assert_int_equal(pl.prog.runs_done, (int)runs_in(pl.session));
+	planner_free(&pl);
+}
+
+/* TCP DUT-RX's metric needs fewer reference runs than TCP DUT-TX's: it
+ * runs in the first of the TCP boots, which TCP DUT-TX's count makes. */
+static void a_workload_needing_fewer_reference_runs_shares_the_first_boots(void **state)
+{
+	(void)state;
+	dbl.mbps = revert_slower;
+	strlist_push(&plan.workloads, "tcp-dut-rx");
+	size_t rx = reference_runs("tcp-dut-rx"), tx = reference_runs("tcp-dut-tx");
+	assert_true(rx >= 2 && rx < tx);
+	struct planner pl;
+	assert_int_equal(planner_run(&pl, &plan, st, &opts), 0);
+	assert_int_equal(runs_of(pl.session, "baseline", "tcp-dut-rx"), rx);
+	assert_int_equal(runs_of(pl.session, "baseline", "tcp-dut-tx"), tx);
+	assert_int_equal(boots_of("baseline"), reference_runs("udp64-dut-tx") + tx);
+	/* the reference's TCP boots: both workloads in the first rx, then
+	 * TCP DUT-TX alone (its runs come first: the plan's order) */
+	size_t runs = 0;
+	for (size_t i = 0; i < dbl.ran && i < DOUBLE_MAX; i++)
+		if (!strcmp(dbl.ran_workloads[i], "tcp-dut-rx")) {
+			assert_string_equal(dbl.ran_workloads[i - 1], "tcp-dut-tx");
+			runs++;
+		}
+	assert_int_equal(runs, rx + 2);	/* and the two candidates' */
+	const struct gate_decision *d = find(&pl, "is-queued", "tcp-dut-rx", "mbps");
+	assert_int_equal(d->outcome, GATE_PASS);
+	assert_int_equal(d->ref.n, rx);
+	assert_int_equal(d->max_looks, gate_max_looks(&plan.gate, (int)rx));
 	planner_free(&pl);
 }
 
@@ -507,6 +558,9 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(an_unjudged_workload_runs_once_a_side, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			a_workload_needing_fewer_reference_runs_shares_the_first_boots, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(a_failed_build_is_not_judged, setup, teardown),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,21 @@ bool gate_judges(const struct gate_policy *g, const struct workload *w)
 	return false;
 }
 
+int gate_reference_runs(const struct gate_policy *g, int plan_runs, const struct workload *w,
+			enum timing_mode t)
+{
+	const struct gate_metric *m = g->metrics.v;
+	int most = 0;
+	for (size_t i = 0; i < g->metrics.n; i++) {
+		if (!gate_metric_applies(&m[i], w))
+			continue;
+		int own = m[i].reference_repetitions[t];
+		int n = own && own < plan_runs ? own : plan_runs;
+		most = n > most ? n : most;
+	}
+	return most ? most : 1;
+}
+
 int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen)
 {
 	const struct gate_metric *m = g->metrics.v;
@@ -178,13 +193,14 @@ void gate_look(const struct gate_policy *g, int ref_repetitions, struct gate_seq
 {
 	gate_decide(ref, nref, cand, ncand, better, g->pass, gate_look_alpha(g, ref_repetitions),
 		    rule, d);
+	int last = gate_max_looks(g, ref_repetitions);
+	d->max_looks = last;
 	if ((d->outcome == GATE_REGRESSED || d->outcome == GATE_IMPROVED) &&
 	    (nref < (size_t)rule->change_runs || ncand < (size_t)rule->change_runs))
 		d->outcome = GATE_OPEN;	/* the look counts; a run more is asked for */
 	d->looks = s->looks;
 	if (d->shift.method == SHIFT_NONE)
 		return;
-	int last = gate_max_looks(g, ref_repetitions);
 	if (nref != s->nref || ncand != s->ncand) {
 		if (s->looks == last) {
 			d->outcome = GATE_INCONCLUSIVE;	/* a test more would break the bound */

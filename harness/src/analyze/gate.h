@@ -56,6 +56,7 @@ struct gate_decision {
 	double delta_pct, lo_pct, hi_pct;	/* the same in % of the reference */
 	enum gate_outcome outcome;
 	int looks;			/* gate_look(): the tests made so far, this one included */
+	int max_looks;			/* gate_look(): the most it makes (gate_max_looks()) */
 	/* gate_look(): for a decision open before its last look, the chance
 	 * that the cap decides it (gate_decide_chance()); NaN otherwise */
 	double decide_chance;
@@ -78,6 +79,17 @@ bool gate_metric_applies(const struct gate_metric *m, const struct workload *w);
  * profiler's, whose rate the profiler slows) is run and reported, never
  * judged: one run of a side says all it is asked. */
 bool gate_judges(const struct gate_policy *g, const struct workload *w);
+/*
+ * The reference's runs before the first look at workload w in timing mode
+ * t, of a plan whose reference gets plan_runs: 1 where no metric judges w
+ * (gate_judges()); else the most any metric that applies to w needs, each
+ * at most its own `reference_repetitions` for t where it gives one. A
+ * metric whose noise is small against its threshold decides a candidate
+ * in one run against fewer reference runs; the looks and their alpha
+ * follow the count (gate_max_looks()). Pure.
+ */
+int gate_reference_runs(const struct gate_policy *g, int plan_runs, const struct workload *w,
+			enum timing_mode t);
 /*
  * The most looks (significance tests) the gate makes at one metric: the
  * first once the reference has ref_repetitions runs and the candidate

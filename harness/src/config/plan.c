@@ -67,6 +67,15 @@ static const struct yfield spread_floor_fields[] = {
 	{ 0 }
 };
 
+/* 2 at least: a reference of one run has no spread to judge against */
+static const struct yfield reference_runs_fields[] = {
+	{ .key = "virtual", .type = YF_INT, .off = M(reference_repetitions[TIMING_VIRTUAL]),
+	  .min = 2, .max = 100 },
+	{ .key = "realtime", .type = YF_INT, .off = M(reference_repetitions[TIMING_REALTIME]),
+	  .min = 2, .max = 100 },
+	{ 0 }
+};
+
 static const struct yfield gate_metric_fields[] = {
 	{ .key = "metric", .type = YF_STRING, .required = 1, .off = M(metric), .is_name = 1 },
 	{ .key = "protocol", .type = YF_ENUM, .off = M(protocol), .choices = protocols },
@@ -76,6 +85,7 @@ static const struct yfield gate_metric_fields[] = {
 	{ .key = "spread_floor_pct", .type = YF_MAP, .sub = spread_floor_fields },
 	{ .key = "change_repetitions", .type = YF_INT, .off = M(change_repetitions), .min = 1,
 	  .max = 100 },
+	{ .key = "reference_repetitions", .type = YF_MAP, .sub = reference_runs_fields },
 	{ 0 }
 };
 

@@ -55,6 +55,12 @@ struct gate_metric {
 	 * test lends it the other side's, which a strategy whose boots fall
 	 * in two modes does not have (docs/gate.md, "Runs in two modes") */
 	int change_repetitions;
+	/* the reference's runs this metric needs at most, per timing mode, 0
+	 * unless said (then the gate section's reference_repetitions): where
+	 * its noise is small against the threshold, fewer runs decide as many
+	 * candidates in one run (analyze/gate.h gate_reference_runs();
+	 * docs/gate.md, "A reference sized by its noise") */
+	int reference_repetitions[2];
 	char *where;	/* "FILE:LINE:COL: " of its `metric:`, for errors found later */
 };
 /* What a pass rules out: a bad change as large as the threshold (the

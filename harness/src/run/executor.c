@@ -961,8 +961,7 @@ static int cell_todo(struct plan_state *ps, const struct cell *c, const struct w
 					bool first_kind = kind == 0;	/* DUT-paced */
 					if (kinds == 2 && dut_paced(&wls[i]) != first_kind)
 						continue;
-					if (rep > first && ps->opts->once &&
-					    strlist_has(ps->opts->once, wls[i].name))
+					if (ps->opts->runs_of && rep - first >= ps->opts->runs_of[i])
 						continue;
 					int have = ps->opts->resume ?
 						store_has_pass(ps->store, ps->session,

@@ -95,10 +95,10 @@ struct exec_opts {
 	 * of the plan run, none skipped; NULL: a new one, or resume's. */
 	const char *session;
 	int first_repetition;		/* the first run's repetition number; 0 = 1 */
-	/* of the plan's workloads, those run in its first repetition only,
-	 * not in each (the reference's unjudged ones, run/gate_loop.h); NULL:
-	 * none */
-	const struct strlist *once;
+	/* per workload of the plan, in its order: the runs it gets, in the
+	 * first of the repetitions' boots (the reference's, sized by its
+	 * metrics, an unjudged one's 1: run/gate_loop.h); NULL: one in each */
+	const int *runs_of;
 	/* Counts the runs and builds and draws the bar; NULL: the plan's own,
 	 * its totals the plan's. A driver that runs many plans as one passes
 	 * one it keeps (and its totals). */

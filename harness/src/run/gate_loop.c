@@ -73,11 +73,13 @@ static size_t runs_of(const struct gate_side *sd, const char *workload)
 }
 
 /* The reference's runs before the first look at workload w: the plan's
- * repetitions, or one where no gate metric judges it (gate_judges()). */
+ * repetitions, fewer where its metrics need fewer, one where none judges
+ * it (gate_reference_runs()). */
 static int reference_runs_of(const struct gate_loop *g, size_t w)
 {
 	int reps = g->plan->repetitions;
-	return gate_judges(&g->plan->gate, &g->wls[w]) || reps < 1 ? reps : 1;
+	return reps < 1 ? reps : gate_reference_runs(&g->plan->gate, reps, &g->wls[w],
+						     g->plan->timing);
 }
 
 int gate_loop_reference_runs(const struct gate_loop *g)
@@ -89,12 +91,11 @@ int gate_loop_reference_runs(const struct gate_loop *g)
 }
 
 /* `reps` more runs of each workload of `workloads` on one side, a boot per
- * repetition, the first numbered `first`, those of `once` (NULL: none) in
- * the first of these boots only. In a session of its own, or in
- * g->session. */
+ * repetition, the first numbered `first`; workload i in the first
+ * runs_of[i] of these boots only (NULL: in each). In a session of its own,
+ * or in g->session. */
 static int run_more(const struct gate_loop *g, struct gate_side *sd, struct store *s,
-		    const struct strlist *workloads, const struct strlist *once, int reps,
-		    int first)
+		    const struct strlist *workloads, const int *runs_of, int reps, int first)
 {
 	struct plan p = { .name = g->plan->name, .repetitions = reps, .timing = g->plan->timing,
 			  .boots = BOOTS_PER_REPETITION };
@@ -105,7 +106,7 @@ static int run_more(const struct gate_loop *g, struct gate_side *sd, struct stor
 	struct exec_opts o = *sd->opts;
 	o.session = g->session;
 	o.first_repetition = first;
-	o.once = once;
+	o.runs_of = runs_of;
 	char session[40];
 	sd->attempts += reps;
 	int rc = executor_run_plan(&p, s, &o, session);
@@ -138,7 +139,7 @@ static void look(struct gate_loop *g)
 			if (!isnan(g->threshold_pct))
 				rule.threshold_pct = g->threshold_pct;
 			static const double none[1];
-			gate_look(pol, g->plan->repetitions, &g->seq[w * pol->metrics.n + m],
+			gate_look(pol, reference_runs_of(g, w), &g->seq[w * pol->metrics.n + m],
 				  r ? r->v : none, r ? r->n : 0, c ? c->v : none, c ? c->n : 0,
 				  gate_metric_better(&gm[m]), &rule, d);
 		}
@@ -382,25 +383,25 @@ int gate_loop_reference(struct gate_loop *g, struct store *s)
 		size_t have = runs_of(&g->ref, g->wls[w].name);
 		if (have >= (size_t)reference_runs_of(g, w))
 			continue;
-		/* the workloads that have as many runs share their boots; one
-		 * that wants a single run (unjudged) is in the first only, so
-		 * that boots running at once stay alike */
-		struct strlist batch = { 0 }, once = { 0 };
+		/* the workloads that have as many runs share their boots, each
+		 * in the first of them as many as it wants (an unjudged one in
+		 * the first only), so that boots running at once stay alike */
+		struct strlist batch = { 0 };
+		int *more = xcalloc(g->nwls, sizeof(*more));
 		int reps = 0;
 		for (size_t v = w; v < g->nwls; v++) {
-			int more = reference_runs_of(g, v) - (int)have;
-			if (runs_of(&g->ref, g->wls[v].name) != have || more <= 0)
+			int want = reference_runs_of(g, v) - (int)have;
+			if (runs_of(&g->ref, g->wls[v].name) != have || want <= 0)
 				continue;
+			more[batch.n] = want;
 			strlist_push(&batch, g->plan->workloads.v[v]);
-			if (more == 1)
-				strlist_push(&once, g->plan->workloads.v[v]);
-			reps = more > reps ? more : reps;
+			reps = want > reps ? want : reps;
 		}
 		hb_info("gate: %zu workload(s): up to %d more run(s) of the reference %s",
 			batch.n, reps, g->ref.strategy);
-		run_more(g, &g->ref, s, &batch, &once, reps, (int)have + 1);
+		run_more(g, &g->ref, s, &batch, more, reps, (int)have + 1);
 		strlist_free(&batch);
-		strlist_free(&once);
+		free(more);
 		if (load_side(s, g, &g->ref) < 0)
 			return HB_FAIL;
 	}

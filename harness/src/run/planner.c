@@ -752,8 +752,9 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 		e.workloads[ph] = wl[ph].n;
 	}
 	hb_info("session %s: plan %s, %s time: %zu strategies against %s, runs until decided "
-		"(%d of the reference, then %d to %d a side per workload)", pl->session, p->name,
-		timing_mode_name(p->timing), pl->ncells, pl->reference, p->repetitions,
+		"(%d of the reference over its workloads, then %d to %d a side per workload)",
+		pl->session, p->name, timing_mode_name(p->timing), pl->ncells, pl->reference,
+		e.reference_left,
 		p->gate.first_repetitions, p->gate.max_repetitions);
 	expect(pl, &e);
 	int rc = run_phases(pl, &probe.board, s, wl, &e);
@@ -776,7 +777,7 @@ void planner_why(const struct planner *pl, const struct planner_cell *c,
 		 const struct gate_decision *d, char *out, size_t len)
 {
 	const struct plan *p = pl->plan;
-	int last = gate_max_looks(&p->gate, p->repetitions);
+	int last = d->max_looks;
 	size_t cap = (size_t)p->gate.max_repetitions;
 	if (d->outcome != GATE_INCONCLUSIVE && d->outcome != GATE_OPEN)
 		snprintf(out, len, "decided at look %d of %d", d->looks, last);
