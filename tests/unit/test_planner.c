@@ -261,6 +261,46 @@ static void a_futile_decision_stops_before_the_cap(void **state)
 	planner_free(&pl);
 }
 
+/* is-queued 1 % slower, on the UDP threshold (it takes runs until the
+ * cap or futility), revert 20 % slower */
+static double is_queued_on_threshold(const char *strategy, size_t run)
+{
+	return revert_slower(strategy, run) * (strcmp(strategy, "is-queued") ? 1 : 0.99);
+}
+
+/* revert (20 % slower) against baseline on UDP alone, on `jobs` boards:
+ * its decision, a regression at the first look. */
+static const struct gate_decision *lone_revert(struct planner *pl, int jobs)
+{
+	strlist_free(&plan.workloads);
+	strlist_push(&plan.workloads, "udp64-dut-tx");
+	strlist_free(&plan.strategies);
+	strlist_push(&plan.strategies, "baseline");
+	strlist_push(&plan.strategies, "revert");
+	dbl.mbps = revert_slower;
+	struct exec_opts o = opts;
+	o.jobs = jobs;
+	assert_int_equal(planner_run(pl, &plan, st, &o), 0);
+	const struct gate_decision *d = find(pl, "revert", "udp64-dut-tx", "pps");
+	assert_int_equal(d->outcome, GATE_REGRESSED);
+	assert_int_equal(d->looks, 1);
+	assert_int_equal(runs_of(pl->session, "revert", NULL), d->cand.n);
+	assert_int_equal((size_t)pl->prog.runs_done, runs_in(pl->session));
+	return d;
+}
+
+/* One unit left to judge on two boards: the board no unit has is lent to
+ * it, so the runs of its look go two at once; on one board, one. */
+static void a_lone_candidate_borrows_the_idle_board(void **state)
+{
+	(void)state;
+	struct planner pl;
+	assert_int_equal(lone_revert(&pl, 1)->cand.n, 1);
+	planner_free(&pl);
+	assert_int_equal(lone_revert(&pl, 2)->cand.n, 2);
+	planner_free(&pl);
+}
+
 /* The plan with revert 20 % slower on two boards at once into pl: its
  * verdicts are those of one board at a time, every run of the session
  * counted by the bar (the children's from the store). */
@@ -314,13 +354,6 @@ static void where_the_clock_is_held_tcp_is_judged_beside(void **state)
 	assert_int_equal(boots_of("revert") + boots_of("is-queued"), 0);
 	assert_lanes(&pl, 1);
 	planner_free(&pl);
-}
-
-/* is-queued 1 % slower, on the UDP threshold (it takes runs until the
- * cap or futility), revert 20 % slower */
-static double is_queued_on_threshold(const char *strategy, size_t run)
-{
-	return revert_slower(strategy, run) * (strcmp(strategy, "is-queued") ? 1 : 0.99);
 }
 
 /* Where in what planner_run() said its candidates' processes started
@@ -544,6 +577,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_futile_decision_stops_before_the_cap, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(where_the_clock_is_held_tcp_is_judged_beside, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_lone_candidate_borrows_the_idle_board, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(concurrent_candidates_reach_the_same_verdicts, setup,
 						teardown),

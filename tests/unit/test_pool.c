@@ -3,7 +3,8 @@
  * reads as it comes, so the child never waits on it); each child lands
  * once with its tag; one that wrote nothing lands with nothing; an
  * interrupt is passed on to every child once; a child does not see its
- * parent's children as its own. The children here are real processes
+ * parent's children as its own; the boards a parent lends are borrowed
+ * by its children no more than once. The children here are real processes
  * running the small tasks below. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -185,6 +186,42 @@ static void a_child_does_not_see_its_parent_s_children(void **state)
 	pool_free(&p);
 }
 
+/* A child borrows a board the parent lends and reports how many it got. */
+static int borrow_two(void *arg, int fd)
+{
+	struct pool_spare *sp = arg;
+	char text[16];
+	snprintf(text, sizeof(text), "%d", pool_spare_borrow(sp, 2));
+	return write_all(fd, text, strlen(text));
+}
+
+/* The boards lent: never more borrowed than lent, across processes; given
+ * back, they can be borrowed again; none before the parent lends. */
+static void spare_boards_are_lent_once(void **state)
+{
+	(void)state;
+	struct pool_spare *sp = pool_spare_new();
+	assert_non_null(sp);
+	assert_int_equal(pool_spare_borrow(sp, 1), 0);
+	pool_spare_lend(sp, 3);
+	assert_int_equal(pool_spare_borrow(sp, 2), 2);
+	/* a child sees the same page: one left of the three */
+	struct pool p = { 0 };
+	struct seen s = { 0 };
+	assert_int_equal(pool_start(&p, "a test", borrow_two, sp, (void *)0), 0);
+	assert_int_equal(reap_all(&p, &s), 1);
+	assert_int_equal(s.got[0][0], '1');
+	assert_int_equal(pool_spare_borrow(sp, 1), 0);
+	pool_spare_return(sp, 2);
+	assert_int_equal(pool_spare_borrow(sp, 5), 2);
+	pool_spare_free(sp);
+	pool_free(&p);
+	/* none mapped: nothing lent, nothing borrowed */
+	pool_spare_lend(NULL, 2);
+	assert_int_equal(pool_spare_borrow(NULL, 2), 0);
+	pool_spare_return(NULL, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +230,7 @@ int main(void)
 		cmocka_unit_test(a_child_that_wrote_nothing_lands_with_nothing),
 		cmocka_unit_test(an_interrupt_is_passed_on_to_every_child_once),
 		cmocka_unit_test(a_child_does_not_see_its_parent_s_children),
+		cmocka_unit_test(spare_boards_are_lent_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

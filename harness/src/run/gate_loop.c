@@ -95,7 +95,8 @@ int gate_loop_reference_runs(const struct gate_loop *g)
  * runs_of[i] of these boots only (NULL: in each). In a session of its own,
  * or in g->session. */
 static int run_more(const struct gate_loop *g, struct gate_side *sd, struct store *s,
-		    const struct strlist *workloads, const int *runs_of, int reps, int first)
+		    const struct strlist *workloads, const int *runs_of, int reps, int first,
+		    int boards)
 {
 	struct plan p = { .name = g->plan->name, .repetitions = reps, .timing = g->plan->timing,
 			  .boots = BOOTS_PER_REPETITION };
@@ -107,6 +108,8 @@ static int run_more(const struct gate_loop *g, struct gate_side *sd, struct stor
 	o.session = g->session;
 	o.first_repetition = first;
 	o.runs_of = runs_of;
+	if (boards)
+		o.jobs = boards;
 	char session[40];
 	sd->attempts += reps;
 	int rc = executor_run_plan(&p, s, &o, session);
@@ -171,6 +174,24 @@ static enum gate_next next_of(struct gate_loop *g, size_t w, int *reps)
 	return next;
 }
 
+/* The boards lent (g->spare) to run more of the batch's runs at once than
+ * the look needs, as many as the cap leaves room for: the runs a side may
+ * still take go on boards that would stand idle. */
+static int borrow(const struct gate_loop *g, const struct gate_side *sd,
+		  const struct strlist *batch, int reps)
+{
+	int cap = g->plan->gate.max_repetitions, room = cap;
+	for (size_t i = 0; i < batch->n; i++) {
+		int left = cap - (int)runs_of(sd, batch->v[i]) - reps;
+		room = left < room ? left : room;
+	}
+	int lent = pool_spare_borrow(g->spare, room);
+	if (lent)
+		hb_info("gate: %d board(s) free: %d run(s) of %s at once", lent, reps + lent,
+			sd->strategy);
+	return lent;
+}
+
 /* Runs what the next look needs, the workloads that want the same side and
  * count on the same boots; returns 0 when nothing more can be run (all
  * decided, the cap, or too many failed attempts). */
@@ -195,7 +216,10 @@ static int extend(struct gate_loop *g, struct store *s)
 		/* a run that failed is in the store with its class: it counts
 		 * against the attempts here and is judged by dut_failures() */
 		struct gate_side *sd = next[w] == GATE_NEXT_REFERENCE ? &g->ref : &g->cand;
-		run_more(g, sd, s, &batch, NULL, reps[w], (int)runs_of(sd, g->wls[w].name) + 1);
+		int lent = borrow(g, sd, &batch, reps[w]);
+		run_more(g, sd, s, &batch, NULL, reps[w] + lent, (int)runs_of(sd, g->wls[w].name) + 1,
+			 lent ? 1 + lent : 0);
+		pool_spare_return(g->spare, lent);
 		strlist_free(&batch);
 		ran = 1;
 	}
@@ -399,7 +423,7 @@ int gate_loop_reference(struct gate_loop *g, struct store *s)
 		}
 		hb_info("gate: %zu workload(s): up to %d more run(s) of the reference %s",
 			batch.n, reps, g->ref.strategy);
-		run_more(g, &g->ref, s, &batch, more, reps, (int)have + 1);
+		run_more(g, &g->ref, s, &batch, more, reps, (int)have + 1, 0);
 		strlist_free(&batch);
 		free(more);
 		if (load_side(s, g, &g->ref) < 0)

@@ -28,6 +28,7 @@
 #include "config/plan.h"
 #include "config/workload.h"
 #include "run/executor.h"
+#include "run/pool.h"
 #include "store/store.h"
 
 /* One side of the comparison: a kernel + userland and the runs of it, or
@@ -60,6 +61,12 @@ struct gate_loop {
 	/* gate_loop_reference(): stored runs of the reference from other
 	 * sessions join g->session (compare in virtual time, run/planner.h) */
 	int reuse_reference;
+	/* boards the caller lends while nothing else waits for one (the
+	 * planner's last candidates, run/pool.h): a look's runs of a side go
+	 * on that many more boards at once, up to the cap, instead of one at a
+	 * time on one. The looks stay within gate_max_looks() (fewer of them,
+	 * more runs each). NULL: one board. */
+	struct pool_spare *spare;
 	struct gate_side ref, cand;
 	/* gate_loop_load() */
 	struct board board;

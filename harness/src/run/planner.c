@@ -311,14 +311,16 @@ static void cell_append(struct planner_cell *c, const struct gate_decision *v, s
 	c->n += n;
 }
 
-/* One candidate's gate loop over the workloads wl; its decisions are
- * appended to c. Returns the loop's runs. */
+/* One candidate's gate loop over the workloads wl, on the boards spare
+ * lends too (NULL: one); its decisions are appended to c. Returns the
+ * loop's runs. */
 static int judge(struct planner *pl, struct planner_cell *c, const struct strlist *wl,
-		 struct store *s)
+		 struct store *s, struct pool_spare *spare)
 {
 	struct plan p = *pl->plan;
 	p.workloads = *wl;
-	struct gate_loop g = { .plan = &p, .threshold_pct = NAN, .session = pl->session };
+	struct gate_loop g = { .plan = &p, .threshold_pct = NAN, .session = pl->session,
+			       .spare = spare };
 	g.ref = (struct gate_side){ .strategy = pl->reference, .opts = &pl->opts };
 	g.cand = (struct gate_side){ .strategy = c->strategy, .opts = &pl->opts };
 	int before = pl->opts.progress->runs_done;
@@ -357,6 +359,7 @@ struct candidate_job {
 	const struct unit *u;
 	const struct strlist *wl;	/* the unit's phase's workloads */
 	const char *store_path;
+	struct pool_spare *spare;	/* the boards the parent lends (run/pool.h) */
 };
 
 /* The unit's process: its own store connection, its lines without a bar
@@ -375,7 +378,7 @@ static int judge_in_child(void *arg, int fd)
 	struct verdicts v;
 	memset(&v, 0, sizeof(v));	/* its padding goes down the pipe too */
 	if (s && !hb_interrupted)
-		v.runs = judge(pl, &c, j->wl, s);
+		v.runs = judge(pl, &c, j->wl, s, j->spare);
 	v.rc = s ? c.rc : HB_FAIL;
 	v.missing = c.missing;
 	v.n = c.n;
@@ -509,6 +512,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 	struct session_count seen = session_runs(s, pl->session, wl);
 	size_t ended = 1;
 	double counted = 0;
+	struct pool_spare *spare = pool_spare_new();
 	while ((next < nunits || pool.n) && b.rc == 0) {
 		/* the verdicts landed priced in before the next line: a line
 		 * with the count before them said 47 runs where 54 were
@@ -522,7 +526,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 		while (next < nunits && pool.n < (size_t)pl->jobs && !hb_interrupted) {
 			struct unit *u = &units[next];
 			const char *strategy = pl->cells[u->cell].strategy;
-			struct candidate_job j = { pl, u, &wl[u->ph], store_dir(s) };
+			struct candidate_job j = { pl, u, &wl[u->ph], store_dir(s), spare };
 			if (pool_start(&pool, strategy, judge_in_child, &j, u) < 0) {
 				b.rc = HB_FAIL;
 				break;
@@ -533,6 +537,10 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 		}
 		if (!pool.n)
 			break;
+		/* with nothing left to start, the boards no unit has are lent
+		 * to those still judging (run/pool.h) */
+		if (next == nunits)
+			pool_spare_lend(spare, pl->jobs - (int)pool.n);
 		/* a tenth of a second, as the executor's flights: a board that
 		 * waited up to a second for its next candidate idled 0.5 s a
 		 * candidate and kind, 7 s of a plan (docs/measurements.md) */
@@ -548,6 +556,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 			usleep(100000);
 	follow(pl, e, s, wl, &seen);
 	pool_free(&pool);
+	pool_spare_free(spare);
 	qsort(units, nunits, sizeof(*units), by_cell_phase);
 	for (size_t k = 0; k < nunits; k++) {
 		cell_append(&pl->cells[units[k].cell], units[k].v, units[k].n);
@@ -671,7 +680,7 @@ static int judge_in_turn(struct planner *pl, const struct strlist *wl, struct st
 {
 	for (size_t i = 0; wl->n && i < pl->ncells && !hb_interrupted; i++) {
 		expect(pl, e);
-		e->runs[PHASE_OTHERS] += judge(pl, &pl->cells[i], wl, s);
+		e->runs[PHASE_OTHERS] += judge(pl, &pl->cells[i], wl, s, NULL);
 		e->judged[PHASE_OTHERS]++;
 		e->unit_done[i * NPHASES + PHASE_OTHERS] = 1;
 		if (pl->cells[i].rc == HB_FAIL_INPUT)

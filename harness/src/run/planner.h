@@ -27,7 +27,10 @@
  * workload (its own boots, network namespaces and store connection;
  * run/pool.h, which passes an interrupt on to them), the dearest first
  * (the runs the plan's last five sessions took on average, at the
- * reference's price a run), so that the last to end is a short one. Each
+ * reference's price a run), so that the last to end is a short one; once
+ * none is left to start, the boards of those that ended are lent to those
+ * still judging (run/pool.h), whose next runs go on them at once, up to
+ * the cap (run/gate_loop.h). Each
  * kind has boots of its own and is first in them: a UDP run after TCP in
  * the same boot spread 5x wider between boots (docs/measurements.md, "The
  * host's turns"). A TCP run or one of UDP the host sends reads the host's pace

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -103,4 +105,54 @@ size_t pool_reap(struct pool *p, void (*landed)(const struct pool_child *c, void
 void pool_free(struct pool *p)
 {
 	forget_children(p);
+}
+
+/* Two counters in a shared page: a lock-free int is address-free, so
+ * atomics on it hold across processes (C11 7.17.5). */
+struct pool_spare {
+	atomic_int lent, borrowed;
+};
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "pool_spare needs lock-free ints");
+
+struct pool_spare *pool_spare_new(void)
+{
+	struct pool_spare *sp = mmap(NULL, sizeof(*sp), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sp == MAP_FAILED)
+		return NULL;
+	atomic_init(&sp->lent, 0);
+	atomic_init(&sp->borrowed, 0);
+	return sp;
+}
+
+void pool_spare_lend(struct pool_spare *sp, int boards)
+{
+	if (sp)
+		atomic_store(&sp->lent, boards > 0 ? boards : 0);
+}
+
+int pool_spare_borrow(struct pool_spare *sp, int want)
+{
+	if (!sp || want <= 0)
+		return 0;
+	int had = atomic_load(&sp->borrowed), got;
+	do {
+		int free = atomic_load(&sp->lent) - had;
+		got = free < want ? free : want;
+		if (got <= 0)
+			return 0;
+	} while (!atomic_compare_exchange_weak(&sp->borrowed, &had, had + got));
+	return got;
+}
+
+void pool_spare_return(struct pool_spare *sp, int boards)
+{
+	if (sp && boards > 0)
+		atomic_fetch_sub(&sp->borrowed, boards);
+}
+
+void pool_spare_free(struct pool_spare *sp)
+{
+	if (sp)
+		munmap(sp, sizeof(*sp));
 }

@@ -41,6 +41,25 @@ struct pool {
 
 int pool_start(struct pool *p, const char *what, int (*task)(void *arg, int fd), void *arg,
 	       void *tag);
+
+/*
+ * Boards a pool's parent lends its running children once no more work
+ * waits to start: otherwise the last child to end leaves the others idle
+ * (the planner's last candidate adding one run at a time while a board
+ * stands still). Shared memory, made before the children are forked and
+ * read by them lock-free: the parent says how many it lends now, a child
+ * borrows up to what it wants of what is not borrowed, and gives them
+ * back. pool_spare_new() returns NULL when it cannot map the memory (then
+ * nothing is lent: every call takes NULL). A child that dies holding some
+ * only lends less.
+ */
+struct pool_spare;
+struct pool_spare *pool_spare_new(void);
+void pool_spare_lend(struct pool_spare *sp, int boards);
+/* The boards got, 0 to want. */
+int pool_spare_borrow(struct pool_spare *sp, int want);
+void pool_spare_return(struct pool_spare *sp, int boards);
+void pool_spare_free(struct pool_spare *sp);
 size_t pool_reap(struct pool *p, void (*landed)(const struct pool_child *c, void *ctx),
 		 void *ctx);
 void pool_free(struct pool *p);
