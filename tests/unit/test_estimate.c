@@ -5,7 +5,8 @@
  * end it waited for; a boot, from its id's stamp to its first run; runs that did not pass and other strategies' do not count;
  * a candidate's runs taken are the sum of its workloads' most over their
  * metrics; the plan's last decided session is the newest other one; a
- * candidate alike the reference takes the runs its spread needs. */
+ * candidate alike the reference takes the runs its spread needs, and one
+ * half a threshold off more where that spread is wide against it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,30 +195,34 @@ static void the_runs_a_candidate_alike_the_reference_would_take(void **state)
 				    .max_repetitions = 6, .metrics = { .v = m, .n = 2 } } };
 	struct strlist one = { 0 };
 	strlist_push(&one, "udp64-dut-tx");
-	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one), 1);
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one, 0), 1);
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one, 0.5), 1);
 	strlist_free(&one);
 	/* the profiled workload is judged by no metric: its first run only */
 	strlist_push(&one, "udp64-dut-tx-ftrace");
-	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one), 1);
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one, 0), 1);
 	strlist_free(&one);
 	strlist_push(&one, "tcp-dut-tx");
-	int tcp_runs = estimate_runs_alike(s, "A", "baseline", &p, &one);
+	int tcp_runs = estimate_runs_alike(s, "A", "baseline", &p, &one, 0);
 	assert_in_range(tcp_runs, 2, 5);
+	/* a candidate half a threshold off takes more where the spread is
+	 * wide against it, as many where it is narrow */
+	assert_true(estimate_runs_alike(s, "A", "baseline", &p, &one, 0.5) > tcp_runs);
 	/* too wide to decide before the cap; no reference runs: the first */
-	assert_int_equal(estimate_runs_alike(s, "B", "baseline", &p, &one), 6);
+	assert_int_equal(estimate_runs_alike(s, "B", "baseline", &p, &one, 0), 6);
 	/* unless the futility rule ends it, as the gate's looks would */
 	p.gate.futility = 0.1;
-	assert_in_range(estimate_runs_alike(s, "B", "baseline", &p, &one), 1, 5);
-	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one), tcp_runs);
+	assert_in_range(estimate_runs_alike(s, "B", "baseline", &p, &one, 0), 1, 5);
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &one, 0), tcp_runs);
 	p.gate.futility = 0;
-	assert_int_equal(estimate_runs_alike(s, "none", "baseline", &p, &one), 1);
+	assert_int_equal(estimate_runs_alike(s, "none", "baseline", &p, &one, 0), 1);
 	strlist_free(&one);
 	/* a phase's workloads add up; the no-regression rule needs fewer */
 	struct strlist all = { 0 };
 	strlist_split(&all, "udp64-dut-tx,tcp-dut-tx,udp64-dut-tx-ftrace", ",");
-	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &all), tcp_runs + 2);
+	assert_int_equal(estimate_runs_alike(s, "A", "baseline", &p, &all, 0), tcp_runs + 2);
 	p.gate.pass = PASS_NO_REGRESSION;
-	assert_true(estimate_runs_alike(s, "A", "baseline", &p, &all) <= tcp_runs + 2);
+	assert_true(estimate_runs_alike(s, "A", "baseline", &p, &all, 0) <= tcp_runs + 2);
 	strlist_free(&all);
 	store_close(s);
 }

@@ -357,11 +357,11 @@ static void where_the_clock_is_held_tcp_is_judged_beside(void **state)
 }
 
 /* Where in what planner_run() said its candidates' processes started
- * (progress_say()'s "S: judged beside N other board(s)"), the first of
- * strategy's; -1 for none. */
-static long started_at(const char *said, const char *strategy)
+ * (progress_say()'s "S, W...: judged beside N other board(s)"), the first
+ * of `unit`'s ("S," or "S, W:"); -1 for none. */
+static long started_at(const char *said, const char *unit)
 {
-	char *what = xasprintf("%s: judged beside ", strategy);
+	char *what = xasprintf("] %s", unit);	/* after the bar's counts */
 	const char *at = strstr(said, what);
 	free(what);
 	return at ? at - said : -1;
@@ -401,9 +401,35 @@ static void the_dearest_candidate_starts_first(void **state)
 	assert_int_equal(planner_run(&pl, &plan, st, &two), 0);
 	planner_free(&pl);
 	char *said = run_said(&pl, &two);
-	long queued = started_at(said, "is-queued"), revert = started_at(said, "revert");
+	long queued = started_at(said, "is-queued,"), revert = started_at(said, "revert,");
 	assert_true(queued >= 0 && revert >= 0);
 	assert_true(queued < revert);
+	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
+	free(said);
+	planner_free(&pl);
+}
+
+/* On a store without a session of the plan every candidate is priced
+ * alike, and the units go in the order of how unsure their run count is:
+ * TCP DUT-TX, whose runs the gate takes to spread 2 % against 10 %, before
+ * UDP, whose spread is a hundredth of its threshold; the UDP units, one
+ * run each, fill the end. */
+static void with_no_history_the_unsure_units_start_first(void **state)
+{
+	(void)state;
+	dbl.mbps = revert_slower;
+	struct exec_opts two = opts;
+	two.jobs = 2;
+	struct planner pl;
+	char *said = run_said(&pl, &two);
+	/* the units in the order they started: both TCP ones, then UDP's */
+	long tcp[2] = { started_at(said, "revert, tcp-dut-tx:"),
+			started_at(said, "is-queued, tcp-dut-tx:") },
+	     udp[2] = { started_at(said, "revert, udp64-dut-tx:"),
+			started_at(said, "is-queued, udp64-dut-tx:") };
+	for (int i = 0; i < 4; i++)
+		assert_true((i < 2 ? tcp : udp)[i % 2] >= 0);
+	assert_true(tcp[0] < udp[0] && tcp[0] < udp[1] && tcp[1] < udp[0] && tcp[1] < udp[1]);
 	assert_int_equal(find(&pl, "revert", "udp64-dut-tx", "pps")->outcome, GATE_REGRESSED);
 	free(said);
 	planner_free(&pl);
@@ -428,7 +454,7 @@ static void a_candidate_is_priced_by_its_recent_sessions(void **state)
 	assert_int_equal(find(&pl, "is-queued", "udp64-dut-tx", "pps")->cand.n, 1);
 	planner_free(&pl);
 	char *said = run_said(&pl, &two);
-	long queued = started_at(said, "is-queued"), revert = started_at(said, "revert");
+	long queued = started_at(said, "is-queued,"), revert = started_at(said, "revert,");
 	assert_true(queued >= 0 && revert >= 0);
 	assert_true(queued < revert);
 	free(said);
@@ -585,6 +611,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			with_a_backend_that_holds_every_workload_is_judged_beside, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_dearest_candidate_starts_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(with_no_history_the_unsure_units_start_first, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_candidate_is_priced_by_its_recent_sessions, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_plan_with_only_the_reference_is_an_input_error,

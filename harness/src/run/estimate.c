@@ -167,10 +167,11 @@ static void alike_values(double m, double sd, size_t n, double *v)
 	}
 }
 
-/* The fewest runs of a candidate alike the reference r that decide
- * metric m or end it as futile: the cap when none does. */
+/* The fewest runs of a candidate like the reference r, its mean moved by
+ * `off` of metric m's threshold, that decide m or end it as futile: the
+ * cap when none does. */
 static int runs_to_decide(const struct gate_policy *g, const struct gate_metric *m,
-			  enum timing_mode timing, const struct series *r)
+			  enum timing_mode timing, const struct series *r, double off)
 {
 	struct summary sr;
 	summarize(r->v, r->n, &sr);
@@ -178,12 +179,13 @@ static int runs_to_decide(const struct gate_policy *g, const struct gate_metric 
 	double *v = xcalloc((size_t)cap + 1, sizeof(double));
 	int n = g->first_repetitions;
 	struct gate_rule rule = gate_metric_rule(m, timing);
+	double mean = sr.mean * (1 + off * rule.threshold_pct / 100);
 	for (; n < cap; n++) {
 		struct gate_decision d;
-		alike_values(sr.mean, sr.stddev, (size_t)n, v);
+		alike_values(mean, sr.stddev, (size_t)n, v);
 		gate_decide(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
 			    gate_look_alpha(g, (int)r->n), &rule, &d);
-		if (d.outcome == GATE_PASS ||
+		if (d.outcome != GATE_OPEN ||
 		    gate_futile(g, r->v, r->n, v, (size_t)n, gate_metric_better(m), &rule, &d))
 			break;	/* decided, or ended by the futility rule (analyze/gate.h) */
 	}
@@ -192,7 +194,7 @@ static int runs_to_decide(const struct gate_policy *g, const struct gate_metric 
 }
 
 int estimate_runs_alike(struct store *s, const char *session, const char *reference,
-			const struct plan *p, const struct strlist *workloads)
+			const struct plan *p, const struct strlist *workloads, double off)
 {
 	const struct gate_policy *g = &p->gate;
 	const struct gate_metric *gm = g->metrics.v;
@@ -211,7 +213,8 @@ int estimate_runs_alike(struct store *s, const char *session, const char *refere
 			for (size_t i = 0; i < g->metrics.n; i++) {
 				const struct series *r = gate_metric_applies(&gm[i], &wl)
 					? dataset_find(&ds, wl.name, NULL, NULL, gm[i].metric) : NULL;
-				int n = r && r->n >= 2 ? runs_to_decide(g, &gm[i], p->timing, r) : 0;
+				int n = r && r->n >= 2 ? runs_to_decide(g, &gm[i], p->timing, r, off)
+						       : 0;
 				most = n > most ? n : most;
 			}
 			sum += most;

@@ -53,14 +53,16 @@ int estimate_runs_taken(struct store *s, const char *session, const char *strate
 			const struct strlist *workloads);
 
 /* The runs a candidate would take of these workloads (of plan p, whose
- * gate section judges them) if its runs were the reference's mean with
- * the reference's spread: per workload, the fewest runs from
+ * gate section judges them) if its runs were the reference's mean moved
+ * by `off` of each metric's threshold (0: alike the reference; 0.5: half
+ * a threshold, a change the runs must tell from both no change and one
+ * that matters), with the reference's spread: per workload, the fewest runs from
  * first_repetitions on at which gate_decide() rules out a change of each
  * metric's threshold against reference's pass runs in session, or the
  * plan's futility rule ends it (analyze/gate.h), else the cap; summed over the workloads. A workload no metric judges takes
  * first_repetitions. The reference's runs are taken as they are now (the
  * reference gets more only when it has fewer than the candidate). */
 int estimate_runs_alike(struct store *s, const char *session, const char *reference,
-			const struct plan *p, const struct strlist *workloads);
+			const struct plan *p, const struct strlist *workloads, double off);
 
 #endif

@@ -124,6 +124,10 @@ struct expectation {
 	double *last_runs;	/* [cell * NPHASES + phase]: the plan's last times, or a
 				 * candidate alike the reference; 0: unknown */
 	int alike;		/* last_runs are the alike ones (no last time) */
+	/* with no last time, the order of the units: per phase the runs a
+	 * candidate changed by half its metrics' thresholds would take, as
+	 * unsure a count as the phase's noise makes it (plan_units()) */
+	double order_runs[NPHASES];
 	int beside;		/* phases [0, beside) are judged beside each other */
 	int shared[NPHASES];	/* a phase's runs share the host (phase_workloads()) */
 	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
@@ -239,8 +243,11 @@ static void price_phases(struct planner *pl, struct store *s, const struct strli
 	char last[RECENT_SESSIONS][40];
 	int before = store_last_decided_sessions(s, p->name, pl->session, last, RECENT_SESSIONS);
 	int alike[NPHASES];
-	for (int ph = 0; ph < NPHASES && before <= 0; ph++)
-		alike[ph] = estimate_runs_alike(s, pl->session, pl->reference, p, &wl[ph]);
+	for (int ph = 0; ph < NPHASES && before <= 0; ph++) {
+		alike[ph] = estimate_runs_alike(s, pl->session, pl->reference, p, &wl[ph], 0);
+		e->order_runs[ph] =
+			estimate_runs_alike(s, pl->session, pl->reference, p, &wl[ph], 0.5);
+	}
 	e->alike = before <= 0;
 	e->last_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(double));
 	for (size_t i = 0; i < pl->ncells; i++)
@@ -481,7 +488,13 @@ static int by_cost(const void *a, const void *b)
 }
 
 /* The units of the phases judged beside each other, dearest first: a
- * unit's runs (unit_runs()), at its phase's price. */
+ * unit's runs at its phase's price. Its runs are unit_runs()'s, but for a
+ * plan the store has no session of: there each candidate would be priced
+ * alike, at the fewest runs, and the phase whose count is least sure (TCP
+ * DUT-TX's strategies in two modes: 1 to 6 runs) would come last, its
+ * runs one after another beside idle boards (docs/measurements.md, "A
+ * reference sized by its noise"); the runs at half a threshold's change
+ * put it first. */
 static size_t plan_units(const struct planner *pl, const struct strlist wl[NPHASES],
 			 const struct expectation *e, struct unit *u)
 {
@@ -490,13 +503,26 @@ static size_t plan_units(const struct planner *pl, const struct strlist wl[NPHAS
 		for (int ph = 0; ph < e->beside; ph++) {
 			if (!wl[ph].n)
 				continue;
-			double runs = unit_runs(pl, e, i, (enum phase)ph);
+			double runs = e->alike && e->order_runs[ph] > 0
+					      ? e->order_runs[ph]
+					      : unit_runs(pl, e, i, (enum phase)ph);
 			u[n++] = (struct unit){ .cell = i, .ph = (enum phase)ph,
 						.cost_s = runs * (e->guess_s[ph] > 0 ? e->guess_s[ph]
 										     : 1) };
 		}
 	qsort(u, n, sizeof(*u), by_cost);
 	return n;
+}
+
+/* "a", "a and b", "a, b and c": a unit's workloads in its line. */
+static const char *workload_names(const struct strlist *wl, char *out, size_t len)
+{
+	size_t at = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < wl->n && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%s%s",
+				       !i ? "" : i + 1 < wl->n ? ", " : " and ", wl->v[i]);
+	return out;
 }
 
 /* The candidates' units, pl->jobs at once (run/pool.h), each judged on
@@ -513,6 +539,7 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 	size_t ended = 1;
 	double counted = 0;
 	struct pool_spare *spare = pool_spare_new();
+	char names[256];
 	while ((next < nunits || pool.n) && b.rc == 0) {
 		/* the verdicts landed priced in before the next line: a line
 		 * with the count before them said 47 runs where 54 were
@@ -531,8 +558,8 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 				b.rc = HB_FAIL;
 				break;
 			}
-			progress_say(&pl->prog, "%s: judged beside %zu other board(s)", strategy,
-				     pool.n - 1);
+			progress_say(&pl->prog, "%s, %s: judged beside %zu other board(s)", strategy,
+				     workload_names(&wl[u->ph], names, sizeof(names)), pool.n - 1);
 			next++;
 		}
 		if (!pool.n)

@@ -27,7 +27,9 @@
  * workload (its own boots, network namespaces and store connection;
  * run/pool.h, which passes an interrupt on to them), the dearest first
  * (the runs the plan's last five sessions took on average, at the
- * reference's price a run), so that the last to end is a short one; once
+ * reference's price a run; on a store without them, the runs a candidate
+ * half a threshold off would take, so that the kind whose count is least
+ * sure goes first), so that the last to end is a short one; once
  * none is left to start, the boards of those that ended are lent to those
  * still judging (run/pool.h), whose next runs go on them at once, up to
  * the cap (run/gate_loop.h). Each
