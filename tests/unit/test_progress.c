@@ -61,7 +61,8 @@ static void totals_never_fall_below_what_is_done(void **state)
 
 /* Lanes of unalike runs: each lane's runs left at its own mean, a lane
  * with none measured at its guess, and without a guess at the mean of all;
- * the one mean of every run would mix them. */
+ * the one mean of every run would mix them. A lane's mean scaled by the
+ * mix of what is left, where it is said. */
 static void each_lane_at_its_own_mean(void **state)
 {
 	(void)state;
@@ -87,6 +88,12 @@ static void each_lane_at_its_own_mean(void **state)
 	progress_run_end(&p, 1);
 	/* lane 1 measured 4 s a run: its 5 left at that; the mean of all is 16.8 s */
 	assert_int_equal(p.lanes[1].left, 5);
+	assert_float_equal(progress_eta_s(&p), 5 * 4 + 2 * (84.0 / 5), 0.05);
+	/* the runs left of lane 1 cost 1.5 times its measured ones (kinds
+	 * that cost unalike, the cheap first): at 6 s each */
+	progress_lane_mix(&p, 1, 1.5);
+	assert_float_equal(progress_eta_s(&p), 5 * 6 + 2 * (84.0 / 5), 0.05);
+	progress_lane_mix(&p, 1, -1);
 	assert_float_equal(progress_eta_s(&p), 5 * 4 + 2 * (84.0 / 5), 0.05);
 	/* lanes out of range count in the nearest */
 	progress_lane(&p, 99);

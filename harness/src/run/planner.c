@@ -130,6 +130,7 @@ struct expectation {
 	double order_runs[NPHASES];
 	int beside;		/* phases [0, beside) are judged beside each other */
 	int shared[NPHASES];	/* a phase's runs share the host (phase_workloads()) */
+	int done[NPHASES];	/* the candidates' runs of each phase so far (follow()) */
 	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
 };
 
@@ -185,6 +186,7 @@ static void expect(struct planner *pl, const struct expectation *e)
 	else
 		left = g->lanes[LANE_REFERENCE].left;
 	double want[PROGRESS_LANES] = { 0 }, cost[PROGRESS_LANES] = { 0 };
+	double had[PROGRESS_LANES] = { 0 }, had_cost[PROGRESS_LANES] = { 0 };
 	int made[PROGRESS_LANES] = { 0 };
 	for (int ph = 0; ph < NPHASES; ph++) {
 		int lane = lane_of(e, (enum phase)ph);
@@ -198,12 +200,23 @@ static void expect(struct planner *pl, const struct expectation *e)
 		cost[lane] = cost[lane] >= 0 && guess > 0 ? cost[lane] + runs * guess : -1;
 		want[lane] += runs;
 		made[lane] += e->runs[ph];
+		had_cost[lane] = had_cost[lane] >= 0 && guess > 0
+					 ? had_cost[lane] + e->done[ph] * guess : -1;
+		had[lane] += e->done[ph];
 	}
 	for (int lane = LANE_FIRST_PHASE; lane < LANE_FIRST_PHASE + NPHASES; lane++) {
 		/* less the runs the candidates being judged have made already */
 		int n = (int)(want[lane] + 0.5) - (g->lanes[lane].done - made[lane]);
 		progress_lane_expect(g, lane, n, cost[lane] > 0 && want[lane] > 0
 							 ? cost[lane] / want[lane] : -1);
+		/* where phases share a lane, what is left is priced at the
+		 * lane's mean scaled by the mix: TCP's runs cost less than
+		 * UDP's a run, and with them first the mean alone priced the
+		 * UDP runs left at TCP's (24 % short at the middle of bench62,
+		 * docs/measurements.md) */
+		progress_lane_mix(g, lane, cost[lane] > 0 && had_cost[lane] > 0 && had[lane] > 0
+						   ? (cost[lane] / want[lane]) / (had_cost[lane] / had[lane])
+						   : -1);
 		left += n > 0 ? n : 0;
 	}
 	progress_expect(g, g->runs_done + left, g->builds_total);
@@ -414,7 +427,7 @@ static struct session_count session_runs(struct store *s, const char *session,
 /* The bar counts the runs the session gained since *seen, each in its
  * phase's lane (lane_of(); a run of neither phase's workloads in the
  * first's). */
-static void follow(struct planner *pl, const struct expectation *e, struct store *s,
+static void follow(struct planner *pl, struct expectation *e, struct store *s,
 		   const struct strlist wl[NPHASES], struct session_count *seen)
 {
 	struct session_count now = session_runs(s, pl->session, wl);
@@ -422,8 +435,10 @@ static void follow(struct planner *pl, const struct expectation *e, struct store
 		return;
 	for (int ph = 0; ph < NPHASES; ph++) {
 		progress_lane(&pl->prog, lane_of(e, (enum phase)ph));
-		for (; now.phase[ph] > seen->phase[ph]; seen->phase[ph]++, seen->all++)
+		for (; now.phase[ph] > seen->phase[ph]; seen->phase[ph]++, seen->all++) {
 			progress_run_end(&pl->prog, 1);
+			e->done[ph]++;
+		}
 	}
 	progress_lane(&pl->prog, lane_of(e, PHASE_DUT_PACED));
 	for (; now.all > seen->all; seen->all++)

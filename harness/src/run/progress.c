@@ -30,6 +30,11 @@ void progress_lane_expect(struct progress *p, int lane, int runs_left, double gu
 	p->laned = 1;
 }
 
+void progress_lane_mix(struct progress *p, int lane, double mix)
+{
+	p->lanes[lane_index(lane)].mix = mix;
+}
+
 void progress_lane(struct progress *p, int lane)
 {
 	p->lane = lane_index(lane);
@@ -85,7 +90,7 @@ double progress_eta_s(const struct progress *p)
 		eta += runs_left * p->run_s / p->runs_timed;
 	for (int i = 0; p->laned && i < PROGRESS_LANES; i++) {
 		const struct progress_lane *l = &p->lanes[i];
-		double per = l->timed ? l->s / l->timed
+		double per = l->timed ? l->s / l->timed * (l->mix > 0 ? l->mix : 1)
 			     : l->guess_s > 0 ? l->guess_s
 			     : p->runs_timed ? p->run_s / p->runs_timed : -1;
 		if (l->left > 0 && per < 0)

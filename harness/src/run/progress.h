@@ -35,6 +35,10 @@ struct progress_lane {
 	int timed;		/* of them, run (the others took no time) */
 	double s;		/* their time */
 	double guess_s;		/* a run's time until one is measured; <= 0: none */
+	/* what a run left costs against one measured, as the caller prices
+	 * them (a lane whose runs are of kinds that cost unalike, the cheap
+	 * ones first); <= 0: alike */
+	double mix;
 };
 
 struct progress {
@@ -55,6 +59,9 @@ void progress_expect(struct progress *p, int runs, int builds);
 /* The runs lane (0 .. PROGRESS_LANES - 1) still expects, and the time of
  * one of them to assume until the lane has measured its own. */
 void progress_lane_expect(struct progress *p, int lane, int runs_left, double guess_s);
+/* The runs left in lane cost `mix` times its measured ones (their mean);
+ * <= 0: alike, as until it is said. */
+void progress_lane_mix(struct progress *p, int lane, double mix);
 /* The lane the next runs are counted in. */
 void progress_lane(struct progress *p, int lane);
 /* A lane's mean run time so far; -1 when it has measured none. */
