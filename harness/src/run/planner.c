@@ -529,17 +529,6 @@ static size_t plan_units(const struct planner *pl, const struct strlist wl[NPHAS
 	return n;
 }
 
-/* "a", "a and b", "a, b and c": a unit's workloads in its line. */
-static const char *workload_names(const struct strlist *wl, char *out, size_t len)
-{
-	size_t at = 0;
-	out[0] = 0;
-	for (size_t i = 0; i < wl->n && at < len; i++)
-		at += (size_t)snprintf(out + at, len - at, "%s%s",
-				       !i ? "" : i + 1 < wl->n ? ", " : " and ", wl->v[i]);
-	return out;
-}
-
 /* The candidates' units, pl->jobs at once (run/pool.h), each judged on
  * one phase's workloads; the bar follows the session's runs in the store.
  * Each cell gets its verdicts in phase order. */
@@ -554,7 +543,6 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 	size_t ended = 1;
 	double counted = 0;
 	struct pool_spare *spare = pool_spare_new();
-	char names[256];
 	while ((next < nunits || pool.n) && b.rc == 0) {
 		/* the verdicts landed priced in before the next line: a line
 		 * with the count before them said 47 runs where 54 were
@@ -573,8 +561,10 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 				b.rc = HB_FAIL;
 				break;
 			}
+			char *names = argv_join(&wl[u->ph], " and ");
 			progress_say(&pl->prog, "%s, %s: judged beside %zu other board(s)", strategy,
-				     workload_names(&wl[u->ph], names, sizeof(names)), pool.n - 1);
+				     names, pool.n - 1);
+			free(names);
 			next++;
 		}
 		if (!pool.n)

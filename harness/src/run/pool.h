@@ -41,6 +41,9 @@ struct pool {
 
 int pool_start(struct pool *p, const char *what, int (*task)(void *arg, int fd), void *arg,
 	       void *tag);
+size_t pool_reap(struct pool *p, void (*landed)(const struct pool_child *c, void *ctx),
+		 void *ctx);
+void pool_free(struct pool *p);
 
 /*
  * Boards a pool's parent lends its running children once no more work
@@ -60,8 +63,5 @@ void pool_spare_lend(struct pool_spare *sp, int boards);
 int pool_spare_borrow(struct pool_spare *sp, int want);
 void pool_spare_return(struct pool_spare *sp, int boards);
 void pool_spare_free(struct pool_spare *sp);
-size_t pool_reap(struct pool *p, void (*landed)(const struct pool_child *c, void *ctx),
-		 void *ctx);
-void pool_free(struct pool *p);
 
 #endif
