@@ -106,6 +106,24 @@ static void test_exit_status_and_exec_failure(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* no_huge_pages: the program runs with transparent huge pages off (the
+ * kernel reports it in the child's own status). */
+static void test_no_huge_pages_reaches_the_program(void **state)
+{
+	(void)state;
+	char *status = read_file("/proc/self/status", NULL);
+	int reported = status && strstr(status, "\nTHP_enabled:");
+	free(status);
+	if (!reported)	/* a kernel before 5.0 does not say */
+		skip();
+	struct proc_opts o = PROC_OPTS_DEFAULT;
+	char *thp_off[] = { "grep", "-q", "^THP_enabled:[[:space:]]*0$", "/proc/self/status", NULL };
+	char *thp_on[] = { "grep", "-q", "^THP_enabled:[[:space:]]*1$", "/proc/self/status", NULL };
+	assert_int_equal(proc_run(thp_on, &o), 0);
+	o.no_huge_pages = 1;
+	assert_int_equal(proc_run(thp_off, &o), 0);
+}
+
 /* hilbench SIGKILLed while its program runs: the program's own children
  * die too. */
 static void test_tree_dies_with_hilbench(void **state)
@@ -161,6 +179,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_status_and_exec_failure),
+		cmocka_unit_test(test_no_huge_pages_reaches_the_program),
 		cmocka_unit_test(test_tree_dies_with_hilbench),
 		cmocka_unit_test(test_handled_signal_stops_the_tree),
 	};

@@ -280,6 +280,7 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	o.stdout_fd = from[1];
 	o.log = log;
 	o.new_pgrp = 1;
+	o.no_huge_pages = 1;
 	q->pid = proc_spawn(strlist_argv(&a), &o);
 	int saved = errno;
 	close(to[0]);

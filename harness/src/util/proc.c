@@ -23,6 +23,8 @@ static void child(char *const argv[], const struct proc_opts *o, int errpipe, pi
 		_exit(127);
 	if (o->new_pgrp || o->kill_tree)
 		setpgid(0, 0);
+	if (o->no_huge_pages && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0)
+		goto fail;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);

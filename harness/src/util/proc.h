@@ -26,6 +26,11 @@ struct proc_opts {
 	 * when hilbench dies (even by SIGKILL); a handled signal interrupting
 	 * proc_run() sends the group SIGTERM. */
 	int kill_tree;
+	/* The child's anonymous memory in base pages (PR_SET_THP_DISABLE): an
+	 * emulator's guest RAM is touched here and there by a boot, and the
+	 * first touch of a transparent huge page zeroes all 2 MB of it
+	 * (docs/measurements.md, "The main loop woken a frame"). */
+	int no_huge_pages;
 };
 
 #define PROC_OPTS_DEFAULT { .stdin_fd = -1, .stdout_fd = -1 }
