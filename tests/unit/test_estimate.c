@@ -6,7 +6,8 @@
  * a candidate's runs taken are the sum of its workloads' most over their
  * metrics; the plan's last decided session is the newest other one; a
  * candidate alike the reference takes the runs its spread needs, and one
- * half a threshold off more where that spread is wide against it. */
+ * half a threshold off more where that spread is wide against it; one
+ * being judged takes what its own runs so far say. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,6 +228,51 @@ static void the_runs_a_candidate_alike_the_reference_would_take(void **state)
 	store_close(s);
 }
 
+/* A candidate being judged, priced from its own runs: none yet says so;
+ * one run like the reference's mean, what one alike would take; runs that
+ * decide now, their count; runs whose interval still holds the threshold
+ * (8 % up of 10 %), more than they are. */
+static void the_runs_a_candidate_being_judged_will_take(void **state)
+{
+	(void)state;
+	struct store *s = store_open(dir);
+	assert_non_null(s);
+	static const double tcp[] = { 100, 96, 104, 102, 98, 100 };
+	static const struct { const char *strategy; double v[3]; size_t n; } cand[] = {
+		{ "like", { 100 }, 1 },
+		{ "far", { 130, 131 }, 2 },
+		{ "near", { 108, 107, 109 }, 3 },
+	};
+	for (int i = 0; i < 6; i++) {
+		char boot[8];
+		snprintf(boot, sizeof(boot), "c%d", i);
+		add_measured(s, "C", "baseline", "tcp-dut-tx", boot, 0, 1, RUN_PASS, "mbps", tcp[i]);
+	}
+	for (size_t c = 0; c < sizeof(cand) / sizeof(cand[0]); c++)
+		for (size_t k = 0; k < cand[c].n; k++)
+			add_measured(s, "C", cand[c].strategy, "tcp-dut-tx", "cb", 0, 1, RUN_PASS,
+				     "mbps", cand[c].v[k]);
+	struct gate_metric m[] = { { .metric = "mbps", .protocol = GATE_TCP,
+				     .threshold_pct = { 15, 10 } } };
+	struct plan p = { .name = "default", .repetitions = 6, .timing = TIMING_VIRTUAL,
+			  .gate = { .present = 1, .pass = PASS_NO_CHANGE, .alpha = 0.05,
+				    .first_repetitions = 1, .reference_repetitions = 6,
+				    .max_repetitions = 6, .metrics = { .v = m, .n = 1 } } };
+	struct strlist one = { 0 };
+	strlist_push(&one, "tcp-dut-tx");
+	int alike = estimate_runs_alike(s, "C", "baseline", &p, &one, 0);
+	assert_in_range(alike, 2, 5);
+	assert_int_equal(estimate_runs_open(s, "C", "baseline", "none", &p, &one), -1);
+	assert_int_equal(estimate_runs_open(s, "C", "baseline", "like", &p, &one), alike);
+	assert_int_equal(estimate_runs_open(s, "C", "baseline", "far", &p, &one), 2);
+	assert_true(estimate_runs_open(s, "C", "baseline", "near", &p, &one) > 3);
+	/* a workload it has no run of yet counts as one alike would */
+	strlist_push(&one, "udp64-dut-tx-ftrace");
+	assert_int_equal(estimate_runs_open(s, "C", "baseline", "far", &p, &one), 2 + 1);
+	strlist_free(&one);
+	store_close(s);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -246,6 +292,7 @@ int main(void)
 		cmocka_unit_test(a_boot_and_each_run_are_priced_from_the_reference),
 		cmocka_unit_test(the_runs_a_candidate_took_the_plans_last_time),
 		cmocka_unit_test(the_runs_a_candidate_alike_the_reference_would_take),
+		cmocka_unit_test(the_runs_a_candidate_being_judged_will_take),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

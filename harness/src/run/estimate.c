@@ -167,22 +167,18 @@ static void alike_values(double m, double sd, size_t n, double *v)
 	}
 }
 
-/* The fewest runs of a candidate like the reference r, its mean moved by
- * `off` of metric m's threshold, that decide m or end it as futile: the
- * cap when none does. */
-static int runs_to_decide(const struct gate_policy *g, const struct gate_metric *m,
-			  enum timing_mode timing, const struct series *r, double off)
+/* The fewest runs from n on of a candidate whose runs have mean `mean`
+ * and spread sd that decide metric m against the reference's runs r, or
+ * end it as futile: the cap when none does. */
+static int runs_from(const struct gate_policy *g, const struct gate_metric *m,
+		     enum timing_mode timing, const struct series *r, double mean, double sd, int n)
 {
-	struct summary sr;
-	summarize(r->v, r->n, &sr);
 	int cap = g->max_repetitions;
 	double *v = xcalloc((size_t)cap + 1, sizeof(double));
-	int n = g->first_repetitions;
 	struct gate_rule rule = gate_metric_rule(m, timing);
-	double mean = sr.mean * (1 + off * rule.threshold_pct / 100);
 	for (; n < cap; n++) {
 		struct gate_decision d;
-		alike_values(mean, sr.stddev, (size_t)n, v);
+		alike_values(mean, sd, (size_t)n, v);
 		gate_decide(r->v, r->n, v, (size_t)n, gate_metric_better(m), g->pass,
 			    gate_look_alpha(g, (int)r->n), &rule, &d);
 		if (d.outcome != GATE_OPEN ||
@@ -193,34 +189,94 @@ static int runs_to_decide(const struct gate_policy *g, const struct gate_metric 
 	return n;
 }
 
-int estimate_runs_alike(struct store *s, const char *session, const char *reference,
-			const struct plan *p, const struct strlist *workloads, double off)
+/* A candidate like the reference r, its mean moved by `off` of metric m's
+ * threshold. */
+static int runs_to_decide(const struct gate_policy *g, const struct gate_metric *m,
+			  enum timing_mode timing, const struct series *r, double off)
+{
+	struct summary sr;
+	summarize(r->v, r->n, &sr);
+	struct gate_rule rule = gate_metric_rule(m, timing);
+	return runs_from(g, m, timing, r, sr.mean * (1 + off * rule.threshold_pct / 100),
+			 sr.stddev, g->first_repetitions);
+}
+
+/* A candidate with runs c so far: as many when they decide m now (or end
+ * it as futile, or reach the cap); else from one more on, were its next
+ * runs like these: their mean, their spread (the reference's while c is
+ * one run). */
+static int runs_to_decide_from(const struct gate_policy *g, const struct gate_metric *m,
+			       enum timing_mode timing, const struct series *r,
+			       const struct series *c)
+{
+	struct gate_rule rule = gate_metric_rule(m, timing);
+	struct gate_decision d;
+	gate_decide(r->v, r->n, c->v, c->n, gate_metric_better(m), g->pass,
+		    gate_look_alpha(g, (int)r->n), &rule, &d);
+	if ((int)c->n >= g->max_repetitions || d.outcome != GATE_OPEN ||
+	    gate_futile(g, r->v, r->n, c->v, c->n, gate_metric_better(m), &rule, &d))
+		return (int)c->n;
+	struct summary sr, sc;
+	summarize(r->v, r->n, &sr);
+	summarize(c->v, c->n, &sc);
+	return runs_from(g, m, timing, r, sc.mean, c->n >= 2 ? sc.stddev : sr.stddev,
+			 (int)c->n + 1);
+}
+
+/* estimate_runs_alike() (candidate NULL) and estimate_runs_open(): per
+ * workload the most its metrics take, summed; with a candidate, -1 when
+ * it has no run of the workloads. */
+static int runs_of(struct store *s, const char *session, const char *reference,
+		   const char *candidate, const struct plan *p, const struct strlist *workloads,
+		   double off)
 {
 	const struct gate_policy *g = &p->gate;
 	const struct gate_metric *gm = g->metrics.v;
 	struct strlist names = { 0 };
 	for (size_t i = 0; i < g->metrics.n; i++)
 		strlist_push(&names, gm[i].metric);
-	struct selection sel = { .session = session, .strategy = reference, .metrics = &names };
-	struct dataset ds = { 0 };
-	int sum = 0;
-	if (dataset_load(s, &sel, &ds) == 0)
+	struct selection rsel = { .session = session, .strategy = reference, .metrics = &names };
+	struct selection csel = { .session = session, .strategy = candidate, .metrics = &names };
+	struct dataset ref = { 0 }, cand = { 0 };
+	int sum = 0, made = 0;
+	if (dataset_load(s, &rsel, &ref) == 0 && (!candidate || dataset_load(s, &csel, &cand) == 0))
 		for (size_t w = 0; w < workloads->n; w++) {
 			struct workload wl;
 			if (catalog_workload(workloads->v[w], &wl) < 0)
 				continue;
 			int most = g->first_repetitions;
 			for (size_t i = 0; i < g->metrics.n; i++) {
-				const struct series *r = gate_metric_applies(&gm[i], &wl)
-					? dataset_find(&ds, wl.name, NULL, NULL, gm[i].metric) : NULL;
-				int n = r && r->n >= 2 ? runs_to_decide(g, &gm[i], p->timing, r, off)
-						       : 0;
+				if (!gate_metric_applies(&gm[i], &wl))
+					continue;
+				const struct series *r =
+					dataset_find(&ref, wl.name, NULL, NULL, gm[i].metric);
+				const struct series *c =
+					candidate ? dataset_find(&cand, wl.name, NULL, NULL,
+								 gm[i].metric)
+						  : NULL;
+				made |= c && c->n;
+				int n = !r || r->n < 2 ? 0
+					: c && c->n ? runs_to_decide_from(g, &gm[i], p->timing, r, c)
+						    : runs_to_decide(g, &gm[i], p->timing, r, off);
 				most = n > most ? n : most;
 			}
 			sum += most;
 			workload_free(&wl);
 		}
-	dataset_free(&ds);
+	dataset_free(&ref);
+	dataset_free(&cand);
 	strlist_free(&names);
-	return sum;
+	return candidate && !made ? -1 : sum;
+}
+
+int estimate_runs_alike(struct store *s, const char *session, const char *reference,
+			const struct plan *p, const struct strlist *workloads, double off)
+{
+	return runs_of(s, session, reference, NULL, p, workloads, off);
+}
+
+int estimate_runs_open(struct store *s, const char *session, const char *reference,
+		       const char *candidate, const struct plan *p, const struct strlist *workloads)
+{
+	return runs_of(s, session, reference, candidate, p, workloads, 0);
 }

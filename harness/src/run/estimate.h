@@ -64,5 +64,17 @@ int estimate_runs_taken(struct store *s, const char *session, const char *strate
  * reference gets more only when it has fewer than the candidate). */
 int estimate_runs_alike(struct store *s, const char *session, const char *reference,
 			const struct plan *p, const struct strlist *workloads, double off);
+/* The runs a candidate being judged is expected to take of these
+ * workloads, from its pass runs in session so far: per workload and
+ * metric, as many as it has where gate_decide() decides on them now (or
+ * the futility rule ends it, or they are at the cap); else the fewest from
+ * one more on that would, were its next runs like these (their mean and
+ * spread; the reference's spread while it has one run), else the cap; a
+ * workload it has no run of yet, as estimate_runs_alike() at off 0. Summed
+ * as there; -1 when it has no run of any of them yet. A bench's cells in
+ * two modes or near a threshold took 4-6 runs where the alike count said
+ * 1 (docs/measurements.md, "The ETA of a cell still open"). */
+int estimate_runs_open(struct store *s, const char *session, const char *reference,
+		       const char *candidate, const struct plan *p, const struct strlist *workloads);
 
 #endif

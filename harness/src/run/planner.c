@@ -124,6 +124,9 @@ struct expectation {
 	double *last_runs;	/* [cell * NPHASES + phase]: the plan's last times, or a
 				 * candidate alike the reference; 0: unknown */
 	int alike;		/* last_runs are the alike ones (no last time) */
+	/* [cell * NPHASES + phase]: a unit being judged, from its own runs so
+	 * far (estimate_runs_open()); 0: none made yet */
+	double *open_runs;
 	/* with no last time, the order of the units: per phase the runs a
 	 * candidate changed by half its metrics' thresholds would take, as
 	 * unsure a count as the phase's noise makes it (plan_units()) */
@@ -156,13 +159,16 @@ static int lane_of(const struct expectation *e, enum phase ph)
 }
 
 /* The runs candidate i's workloads of phase ph are expected to take (the
- * rule of struct expectation): the plan's recent sessions' mean, or a
- * candidate's alike the reference's until one of the phase is judged; else
- * the mean of the judged ones, or with none the fewest a candidate can
- * take. */
+ * rule of struct expectation): being judged, what its own runs say; else
+ * the plan's recent sessions' mean, or a candidate's alike the reference's
+ * until one of the phase is judged; else the mean of the judged ones, or
+ * with none the fewest a candidate can take. */
 static double unit_runs(const struct planner *pl, const struct expectation *e, size_t i,
 			enum phase ph)
 {
+	double open = e->open_runs ? e->open_runs[i * NPHASES + (size_t)ph] : 0;
+	if (open > 0)
+		return open;
 	double last = e->last_runs && !(e->alike && e->judged[ph])
 			      ? e->last_runs[i * NPHASES + (size_t)ph] : 0;
 	if (last > 0)
@@ -263,6 +269,7 @@ static void price_phases(struct planner *pl, struct store *s, const struct strli
 	}
 	e->alike = before <= 0;
 	e->last_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(double));
+	e->open_runs = xcalloc(pl->ncells * NPHASES + 1, sizeof(double));
 	for (size_t i = 0; i < pl->ncells; i++)
 		for (int ph = 0; ph < NPHASES; ph++)
 			e->last_runs[i * NPHASES + (size_t)ph] =
@@ -427,12 +434,12 @@ static struct session_count session_runs(struct store *s, const char *session,
 /* The bar counts the runs the session gained since *seen, each in its
  * phase's lane (lane_of(); a run of neither phase's workloads in the
  * first's). */
-static void follow(struct planner *pl, struct expectation *e, struct store *s,
-		   const struct strlist wl[NPHASES], struct session_count *seen)
+static int follow(struct planner *pl, struct expectation *e, struct store *s,
+		  const struct strlist wl[NPHASES], struct session_count *seen)
 {
 	struct session_count now = session_runs(s, pl->session, wl);
 	if (now.all <= seen->all)
-		return;
+		return 0;
 	for (int ph = 0; ph < NPHASES; ph++) {
 		progress_lane(&pl->prog, lane_of(e, (enum phase)ph));
 		for (; now.phase[ph] > seen->phase[ph]; seen->phase[ph]++, seen->all++) {
@@ -443,6 +450,24 @@ static void follow(struct planner *pl, struct expectation *e, struct store *s,
 	progress_lane(&pl->prog, lane_of(e, PHASE_DUT_PACED));
 	for (; now.all > seen->all; seen->all++)
 		progress_run_end(&pl->prog, 1);
+	return 1;
+}
+
+/* The units started and not judged yet, each priced again from its runs
+ * so far: at the middle of bench64 gating-5ms's TCP DUT-TX had made four
+ * runs, still open, and was priced at the one a candidate alike the
+ * reference takes (docs/measurements.md, "The ETA of a cell still open"). */
+static void price_open_units(const struct planner *pl, struct expectation *e, struct store *s,
+			     const struct strlist wl[NPHASES], const struct unit *u, size_t started)
+{
+	for (size_t k = 0; k < started && e->open_runs; k++) {
+		size_t at = u[k].cell * NPHASES + (size_t)u[k].ph;
+		if (e->unit_done[at])
+			continue;
+		int n = estimate_runs_open(s, pl->session, pl->reference,
+					   pl->cells[u[k].cell].strategy, pl->plan, &wl[u[k].ph]);
+		e->open_runs[at] = n > 0 ? n : 0;
+	}
 }
 
 /* What the units judged beside each other tell the parent. */
@@ -549,7 +574,8 @@ static int judge_concurrently(struct planner *pl, const struct strlist wl[NPHASE
 		 * expected a second later; the store's runs counted once a
 		 * second else (a count reads every metric row of the session) */
 		if (ended || monotonic_s() - counted >= 1) {
-			follow(pl, e, s, wl, &seen);
+			if (follow(pl, e, s, wl, &seen))
+				price_open_units(pl, e, s, wl, units, next);
 			expect(pl, e);
 			counted = monotonic_s();
 		}
@@ -800,6 +826,7 @@ int planner_run(struct planner *pl, const struct plan *p, struct store *s,
 	expect(pl, &e);
 	int rc = run_phases(pl, &probe.board, s, wl, &e);
 	free(e.last_runs);
+	free(e.open_runs);
 	free(e.unit_done);
 	gate_loop_free(&probe);
 	strlist_free(&wl[PHASE_DUT_PACED]);
