@@ -67,9 +67,14 @@ session=$(sed -n 's/^hilbench compare: session \([^ ]*\) .*/\1/p' "$HILBENCH_STO
 
 # A new plan's verdicts against the fixed plan's: the rows "| S | W | M |
 # r/c | outcome | ..." of its report's "how many runs it took"
-# (analyze/decisions.h); prints "AGREE TOTAL" last.
+# (analyze/decisions.h); prints "AGREE TOTAL FIXED_OPEN THIS_OPEN OPPOSITE"
+# last: of the cells that differ, those the fixed plan left inconclusive,
+# those this plan did, and those both decided otherwise (the fixed plan's
+# three runs leave some cells open in one bench and decide them in the
+# next: docs/measurements.md, "The ETA of a cell still open").
 verdicts() {	# NAME
-	local agree=0 total=0 strategy workload metric runs outcome fixed
+	local agree=0 total=0 fixed_open=0 this_open=0 opposite=0
+	local strategy workload metric runs outcome fixed
 	while IFS='|' read -r _ strategy workload metric runs outcome _; do
 		strategy=$(xargs <<<"$strategy") workload=$(xargs <<<"$workload")
 		metric=$(xargs <<<"$metric") outcome=$(xargs <<<"$outcome")
@@ -83,11 +88,16 @@ verdicts() {	# NAME
 		if [ "$fixed" = "$outcome" ]; then
 			agree=$((agree + 1))
 		else
+			case "$fixed,$outcome" in
+			inconclusive,*) fixed_open=$((fixed_open + 1)) ;;
+			*,inconclusive) this_open=$((this_open + 1)) ;;
+			*) opposite=$((opposite + 1)) ;;
+			esac
 			echo "bench: $1: verdicts differ: $strategy $workload $metric: fixed ${fixed:-none}, planned $outcome ($(xargs <<<"$runs") runs)" >&2
 		fi
 	done < <(sed -n '/^== how many runs it took ==/,/^Each decision/p' "$HILBENCH_STORE/$1.out" |
 		grep '^| [a-z]' | grep -v '^| strategy')
-	echo "$agree $total"
+	echo "$agree $total $fixed_open $this_open $opposite"
 }
 # The runs the clock rules or the infrastructure voided: each was retried,
 # and each costs the plan a run (docs/faults.md).
@@ -101,10 +111,10 @@ fixed_s=$(cat "$HILBENCH_STORE/fixed.s")
 echo "bench: main job, fixed plan ($PLAN, --fixed): ${fixed_s} s"
 for name in planned reused; do
 	s=$(cat "$HILBENCH_STORE/$name.s")
-	read -r agree total < <(verdicts "$name")
+	read -r agree total fixed_open this_open opposite < <(verdicts "$name")
 	what=$([ "$name" = planned ] && echo "reference measured (--fresh-reference)" ||
 		echo "reference reused from the first")
-	echo "bench: main job, runs until decided, $what: ${s} s, fixed / this $(ratio "$fixed_s" "$s"); verdicts: $agree of $total agree with the fixed plan's"
+	echo "bench: main job, runs until decided, $what: ${s} s, fixed / this $(ratio "$fixed_s" "$s"); verdicts: $agree of $total agree with the fixed plan's; of the rest, $fixed_open left open by the fixed plan, $this_open by this one, $opposite decided otherwise"
 	echo "bench: ETA, $name: $(eta_check "$name")"
 	grep -h '^[0-9]* runs, [0-9]* builds' "$HILBENCH_STORE/$name.out" | sed "s/^/bench: $name: /" || true
 	echo "bench: $name: $(errors "$name")"
