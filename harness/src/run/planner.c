@@ -433,7 +433,7 @@ static struct session_count session_runs(struct store *s, const char *session,
 
 /* The bar counts the runs the session gained since *seen, each in its
  * phase's lane (lane_of(); a run of neither phase's workloads in the
- * first's). */
+ * first's); 1 when there were any. */
 static int follow(struct planner *pl, struct expectation *e, struct store *s,
 		  const struct strlist wl[NPHASES], struct session_count *seen)
 {
