@@ -3,6 +3,11 @@
 
 usage: tests/gate-sim.py [--floor PCT] [--change-runs N] [--reference-runs N]
                          [--workload W --metric M --threshold PCT] STORE...
+       tests/gate-sim.py [options] --values FILE
+
+--values FILE takes the runs from FILE instead, a line "STRATEGY VALUE"
+each: values no store keeps, such as a window of a run other than the
+plan's (docs/measurements.md, "TCP DUT-TX's window").
 
 Takes every pass run of WORKLOAD (tcp-dut-tx) in virtual time from the
 stores' hilbench.db that had its boot to itself for that workload (a
@@ -39,7 +44,8 @@ ap.add_argument("--metric", default="mbps")
 ap.add_argument("--threshold", type=float, default=10)
 ap.add_argument("--reference", default="baseline")
 ap.add_argument("--draws", type=int, default=2000)
-ap.add_argument("stores", nargs="+")
+ap.add_argument("--values", help="a file of 'STRATEGY VALUE' lines instead of stores")
+ap.add_argument("stores", nargs="*")
 a = ap.parse_args()
 
 ALPHA, NREF, FIRST, CAP = 0.05, a.reference_runs, 1, 6
@@ -47,7 +53,20 @@ if not 2 <= NREF <= CAP:
     ap.error(f"--reference-runs {NREF}: give 2 to {CAP}")
 LOOK_ALPHA = ALPHA / ((CAP - NREF) + (CAP - FIRST) + 1)
 
+if bool(a.values) == bool(a.stores):
+    ap.error("give STORE... or --values FILE, one of them")
 runs = collections.defaultdict(list)
+if a.values:
+    with open(a.values) as f:
+        for number, line in enumerate(f, 1):
+            words = line.split()
+            if not words:
+                continue
+            try:
+                strategy, value = words
+                runs[strategy].append(float(value))
+            except ValueError:
+                ap.error(f"{a.values}:{number}: want 'STRATEGY VALUE', got {line.strip()!r}")
 for store in a.stores:
     db = sqlite3.connect(f"file:{store}/hilbench.db?mode=ro", uri=True)
     q = """select r.strategy, m.value from runs r join metrics m on m.run_id = r.id
