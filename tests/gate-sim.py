@@ -128,7 +128,7 @@ def one(strategy):
 
 
 random.seed(1)
-print(f"{a.workload} {a.metric}: floor {a.floor} %, a change on {a.change_runs} run(s); "
+print(f"{a.values or a.workload + ' ' + a.metric}: threshold {a.threshold} %, floor {a.floor} %, a change on {a.change_runs} run(s); "
       f"runs per strategy: " + ", ".join(f"{s} {len(v)}" for s, v in sorted(runs.items())))
 total = 0.0
 for strategy in sorted(runs):
