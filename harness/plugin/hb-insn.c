@@ -23,6 +23,17 @@
  *              of the driver's code leaves out the core kernel it calls
  *   resumed=on the guest starts from a saved boot, not from reset: see
  *              on_late_return()
+ *   start=FD   count only from a byte on the socket FD (inherited from
+ *              hilbench, deploy/qemu.c, which sends it once the agent is
+ *              ready): until then the plugin has no callback, and QEMU
+ *              translates the boot as without it. A translation callback
+ *              alone, counting nothing, cost a third of a boot
+ *              (docs/measurements.md, "A boot's cost"). On the byte the
+ *              translated code is flushed (qemu_plugin_reset(), which
+ *              emulator patch 0009 lets this plugin's own thread call), and
+ *              the byte is sent back once every block from then on is
+ *              translated for counting; the guest is then in mid-flight as
+ *              a resumed one is (on_late_return())
  *
  * The window: the agent executes `mov r10, r10` (start) and `mov r11, r11`
  * (end) in user space, one no-op instruction each, in every run whether or
@@ -45,10 +56,13 @@
  * one CPU): the counters need no atomics.
  */
 #define _POSIX_C_SOURCE 200809L	/* strdup */
+#include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <qemu-plugin.h>
 
@@ -98,12 +112,17 @@ static char *out_path;
 static struct counts now, at_start;
 static int window_open;
 static unsigned window_seq;
-/* resumed=on: the guest was loaded from a saved boot (deploy/qemu.c), so
- * frames it entered before the save may return to blocks translated before
- * their call blocks ran here, which know no return site yet. Until the first
+/* mid_flight: the guest ran before this plugin counted (resumed=on: loaded
+ * from a saved boot, deploy/qemu.c; start=FD: counting started late), so
+ * frames it entered before may return to blocks translated before their
+ * call blocks ran here, which know no return site yet. Until the first
  * window such blocks look their address up when they run (on_late_return),
  * as a boot's would have been translated knowing it. */
-static int resumed, window_seen;
+static int mid_flight, window_seen;
+/* start=FD: the socket hilbench starts the counting with (-1: counting
+ * from the start) */
+static int start_fd = -1;
+static qemu_plugin_id_t self_id;
 static uint64_t last_call_ret, last_call_end = UINT64_MAX;
 static struct frame stack[STACK_MAX];
 static size_t depth;
@@ -425,7 +444,7 @@ static void on_return_site(unsigned int vcpu, void *udata)
 
 static int ret_site_known(uint64_t vaddr);
 
-/* A block translated, in a resumed guest before the first window, when its
+/* A block translated, in a mid-flight guest before the first window, when its
  * address was no return site: it is one if a call block since said so. */
 static void on_late_return(unsigned int vcpu, void *udata)
 {
@@ -553,7 +572,7 @@ static void trans_kernel(struct qemu_plugin_tb *tb, size_t n, uint64_t pc0)
 	if (ret_site_known(pc0))
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_return_site, QEMU_PLUGIN_CB_NO_REGS,
 						     (void *)(uintptr_t)pc0);
-	else if (resumed && !window_seen)
+	else if (mid_flight && !window_seen)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_late_return, QEMU_PLUGIN_CB_NO_REGS,
 						     (void *)(uintptr_t)pc0);
 	size_t i = 0;
@@ -612,6 +631,44 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		trans_kernel(tb, n, pc0);
 }
 
+/* Run by QEMU on the vCPU's thread with every vCPU stopped, after the
+ * translated code was flushed: from here every block is translated for
+ * counting. hilbench starts no run before the byte comes back. */
+static void on_counting(qemu_plugin_id_t id)
+{
+	mid_flight = 1;
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	char c = 'C';
+	if (write(start_fd, &c, 1) != 1)
+		fprintf(stderr, "hb-insn: cannot say counting started: %s\n", strerror(errno));
+}
+
+/* The plugin's own thread: waits for hilbench's byte. End of file (hilbench
+ * went away before the agent was ready) leaves the guest uncounted. */
+static void *wait_for_start(void *unused)
+{
+	(void)unused;
+	char c;
+	ssize_t n;
+	do
+		n = read(start_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1)
+		qemu_plugin_reset(self_id, on_counting);
+	return NULL;
+}
+
+static int parse_fd(const char *s, int *fd)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 65535)
+		return -1;
+	*fd = (int)v;
+	return 0;
+}
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
@@ -629,10 +686,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else if (!strncmp(argv[i], "own=", 4)) {
 			own = argv[i] + 4;
 		} else if (!strcmp(argv[i], "resumed=on")) {
-			resumed = 1;
+			mid_flight = 1;
+		} else if (!strncmp(argv[i], "start=", 6) && parse_fd(argv[i] + 6, &start_fd) == 0) {
+			;
 		} else {
 			fprintf(stderr, "hb-insn: unknown argument %s (map=, out=, root=, own=, "
-				"resumed=on)\n", argv[i]);
+				"resumed=on, start=FD)\n", argv[i]);
 			return -1;
 		}
 	}
@@ -656,6 +715,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	counts_alloc(&now);
 	counts_alloc(&at_start);
-	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	if (start_fd < 0) {
+		qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+		return 0;
+	}
+	self_id = id;
+	pthread_t t;
+	int rc = pthread_create(&t, NULL, wait_for_start, NULL);
+	if (rc) {
+		fprintf(stderr, "hb-insn: cannot start its thread: %s\n", strerror(rc));
+		return -1;
+	}
+	pthread_detach(t);
 	return 0;
 }

@@ -6,8 +6,9 @@
 # the guest does (a boot with it and one without it send the same packets
 # at the same pps in virtual time, as closely as two boots do), the counts
 # say what the strategies do (baseline starts the TX
-# hrtimer once per packet, is-queued rarely), the window is the agent's (a
-# window per run), and every result names its method. Behaviour, never
+# hrtimer once per packet, is-queued rarely), the counter starts after the
+# boot, the window is the agent's (a window per run), and every result
+# names its method. Behaviour, never
 # speed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -77,6 +78,14 @@ n=$(sql "SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.b
 	AND (m.name LIKE 'insn%' OR m.name LIKE 'calls_per_pkt.%' OR m.name = 'hrtimer_share_insn_pct')
 	AND m.source NOT LIKE 'emulator-insn:%'")
 check "every instruction count names its method, emulator-insn" [ "$n" = 0 ]
+
+# --- the counter starts once the agent is ready (a boot translated without it) --
+n=0
+for c in $(sql "SELECT DISTINCT 'boots/' || boot_id || '/console.log' FROM runs WHERE board='$B'"); do
+	awk '/HB READY/ { r = 1 } /# hilbench: the instruction counter counts from here/ { if (r) ok = 1 }
+		END { exit !ok }' "$HILBENCH_STORE/$c" && n=$((n + 1))
+done
+check "each counted boot started its counter after the agent's READY ($n of 2)" [ "$n" = 2 ]
 
 # --- the window is the agent's: one per run, in order ---------------------------
 windows=""

@@ -11,7 +11,7 @@
 
 #define PLUGIN_CC "cc"
 static const char *const plugin_flags[] = {
-	"-std=c11", "-O2", "-g", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-Wshadow",
+	"-std=c11", "-O2", "-g", "-shared", "-fPIC", "-pthread", "-Wall", "-Wextra", "-Werror", "-Wshadow",
 };
 
 char *insn_plugin_build(const struct emulator_result *e)

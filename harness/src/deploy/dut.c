@@ -276,6 +276,8 @@ int dut_boot(struct dut *d, const struct board *b, const struct dut_image *img,
 					 b->dut_interface, d->driver, b->dut_driver, b->path);
 				return HB_FAIL_DUT;
 			}
+			if (d->ops->ready && d->ops->ready(d) < 0)
+				return HB_FAIL;
 			hb_info("%s ready in %.1f s: %s, %s %s at %d Mb/s", b->name,
 				monotonic_s() - t0, d->kernel_release, b->dut_interface,
 				d->driver, d->speed);

@@ -98,6 +98,10 @@ struct deploy_ops {
 	 * backend that implements it is one whose DUTs take the host's turns
 	 * (util/lock.h); NULL: its DUTs do not load this host. */
 	void (*hold)(struct dut *d, int on);
+	/* The agent said READY: what the backend starts only now (the qemu
+	 * backend's instruction counter); 0, or -1 with why in d->health
+	 * (the boot fails as the infrastructure's). NULL: nothing. */
+	int (*ready)(struct dut *d);
 	/* Save the running DUT into the file fd from its start and let it run
 	 * on; 0, or -1 with the error said. A backend with it also starts from
 	 * dut_image.resume; NULL: its DUTs boot every time. */

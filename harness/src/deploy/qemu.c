@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct qemu_state {
 	struct netns ns;
 	pid_t pid;
 	struct qmp *qmp;	/* the control monitor of a boot that saves or resumes */
+	int counter_fd;		/* the counter's start socket (-1: none, or counting) */
 	char version[4096];	/* whole: reused runs are matched by its end */
 };
 
@@ -36,6 +38,10 @@ struct qemu_state {
  * "Repetitions from a saved boot"). */
 #define QEMU_QMP_OPEN_S 10
 #define QEMU_STATE_S 60
+/* How long the counter may take to start: a flush of the translated code
+ * at the guest's next instruction; the guest is idle, waiting for the
+ * first command, and it takes milliseconds. */
+#define QEMU_COUNTER_START_S 10
 
 /* Virtual time: guest time advances with executed instructions, so runs are
  * deterministic; shift=5 (32 ns an instruction) keeps the guest clock at or
@@ -96,8 +102,10 @@ static char *qemu_opt_escape(const char *v)
  * by the kernel's System.map, the hrtimer paths of the share and the
  * driver's functions counted with their callees, the driver's own code
  * added up apart; each window's counts go to d->insn_window, which the
- * runner reads (measure/runner.c). */
-static void insn_plugin_args(struct dut *d, const struct dut_image *img, struct strlist *a)
+ * runner reads (measure/runner.c). start_fd >= 0: the counter starts only
+ * when qemu_ready() says so on that socket (the emulator's end). */
+static void insn_plugin_args(struct dut *d, const struct dut_image *img, int start_fd,
+			     struct strlist *a)
 {
 	char *so = qemu_opt_escape(img->insn_plugin), *map = qemu_opt_escape(img->system_map);
 	char *window = path_join(d->workdir, "insn-window.txt");
@@ -116,6 +124,8 @@ static void insn_plugin_args(struct dut *d, const struct dut_image *img, struct 
 	}
 	if (img->resume)
 		strlist_push(&opts, "resumed=on");
+	if (start_fd >= 0)
+		strlist_pushf(&opts, "start=%d", start_fd);
 	char *opt_args = argv_join(&opts, ",");
 	strlist_push(a, "-plugin");
 	strlist_pushf(a, "%s,map=%s,out=%s%s%s", so, map, out, opts.n ? "," : "", opt_args);
@@ -144,9 +154,10 @@ static void qemu_version(struct qemu_state *q, const char *binary, const char *p
  * (with dtb, the board's or its seeded copy), the console on stdio, the
  * EMAC on the tap with a header dump, virtual time, the counter plugin,
  * and where qmp_fd >= 0 the control monitor on it (a boot that saves or
- * resumes; one that resumes waits for its state: -incoming defer). */
+ * resumes; one that resumes waits for its state: -incoming defer), where
+ * counter_fd >= 0 the counter's start socket. */
 static void qemu_argv(struct dut *d, const struct dut_image *img, const char *binary,
-		      const char *dtb, int qmp_fd, struct strlist *a)
+		      const char *dtb, int qmp_fd, int counter_fd, struct strlist *a)
 {
 	const struct board *b = d->board;
 	strlist_push(a, binary);
@@ -189,7 +200,7 @@ static void qemu_argv(struct dut *d, const struct dut_image *img, const char *bi
 		}
 	}
 	if (img->insn_plugin && img->system_map)
-		insn_plugin_args(d, img, a);
+		insn_plugin_args(d, img, counter_fd, a);
 	for (size_t i = 0; i < b->qemu.globals.n; i++) {
 		strlist_push(a, "-global");
 		strlist_push(a, b->qemu.globals.v[i]);
@@ -208,16 +219,28 @@ static void qemu_argv(struct dut *d, const struct dut_image *img, const char *bi
 	}
 }
 
-/* The control monitor's socket pair: sv[1] for the emulator, inherited
- * (no close-on-exec), sv[0] ours. */
-static int qmp_pair(int sv[2])
+/* A socket pair to talk to the emulator over (what: for the error): sv[1]
+ * for the emulator, inherited (no close-on-exec), sv[0] ours. */
+static int emulator_pair(int sv[2], const char *what)
 {
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
-	    fcntl(sv[1], F_SETFD, 0) < 0) {
-		hb_err("cannot make the emulator's control socket: %s", strerror(errno));
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		hb_err("cannot make the emulator's %s socket: %s", what, strerror(errno));
+		return -1;
+	}
+	if (fcntl(sv[1], F_SETFD, 0) < 0) {
+		hb_err("cannot make the emulator's %s socket: %s", what, strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
 		return -1;
 	}
 	return 0;
+}
+
+static void close_pair(int sv[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (sv[i] >= 0)
+			close(sv[i]);
 }
 
 /* Loads the saved DUT img->resume into the emulator waiting for it. The
@@ -243,6 +266,7 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	struct qemu_state *q = xcalloc(1, sizeof(*q));
 	q->ns.orig_fd = -1;
 	q->pid = -1;
+	q->counter_fd = -1;
 	d->priv = q;
 	const char *binary = img->emulator ? img->emulator : b->qemu.binary;
 	if (!binary) {
@@ -254,23 +278,24 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	char *seeded = NULL;
 	if (b->qemu.rng_seed_bytes && !(seeded = seeded_dtb(d, img->dtb, b->qemu.rng_seed_bytes)))
 		return -1;
-	int qmp[2] = { -1, -1 };
-	if ((img->save || img->resume) && qmp_pair(qmp) < 0) {
+	int qmp[2] = { -1, -1 }, counter[2] = { -1, -1 };
+	/* a resumed guest counts from its load, whose code starts untranslated */
+	int late_counter = img->insn_plugin && img->system_map && !img->resume;
+	if (((img->save || img->resume) && emulator_pair(qmp, "control") < 0) ||
+	    (late_counter && emulator_pair(counter, "counter") < 0)) {
+		close_pair(qmp);
 		free(seeded);
 		return -1;
 	}
 	struct strlist a = { 0 };
-	qemu_argv(d, img, binary, seeded ? seeded : img->dtb, qmp[1], &a);
+	qemu_argv(d, img, binary, seeded ? seeded : img->dtb, qmp[1], counter[1], &a);
 	free(seeded);
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 };
 	if (netns_enter(&q->ns, QEMU_TAP, b->host_addr) < 0 || pipe2(to, O_CLOEXEC) < 0 ||
 	    pipe2(from, O_CLOEXEC) < 0) {
-		for (int i = 0; i < 2; i++) {
-			if (to[i] >= 0)
-				close(to[i]);
-			if (qmp[i] >= 0)
-				close(qmp[i]);
-		}
+		close_pair(to);
+		close_pair(qmp);
+		close_pair(counter);
 		strlist_free(&a);
 		return -1;
 	}
@@ -287,6 +312,9 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	close(from[1]);
 	if (qmp[1] >= 0)
 		close(qmp[1]);
+	if (counter[1] >= 0)
+		close(counter[1]);
+	q->counter_fd = counter[0];
 	char *cmd = argv_display(strlist_argv(&a));
 	if (d->log)
 		fprintf(d->log, "# hilbench: %s\n", cmd);
@@ -313,6 +341,54 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 		return -1;
 	}
 	return img->resume ? qemu_resume(q, img) : 0;
+}
+
+/* One byte from fd within seconds: 1 (in *c), 0 (none came), -1 (closed,
+ * an error, or hilbench interrupted). */
+static int read_byte_within(int fd, int seconds, char *c)
+{
+	double deadline = monotonic_s() + seconds;
+	while (!hb_interrupted) {
+		double left = deadline - monotonic_s();
+		if (left <= 0)
+			return 0;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r <= 0)
+			continue;
+		ssize_t n = read(fd, c, 1);
+		if (n == 1)
+			return 1;
+		if (n == 0 || errno != EINTR)
+			return -1;
+	}
+	return -1;
+}
+
+/* The agent is ready: the counter starts now, the boot's code untranslated
+ * for it (harness/plugin/hb-insn.c, start=FD), and no run starts before it
+ * says it counts. */
+static int qemu_ready(struct dut *d)
+{
+	struct qemu_state *q = d->priv;
+	if (!q || q->counter_fd < 0)
+		return 0;
+	char c = 'S';
+	int rc = write(q->counter_fd, &c, 1) == 1 ? read_byte_within(q->counter_fd, QEMU_COUNTER_START_S, &c)
+						  : -1;
+	close(q->counter_fd);
+	q->counter_fd = -1;
+	if (rc == 1 && c == 'C') {
+		if (d->log)
+			fprintf(d->log, "# hilbench: the instruction counter counts from here\n");
+		return 0;
+	}
+	snprintf(d->health, sizeof(d->health),
+		 "the emulator's instruction counter did not start within %d s (%s)",
+		 QEMU_COUNTER_START_S, rc == 0 ? "no answer" : "its socket closed");
+	return -1;
 }
 
 static int qemu_save(struct dut *d, int fd)
@@ -345,6 +421,8 @@ static void qemu_stop(struct dut *d)
 		}
 	}
 	netns_leave(&q->ns);
+	if (q->counter_fd >= 0)
+		close(q->counter_fd);
 	if (q->qmp) {
 		qmp_close(q->qmp);
 		free(q->qmp);
@@ -376,6 +454,7 @@ static const struct deploy_ops qemu_ops = {
 	.stop = qemu_stop,
 	.version = qemu_get_version,
 	.hold = qemu_hold,
+	.ready = qemu_ready,
 	.save = qemu_save,
 	.records_link = 1,
 };
