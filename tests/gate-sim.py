@@ -19,9 +19,12 @@ interval for one run, each side's variance raised to the floor; looks at
 alpha / the most looks; plans/default.yaml's no-change pass rule), as
 plans/default.yaml runs it: N reference runs (6 unless --reference-runs
 says; the looks, and so each look's alpha, follow N), one candidate run,
-then one more while open, up to six. The futility stop is not modelled,
-nor the reference's runs past N once the candidate has as many, so the
-runs counted are those a decision takes without them. Prints per
+then one more while open, up to six. With --futility F an open look
+also ends inconclusive when the chance that the cap decides is below F
+(analyze/gate.c, gate_decide_chance(); docs/gate.md, "Futility"), as
+plans/default.yaml's 0.1 does; without it no look is futile. The
+reference's runs past N once the candidate has as many are not
+modelled, so the runs counted are those a decision takes without them. Prints per
 strategy how often each verdict came and the mean candidate runs.
 
 Needs python3-scipy (Debian). An analysis aid for docs/gate.md, not a
@@ -44,6 +47,7 @@ ap.add_argument("--metric", default="mbps")
 ap.add_argument("--threshold", type=float, default=10)
 ap.add_argument("--reference", default="baseline")
 ap.add_argument("--draws", type=int, default=2000)
+ap.add_argument("--futility", type=float, default=0, help="the plan's futility, 0 for none")
 ap.add_argument("--values", help="a file of 'STRATEGY VALUE' lines instead of stores")
 ap.add_argument("stores", nargs="*")
 a = ap.parse_args()
@@ -115,6 +119,40 @@ def decide(ref, cand):
     return "open"
 
 
+def between(lo, hi, mean, sd):
+    """P(lo <= X < hi) for X ~ N(mean, sd^2)."""
+    if not lo < hi:
+        return 0
+    if sd == 0:
+        return 1 if lo <= mean < hi else 0
+    return stats.norm.cdf(hi, mean, sd) - stats.norm.cdf(lo, mean, sd)
+
+
+def at_cap_var(n, v):
+    """The variance of a side's mean at the cap, n runs of it so far."""
+    if n >= CAP:
+        return 0
+    rest = CAP - n
+    return (rest / CAP) ** 2 * v / n + rest * v / CAP ** 2
+
+
+def decide_chance(ref, cand):
+    """gate_decide_chance(), PASS_NO_CHANGE, higher is better."""
+    if len(ref) + len(cand) < 3:
+        return math.nan
+    mr, vr = mean_var(ref)
+    mc, vc = mean_var(cand)
+    ss = (vr * (len(ref) - 1) if len(ref) > 1 else 0) + (vc * (len(cand) - 1) if len(cand) > 1 else 0)
+    v = max(ss / (len(ref) + len(cand) - 2), (a.floor / 100 * abs(mr)) ** 2)
+    scale = 100 / abs(mr)
+    gain = (mc - mr) * scale
+    sd = math.sqrt(at_cap_var(len(ref), v) + at_cap_var(len(cand), v)) * scale
+    hw = stats.t.ppf(1 - LOOK_ALPHA / 2, 2 * CAP - 2) * math.sqrt(2 * v / CAP) * scale
+    change = max(a.threshold, hw)
+    inner = max(0, a.threshold - hw)
+    return 1 - (between(inner, change, gain, sd) + between(-change, -inner, gain, sd))
+
+
 def one(strategy):
     ref = random.choices(runs[a.reference], k=NREF)
     cand = random.choices(runs[strategy], k=FIRST)
@@ -122,13 +160,13 @@ def one(strategy):
         outcome = decide(ref, cand)
         if outcome != "open":
             return outcome, len(cand)
-        if len(cand) >= CAP:
+        if len(cand) >= CAP or decide_chance(ref, cand) < a.futility:
             return "inconclusive", len(cand)
         cand.append(random.choice(runs[strategy]))
 
 
 random.seed(1)
-print(f"{a.values or a.workload + ' ' + a.metric}: threshold {a.threshold} %, floor {a.floor} %, a change on {a.change_runs} run(s); "
+print(f"{a.values or a.workload + ' ' + a.metric}: threshold {a.threshold} %, futility {a.futility}, floor {a.floor} %, a change on {a.change_runs} run(s); "
       f"runs per strategy: " + ", ".join(f"{s} {len(v)}" for s, v in sorted(runs.items())))
 total = 0.0
 for strategy in sorted(runs):

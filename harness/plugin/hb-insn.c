@@ -687,8 +687,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			own = argv[i] + 4;
 		} else if (!strcmp(argv[i], "resumed=on")) {
 			mid_flight = 1;
-		} else if (!strncmp(argv[i], "start=", 6) && parse_fd(argv[i] + 6, &start_fd) == 0) {
-			;
+		} else if (!strncmp(argv[i], "start=", 6)) {
+			if (parse_fd(argv[i] + 6, &start_fd) < 0) {
+				fprintf(stderr, "hb-insn: %s: want start=FD, a descriptor number\n",
+					argv[i]);
+				return -1;
+			}
 		} else {
 			fprintf(stderr, "hb-insn: unknown argument %s (map=, out=, root=, own=, "
 				"resumed=on, start=FD)\n", argv[i]);

@@ -385,9 +385,14 @@ static int qemu_ready(struct dut *d)
 			fprintf(d->log, "# hilbench: the instruction counter counts from here\n");
 		return 0;
 	}
-	snprintf(d->health, sizeof(d->health),
-		 "the emulator's instruction counter did not start within %d s (%s)",
-		 QEMU_COUNTER_START_S, rc == 0 ? "no answer" : "its socket closed");
+	if (rc == 0)
+		snprintf(d->health, sizeof(d->health),
+			 "the emulator's instruction counter did not start: no answer within %d s",
+			 QEMU_COUNTER_START_S);
+	else
+		snprintf(d->health, sizeof(d->health),
+			 "the emulator's instruction counter did not start: the emulator closed "
+			 "its socket (its qemu.log beside the console says why)");
 	return -1;
 }
 
