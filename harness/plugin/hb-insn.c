@@ -62,6 +62,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <qemu-plugin.h>
@@ -639,7 +640,7 @@ static void on_counting(qemu_plugin_id_t id)
 	mid_flight = 1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	char c = 'C';
-	if (write(start_fd, &c, 1) != 1)
+	if (send(start_fd, &c, 1, MSG_NOSIGNAL) != 1)
 		fprintf(stderr, "hb-insn: cannot say counting started: %s\n", strerror(errno));
 }
 

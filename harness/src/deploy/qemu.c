@@ -376,8 +376,9 @@ static int qemu_ready(struct dut *d)
 	if (!q || q->counter_fd < 0)
 		return 0;
 	char c = 'S';
-	int rc = write(q->counter_fd, &c, 1) == 1 ? read_byte_within(q->counter_fd, QEMU_COUNTER_START_S, &c)
-						  : -1;
+	int rc = -1;
+	if (send(q->counter_fd, &c, 1, MSG_NOSIGNAL) == 1)
+		rc = read_byte_within(q->counter_fd, QEMU_COUNTER_START_S, &c);
 	close(q->counter_fd);
 	q->counter_fd = -1;
 	if (rc == 1 && c == 'C') {
