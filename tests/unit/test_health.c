@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "deploy/dut.h"
+#include "util/util.h"
 
 static const char watchdog_log[] =
 	"HB COUNTER id=r1 phase=before name=tx_packets value=10\n"
@@ -45,6 +46,52 @@ static void test_console_watchdog_sets_health(void **state)
 	 * report */
 	assert_non_null(strstr(d.health, "NETDEV WATCHDOG: eth0"));
 	assert_int_equal(dut_read_line(&d, line, sizeof(line), 5), -1);
+	close(fds[0]);
+}
+
+/* read_within(), the one wait on an emulator's or a DUT's descriptor:
+ * what came, nothing in time, the other end gone, hilbench interrupted.
+ * A pipe stands in for the console or the control socket. */
+static void test_read_within_tells_the_four_ends(void **state)
+{
+	(void)state;
+	int fds[2];
+	char buf[8];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(read_within(fds[0], buf, sizeof(buf), monotonic_s() + 0.05),
+			 READ_NONE_IN_TIME);
+	assert_int_equal(write(fds[1], "C", 1), 1);
+	assert_int_equal(read_within(fds[0], buf, sizeof(buf), monotonic_s() + 5), 1);
+	assert_int_equal(buf[0], 'C');
+	hb_interrupted = 1;
+	assert_int_equal(write(fds[1], "C", 1), 1);
+	assert_int_equal(read_within(fds[0], buf, sizeof(buf), monotonic_s() + 5),
+			 READ_INTERRUPTED);
+	hb_interrupted = 0;
+	assert_int_equal(read_within(fds[0], buf, sizeof(buf), monotonic_s() + 5), 1);
+	close(fds[1]);
+	assert_int_equal(read_within(fds[0], buf, sizeof(buf), monotonic_s() + 5), READ_CLOSED);
+	close(fds[0]);
+}
+
+/* The console's reader on it: no line in time is 0 and the console still
+ * open; the console closing is -1 and marks it closed (the DUT died). */
+static void test_console_silent_then_closed(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	static struct dut d;
+	memset(&d, 0, sizeof(d));
+	d.con_rd = fds[0];
+	d.con_wr = -1;
+	char line[64];
+	assert_int_equal(write(fds[1], "[ 1.0] not ours\n", 16), 16);
+	assert_int_equal(dut_read_line(&d, line, sizeof(line), 0.05), 0);
+	assert_int_equal(d.console_closed, 0);
+	close(fds[1]);
+	assert_int_equal(dut_read_line(&d, line, sizeof(line), 5), -1);
+	assert_int_equal(d.console_closed, 1);
 	close(fds[0]);
 }
 
@@ -93,6 +140,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_console_watchdog_sets_health),
+		cmocka_unit_test(test_read_within_tells_the_four_ends),
+		cmocka_unit_test(test_console_silent_then_closed),
 		cmocka_unit_test(test_kmsg_lines),
 		cmocka_unit_test(test_the_most_telling_line_is_kept),
 	};

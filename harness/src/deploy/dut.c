@@ -143,6 +143,29 @@ static int take_line(struct dut *d, char *line, size_t len)
 	return 1;
 }
 
+ssize_t read_within(int fd, void *buf, size_t len, double deadline)
+{
+	for (;;) {
+		if (hb_interrupted)
+			return READ_INTERRUPTED;
+		double left = deadline - monotonic_s();
+		if (left <= 0)
+			return READ_NONE_IN_TIME;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno != EINTR)
+			return READ_CLOSED;
+		if (r <= 0)
+			continue;
+		ssize_t got = read(fd, buf, len);
+		if (got > 0)
+			return got;
+		if (got < 0 && errno == EINTR)
+			continue;
+		return READ_CLOSED;
+	}
+}
+
 int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s)
 {
 	double deadline = monotonic_s() + timeout_s;
@@ -156,25 +179,17 @@ int dut_read_line(struct dut *d, char *line, size_t len, double timeout_s)
 				return 1;
 			}
 		}
-		if (hb_interrupted)
-			return -1;
-		double left = deadline - monotonic_s();
-		if (left <= 0)
-			return 0;
 		if (d->blen == sizeof(d->buf)) {
 			/* a line longer than the buffer is console noise: drop it */
 			d->blen = 0;
 		}
-		struct pollfd p = { .fd = d->con_rd, .events = POLLIN };
-		int r = poll(&p, 1, (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			continue;
-		ssize_t got = read(d->con_rd, d->buf + d->blen, sizeof(d->buf) - d->blen);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
+		ssize_t got = read_within(d->con_rd, d->buf + d->blen, sizeof(d->buf) - d->blen,
+					  deadline);
+		if (got == READ_NONE_IN_TIME)
+			return 0;
+		if (got == READ_INTERRUPTED)
+			return -1;
+		if (got == READ_CLOSED) {
 			d->console_closed = 1;
 			return -1;
 		}

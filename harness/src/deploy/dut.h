@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "config/board.h"
 #include "config/driver.h"
@@ -140,6 +141,17 @@ struct dut {
 /* Set by a SIGINT/SIGTERM handler: waits return promptly, nothing is lost. */
 extern volatile sig_atomic_t hb_interrupted;
 void hb_install_interrupt_handlers(void);
+
+/* What read_within() returns when no bytes came. */
+enum read_within_end {
+	READ_NONE_IN_TIME = 0,
+	READ_CLOSED = -1,	/* end of file, or an error (errno) */
+	READ_INTERRUPTED = -2,	/* hb_interrupted was set */
+};
+/* Up to len bytes of fd as soon as any come before deadline (monotonic_s()):
+ * how many, or an enum read_within_end. Retries EINTR. Every wait of the
+ * deploy stage on an emulator's or a DUT's descriptor goes through it. */
+ssize_t read_within(int fd, void *buf, size_t len, double deadline);
 
 /* The backend boards name as deploy.backend; NULL for none. */
 const struct deploy_ops *deploy_backend(const char *name);

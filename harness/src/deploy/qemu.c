@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,30 +342,6 @@ static int qemu_start(struct dut *d, const struct dut_image *img)
 	return img->resume ? qemu_resume(q, img) : 0;
 }
 
-/* One byte from fd within seconds: 1 (in *c), 0 (none came), -1 (closed,
- * an error, or hilbench interrupted). */
-static int read_byte_within(int fd, int seconds, char *c)
-{
-	double deadline = monotonic_s() + seconds;
-	while (!hb_interrupted) {
-		double left = deadline - monotonic_s();
-		if (left <= 0)
-			return 0;
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int r = poll(&p, 1, (int)(left * 1000) + 1);
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (r <= 0)
-			continue;
-		ssize_t n = read(fd, c, 1);
-		if (n == 1)
-			return 1;
-		if (n == 0 || errno != EINTR)
-			return -1;
-	}
-	return -1;
-}
-
 /* The agent is ready: the counter starts now, the boot's code untranslated
  * for it (harness/plugin/hb-insn.c, start=FD), and no run starts before it
  * says it counts. */
@@ -378,7 +353,7 @@ static int qemu_ready(struct dut *d)
 	char c = 'S';
 	int rc = -1;
 	if (send(q->counter_fd, &c, 1, MSG_NOSIGNAL) == 1)
-		rc = read_byte_within(q->counter_fd, QEMU_COUNTER_START_S, &c);
+		rc = (int)read_within(q->counter_fd, &c, 1, monotonic_s() + QEMU_COUNTER_START_S);
 	close(q->counter_fd);
 	q->counter_fd = -1;
 	if (rc == 1 && c == 'C') {
@@ -386,7 +361,7 @@ static int qemu_ready(struct dut *d)
 			fprintf(d->log, "# hilbench: the instruction counter counts from here\n");
 		return 0;
 	}
-	if (rc == 0)
+	if (rc == READ_NONE_IN_TIME)
 		snprintf(d->health, sizeof(d->health),
 			 "the emulator's instruction counter did not start: no answer within %d s",
 			 QEMU_COUNTER_START_S);

@@ -2,7 +2,6 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -40,20 +39,10 @@ static cJSON *next_object(struct qmp *q, double deadline, char *err, size_t errl
 			hb_errbuf(err, errlen, "QMP: a line longer than %d bytes", QMP_LINE_MAX);
 			return NULL;
 		}
-		double left = deadline - monotonic_s();
-		if (left <= 0 || hb_interrupted) {
-			hb_errbuf(err, errlen, "QMP: %s", hb_interrupted ? "interrupted" :
-				  "no answer in time");
-			return NULL;
-		}
-		struct pollfd p = { .fd = q->fd, .events = POLLIN };
-		if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		ssize_t got = read(q->fd, q->buf + q->len, sizeof(q->buf) - q->len);
-		if (got < 0 && errno == EINTR)
-			continue;
+		ssize_t got = read_within(q->fd, q->buf + q->len, sizeof(q->buf) - q->len, deadline);
 		if (got <= 0) {
-			hb_errbuf(err, errlen, "%s", MONITOR_CLOSED);
+			hb_errbuf(err, errlen, "%s", got == READ_INTERRUPTED ? "QMP: interrupted" :
+				  got == READ_NONE_IN_TIME ? "QMP: no answer in time" : MONITOR_CLOSED);
 			return NULL;
 		}
 		q->len += (size_t)got;
