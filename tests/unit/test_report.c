@@ -704,6 +704,42 @@ static void how_many_runs_it_took(void **state)
 	free(text);
 }
 
+/* A side whose runs fell in two modes is named under the table, with the
+ * two groups: its verdict is a draw of how many fell in each. Runs of one
+ * mode, and the other metrics' and sides', are not. */
+static void runs_in_two_modes_are_named(void **state)
+{
+	(void)state;
+	static const double modal[] = { 1059, 1121, 1060, 1119, 1061, 1120 };
+	put_pps("modes", NULL, "baseline", NULL, NULL, 1000, 6);
+	for (int i = 0; i < 6; i++) {
+		struct metric m = { "pps", modal[i], "packets/s", "test" };
+		put(&(struct fixture){ .session = "modes", .strategy = "bimodal", .rep = i + 1,
+				       .m = &m, .n_metrics = 1 });
+	}
+	put_pps("modes", NULL, "steady", NULL, NULL, 1150, 6);
+	struct decision_record d = {
+		.session = "modes", .reference = "baseline", .strategy = "bimodal",
+		.workload = "udp", .metric = "pps", .reference_runs = 6,
+		.candidate_runs = 6, .outcome = "inconclusive", .delta_pct = 9.0, .lo_pct = 5.0,
+		.hi_pct = 13.0, .threshold_pct = 10, .alpha = 0.05, .why = "cap: 6 runs a side",
+	};
+	assert_int_equal(store_put_decision(st, &d), 0);
+	d.strategy = "steady";
+	d.outcome = "improved";
+	assert_int_equal(store_put_decision(st, &d), 0);
+	char *text = render_session("modes", REPORT_TEXT);
+	assert_non_null(strstr(text, "bimodal, udp pps: its 6 runs fell in two modes, "
+				     "3 at 1059-1061 and 3 at 1119-1121 (5.5 % apart)."));
+	assert_null(strstr(text, "steady, udp pps: its"));
+	assert_null(strstr(text, "baseline, udp pps: its"));
+	free(text);
+	char *html = render_session("modes", REPORT_HTML);
+	assert_non_null(strstr(html, "<p>bimodal, udp pps: its 6 runs fell in two modes"));
+	assert_non_null(strstr(html, "(docs/gate.md, &quot;Runs in two modes&quot;).</p>"));
+	free(html);
+}
+
 static void decide(const char *session, const char *strategy, const char *outcome, double delta,
 		   double lo, double hi, const char *why)
 {
@@ -993,6 +1029,7 @@ int main(void)
 		cmocka_unit_test(where_the_cycles_go),
 		cmocka_unit_test(the_page_lays_out_in_chromium),
 		cmocka_unit_test(how_many_runs_it_took),
+		cmocka_unit_test(runs_in_two_modes_are_named),
 		cmocka_unit_test(a_planned_session_is_answered_by_its_decisions),
 		cmocka_unit_test(commit_block_names_the_movers),
 		cmocka_unit_test(a_missing_reference_is_never_replaced),

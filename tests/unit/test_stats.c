@@ -418,9 +418,37 @@ static void test_mean_shift_floor(void **state)
 	assert_true(s.lo == plain.lo && s.hi == plain.hi && s.p == plain.p && s.df == plain.df);
 }
 
+/* two_modes_find(): two groups of two or more split by a gap that is
+ * wide against the threshold given and against each group's spread;
+ * not one stray run, not a spread-out single mode, not too few runs. */
+static void two_modes_are_found_only_where_they_are(void **state)
+{
+	(void)state;
+	struct two_modes m;
+	static const double revert[] = { 36.11, 37.71, 38.43, 35.94 };	/* bench70 */
+	assert_int_equal(two_modes_find(revert, 4, 37.05 * 10 / 400, &m), 1);
+	assert_int_equal(m.n_low, 2);
+	assert_int_equal(m.n_high, 2);
+	assert_true(m.low_min == 35.94 && m.low_max == 36.11);
+	assert_true(m.high_min == 37.71 && m.high_max == 38.43);
+	/* the same gap below the threshold's quarter */
+	assert_int_equal(two_modes_find(revert, 4, 2.0, &m), 0);
+	/* one stray run is not a mode */
+	static const double stray[] = { 36.20, 36.57, 36.06, 39.03 };
+	assert_int_equal(two_modes_find(stray, 4, 0.9, &m), 0);
+	/* one mode, spread: no gap three times a side's spread */
+	static const double spread[] = { 33.0, 33.6, 34.1, 34.8, 35.3, 35.9 };
+	assert_int_equal(two_modes_find(spread, 6, 0.5, &m), 0);
+	/* too few runs to tell, and identical runs */
+	assert_int_equal(two_modes_find(revert, 3, 0.1, &m), 0);
+	static const double same[] = { 5, 5, 5, 5 };
+	assert_int_equal(two_modes_find(same, 4, 0, &m), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(two_modes_are_found_only_where_they_are),
 		cmocka_unit_test(test_mean_shift),
 		cmocka_unit_test(test_mean_shift_floor),
 		cmocka_unit_test(test_t_quantiles),

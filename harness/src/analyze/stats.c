@@ -228,6 +228,29 @@ double delta_pct(double ref_mean, double cand_mean)
 	return ref_mean == 0 ? NAN : 100 * (cand_mean - ref_mean) / fabs(ref_mean);
 }
 
+int two_modes_find(const double *x, size_t n, double min_gap, struct two_modes *m)
+{
+	if (n < 4)
+		return 0;
+	double *v = xmalloc(n * sizeof(*v));
+	memcpy(v, x, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	size_t cut = 1;
+	for (size_t i = 2; i < n; i++)
+		if (v[i] - v[i - 1] > v[cut] - v[cut - 1])
+			cut = i;
+	double gap = v[cut] - v[cut - 1];
+	struct summary lo, hi;
+	summarize(v, cut, &lo);
+	summarize(v + cut, n - cut, &hi);
+	int found = cut >= 2 && n - cut >= 2 && gap > 0 && gap >= min_gap &&
+		    gap >= 3 * fmax(lo.stddev, hi.stddev);
+	if (found)
+		*m = (struct two_modes){ cut, n - cut, lo.min, lo.max, hi.min, hi.max };
+	free(v);
+	return found;
+}
+
 void mean_shift(const double *ref, size_t nref, const double *cand, size_t ncand, double conf,
 		double min_sd, struct shift *s)
 {

@@ -107,6 +107,22 @@ const char *shift_method_name(enum shift_method m);	/* "welch" | "prediction" | 
 /* Change of the candidate mean against the reference, in % of |reference|. NaN when ref is 0. */
 double delta_pct(double ref_mean, double cand_mean);
 
+/*
+ * Runs in two modes: sorted, the widest gap between neighbours leaves at
+ * least two values on each side, and is at least min_gap (in the values'
+ * unit) and three times the larger of the two sides' standard deviations.
+ * 1 with the two groups in *m, else 0 (fewer than four values, or no such
+ * gap). A few runs drawn from such a metric can all fall in one mode, and a
+ * verdict on them is a draw of which (docs/gate.md, "Runs in two modes"):
+ * the report says so. For normal runs of spread sd the rule fires with
+ * min_gap = 2.5 sd in 0.1-0.3 % of samples of 4-6.
+ */
+struct two_modes {
+	size_t n_low, n_high;
+	double low_min, low_max, high_min, high_max;
+};
+int two_modes_find(const double *x, size_t n, double min_gap, struct two_modes *m);
+
 enum verdict { VERDICT_INCONCLUSIVE, VERDICT_NO_CHANGE, VERDICT_BETTER, VERDICT_WORSE };
 struct comparison {
 	struct summary ref, cand;
