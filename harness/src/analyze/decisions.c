@@ -178,7 +178,7 @@ static void write_modal(struct writer *w)
 {
 	for (size_t i = 0; i < w->n_modal; i++) {
 		const struct modal *m = &w->modal[i];
-		char line[256];
+		char line[512];	/* the longest the numbers make is under 300 */
 		fputs(w->f == SECTION_HTML ? "<p>" : "", w->out);
 		section_text(w->out, m->strategy, w->f);
 		fputs(", ", w->out);
