@@ -201,7 +201,7 @@ static void candidates_are_decided_against_a_shared_reference(void **state)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	struct selection sel = { .session = pl.session };
-	assert_int_equal(decisions_write(st, &sel, SECTION_TEXT, out), 0);
+	assert_int_equal(decisions_write(st, &sel, NULL, SECTION_TEXT, out), 0);
 	fclose(out);
 	assert_non_null(strstr(text, "| revert | udp64-dut-tx | pps | "));
 	assert_non_null(strstr(text, "| REGRESSED |"));

@@ -704,6 +704,18 @@ static void how_many_runs_it_took(void **state)
 	free(text);
 }
 
+static void decide(const char *session, const char *strategy, const char *outcome, double delta,
+		   double lo, double hi, const char *why)
+{
+	struct decision_record d = {
+		.session = session, .reference = "baseline", .strategy = strategy,
+		.workload = "udp", .metric = "pps", .reference_runs = 6, .candidate_runs = 1,
+		.outcome = outcome, .delta_pct = delta, .lo_pct = lo, .hi_pct = hi,
+		.threshold_pct = 1, .alpha = 0.05, .why = why,
+	};
+	assert_int_equal(store_put_decision(st, &d), 0);
+}
+
 /* A side whose runs fell in two modes is named under the table, with the
  * two groups: its verdict is a draw of how many fell in each. Runs of one
  * mode, and the other metrics' and sides', are not. */
@@ -718,16 +730,8 @@ static void runs_in_two_modes_are_named(void **state)
 				       .m = &m, .n_metrics = 1 });
 	}
 	put_pps("modes", NULL, "steady", NULL, NULL, 1150, 6);
-	struct decision_record d = {
-		.session = "modes", .reference = "baseline", .strategy = "bimodal",
-		.workload = "udp", .metric = "pps", .reference_runs = 6,
-		.candidate_runs = 6, .outcome = "inconclusive", .delta_pct = 9.0, .lo_pct = 5.0,
-		.hi_pct = 13.0, .threshold_pct = 10, .alpha = 0.05, .why = "cap: 6 runs a side",
-	};
-	assert_int_equal(store_put_decision(st, &d), 0);
-	d.strategy = "steady";
-	d.outcome = "improved";
-	assert_int_equal(store_put_decision(st, &d), 0);
+	decide("modes", "bimodal", "inconclusive", 9.0, 5.0, 13.0, "cap: 6 runs a side");
+	decide("modes", "steady", "improved", 15.0, 14.9, 15.1, "decided at look 1 of 6");
 	char *text = render_session("modes", REPORT_TEXT);
 	assert_non_null(strstr(text, "bimodal, udp pps: its 6 runs fell in two modes, "
 				     "3 at 1059-1061 and 3 at 1119-1121 (5.5 % apart)."));
@@ -738,18 +742,6 @@ static void runs_in_two_modes_are_named(void **state)
 	assert_non_null(strstr(html, "<p>bimodal, udp pps: its 6 runs fell in two modes"));
 	assert_non_null(strstr(html, "(docs/gate.md, &quot;Runs in two modes&quot;).</p>"));
 	free(html);
-}
-
-static void decide(const char *session, const char *strategy, const char *outcome, double delta,
-		   double lo, double hi, const char *why)
-{
-	struct decision_record d = {
-		.session = session, .reference = "baseline", .strategy = strategy,
-		.workload = "udp", .metric = "pps", .reference_runs = 6, .candidate_runs = 1,
-		.outcome = outcome, .delta_pct = delta, .lo_pct = lo, .hi_pct = hi,
-		.threshold_pct = 1, .alpha = 0.05, .why = why,
-	};
-	assert_int_equal(store_put_decision(st, &d), 0);
 }
 
 /* A session the planner ran is answered by its decisions, not by a test

@@ -1,33 +1,20 @@
 #include "analyze/decisions.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/dataset.h"
 #include "analyze/gate.h"
 #include "analyze/stats.h"
 #include "util/util.h"
 
-/* A side of a decision whose runs fell in two modes. */
-struct modal {
-	char *strategy, *workload, *metric;
-	struct two_modes m;
-	double gap_pct;
-};
-
 struct writer {
-	struct store *st;
-	const char *session;
 	FILE *out;
 	enum section_format f;
 	size_t n;
 	double alpha;
 	const char *reference;	/* the first decision's; the same for all */
 	struct strlist refs;	/* keeps it */
-	struct modal *modal;
-	size_t n_modal;
-	struct strlist looked;	/* strategy/workload/metric already looked at */
-	int read_failed;
 };
 
 static void heading(struct writer *w, const char *reference)
@@ -77,58 +64,6 @@ static void cell(struct writer *w, const char *s)
 	fputs(w->f == SECTION_HTML ? "</td>" : " |", w->out);
 }
 
-struct values {
-	double *v;
-	size_t n, cap;
-};
-
-static int collect_pass(const struct run_row *r, void *ctx)
-{
-	struct values *vs = ctx;
-	if (strcmp(r->cls, "pass") || !isfinite(r->value))
-		return 0;
-	if (vs->n == vs->cap) {
-		vs->cap = vs->cap ? 2 * vs->cap : 8;
-		vs->v = xrealloc(vs->v, vs->cap * sizeof(*vs->v));
-	}
-	vs->v[vs->n++] = r->value;
-	return 0;
-}
-
-/* The session's pass runs of strategy's metric in workload, once each:
- * noted when they fall in two modes at least a quarter of the threshold
- * apart (a gap that size moves a verdict). */
-static void look_for_modes(struct writer *w, const char *strategy, const char *workload,
-			   const char *metric, double threshold_pct)
-{
-	char *key = xasprintf("%s/%s/%s", strategy, workload, metric);
-	int seen = strlist_has(&w->looked, key);
-	if (!seen)
-		strlist_push(&w->looked, key);
-	free(key);
-	if (seen || !w->st)
-		return;
-	struct strlist metrics = { 0 };
-	strlist_push(&metrics, metric);
-	struct selection sel = { .session = w->session, .strategy = strategy, .workload = workload,
-				 .metrics = &metrics, .no_provenance = 1 };
-	struct values vs = { 0 };
-	if (store_foreach(w->st, &sel, collect_pass, &vs) < 0)
-		w->read_failed = 1;
-	struct summary all;
-	summarize(vs.v, vs.n, &all);
-	struct two_modes m;
-	if (!w->read_failed && vs.n &&
-	    two_modes_find(vs.v, vs.n, fabs(all.mean) * threshold_pct / 400, &m)) {
-		w->modal = xrealloc(w->modal, (w->n_modal + 1) * sizeof(*w->modal));
-		w->modal[w->n_modal++] = (struct modal){
-			xstrdup(strategy), xstrdup(workload), xstrdup(metric), m,
-			delta_pct(m.low_max, m.high_min) };
-	}
-	free(vs.v);
-	strlist_free(&metrics);
-}
-
 static int row(const struct decision_record *d, void *ctx)
 {
 	struct writer *w = ctx;
@@ -166,34 +101,54 @@ static int row(const struct decision_record *d, void *ctx)
 	cell(w, threshold);
 	cell(w, d->why);
 	fputs(w->f == SECTION_HTML ? "</tr>\n" : "\n", w->out);
-	if (!isnan(d->threshold_pct) && d->threshold_pct > 0) {
-		look_for_modes(w, d->reference, d->workload, d->metric, d->threshold_pct);
-		look_for_modes(w, d->strategy, d->workload, d->metric, d->threshold_pct);
-	}
 	return 0;
 }
 
-/* After the table: the sides whose runs fell in two modes. */
-static void write_modal(struct writer *w)
+/* One side of a decision whose runs fell in two modes, named. */
+static void modal_line(FILE *out, enum section_format f, const struct series *s,
+		       const struct two_modes *m)
 {
-	for (size_t i = 0; i < w->n_modal; i++) {
-		const struct modal *m = &w->modal[i];
-		char line[512];	/* the longest the numbers make is under 300 */
-		fputs(w->f == SECTION_HTML ? "<p>" : "", w->out);
-		section_text(w->out, m->strategy, w->f);
-		fputs(", ", w->out);
-		section_text(w->out, m->workload, w->f);
-		fputs(" ", w->out);
-		section_text(w->out, m->metric, w->f);
-		snprintf(line, sizeof(line),
-			 ": its %zu runs fell in two modes, %zu at %.4g-%.4g and %zu at %.4g-%.4g "
-			 "(%.1f %% apart). A few runs can all fall in one, so its verdict is a draw of "
-			 "how many fell in each (docs/gate.md, \"Runs in two modes\").",
-			 m->m.n_low + m->m.n_high, m->m.n_low, m->m.low_min, m->m.low_max,
-			 m->m.n_high, m->m.high_min, m->m.high_max, m->gap_pct);
-		section_text(w->out, line, w->f);
-		fputs(w->f == SECTION_HTML ? "</p>\n" : "\n", w->out);
+	char line[512];	/* the longest the numbers make is under 300 */
+	fputs(f == SECTION_HTML ? "<p>" : "", out);
+	section_text(out, s->strategy, f);
+	fputs(", ", out);
+	section_text(out, s->workload, f);
+	fputs(" ", out);
+	section_text(out, s->metric, f);
+	snprintf(line, sizeof(line),
+		 ": its %zu runs fell in two modes, %zu at %.4g-%.4g and %zu at %.4g-%.4g "
+		 "(%.1f %% apart). A few runs can all fall in one, so its verdict is a draw of "
+		 "how many fell in each (docs/gate.md, \"Runs in two modes\").",
+		 m->n_low + m->n_high, m->n_low, m->low_min, m->low_max, m->n_high, m->high_min,
+		 m->high_max, delta_pct(m->low_max, m->high_min));
+	section_text(out, line, f);
+	fputs(f == SECTION_HTML ? "</p>\n" : "\n", out);
+}
+
+/* After the table: each side of a decision (the reference's once) whose
+ * pass runs of the decided metric fell in two modes at least a quarter of
+ * its threshold apart, a gap that moves a verdict. */
+static void write_modal(const struct dataset *d, enum section_format f, FILE *out)
+{
+	struct strlist looked = { 0 };
+	for (size_t i = 0; d && i < d->n_decided; i++) {
+		const struct decided *dc = &d->decided[i];
+		if (isnan(dc->threshold_pct) || dc->threshold_pct <= 0)
+			continue;
+		const char *const sides[] = { dc->reference, dc->strategy };
+		for (size_t k = 0; k < HB_ARRAY_SIZE(sides); k++) {
+			const struct series *s = dataset_find(d, dc->workload, NULL, sides[k], dc->metric);
+			if (!s || strlist_has(&looked, s->first_run))
+				continue;
+			strlist_push(&looked, s->first_run);
+			struct summary all;
+			struct two_modes m;
+			summarize(s->v, s->n, &all);
+			if (two_modes_find(s->v, s->n, fabs(all.mean) * dc->threshold_pct / 400, &m))
+				modal_line(out, f, s, &m);
+		}
 	}
+	strlist_free(&looked);
 }
 
 /* One line per (strategy, workload, session) of the runs reused from
@@ -216,12 +171,12 @@ static int reused(const char *strategy, const char *workload, const char *from, 
 	return 0;
 }
 
-int decisions_write(struct store *st, const struct selection *sel, enum section_format f,
-		    FILE *out)
+int decisions_write(struct store *st, const struct selection *sel, const struct dataset *d,
+		    enum section_format f, FILE *out)
 {
 	if (!sel || !sel->session)
 		return 0;
-	struct writer w = { .st = st, .session = sel->session, .out = out, .f = f };
+	struct writer w = { .out = out, .f = f };
 	int rc = store_each_decision(st, sel->session, row, &w);
 	if (w.n) {
 		if (f == SECTION_HTML)
@@ -233,17 +188,10 @@ int decisions_write(struct store *st, const struct selection *sel, enum section_
 			"looks it can make); over these %zu decisions at most %.2g false alarms are "
 			"expected.", w.alpha, w.n, w.alpha * (double)w.n);
 		fputs(f == SECTION_HTML ? "</p>\n" : "\n", out);
-		write_modal(&w);
+		write_modal(d, f, out);
 	}
 	if (rc >= 0 && w.n)
 		rc = store_each_reused(st, sel->session, reused, &w);
-	for (size_t i = 0; i < w.n_modal; i++) {
-		free(w.modal[i].strategy);
-		free(w.modal[i].workload);
-		free(w.modal[i].metric);
-	}
-	free(w.modal);
-	strlist_free(&w.looked);
 	strlist_free(&w.refs);
-	return rc < 0 || w.read_failed ? -1 : 0;
+	return rc < 0 ? -1 : 0;
 }

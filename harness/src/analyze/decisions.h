@@ -18,10 +18,14 @@
 
 #include <stdio.h>
 
+#include "analyze/dataset.h"
 #include "analyze/section.h"
 #include "store/store.h"
 
-int decisions_write(struct store *st, const struct selection *sel, enum section_format f,
-		    FILE *out);
+/* d: the selection's dataset (dataset_load()), whose series and decisions
+ * name under the table each side whose runs of a decided metric fell in
+ * two modes (two_modes_find(), analyze/stats.h); NULL names none. */
+int decisions_write(struct store *st, const struct selection *sel, const struct dataset *d,
+		    enum section_format f, FILE *out);
 
 #endif

@@ -702,7 +702,7 @@ static int write_table(const struct report_input *in, FILE *out, int md)
 	summary_build(d, &t);
 	summary_write_text(&t, out, md);
 	summary_free(&t);
-	if (decisions_write(in->st, in->sel, md ? SECTION_MD : SECTION_TEXT, out) < 0)
+	if (decisions_write(in->st, in->sel, d, md ? SECTION_MD : SECTION_TEXT, out) < 0)
 		return -1;
 	if (md)
 		fputs("\n## Details\n", out);

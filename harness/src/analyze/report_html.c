@@ -324,7 +324,7 @@ int report_emit_html(const struct report_input *in, FILE *out)
 	}
 	fputs(". Every plot carries its legend (docs/plots.md).</p>\n", out);
 	summary_html(d, out);
-	if (decisions_write(in->st, in->sel, SECTION_HTML, out) < 0)
+	if (decisions_write(in->st, in->sel, d, SECTION_HTML, out) < 0)
 		return -1;
 	struct html_ctx h = { .out = out, .d = d };
 	struct report_visitor v = { h_workload, h_metric, h_row, h_metric_end, &h };

@@ -261,8 +261,11 @@ int run_options_execute(struct run_options *o, char session[40], struct planner 
 		snprintf(id, sizeof(id), "%s", rc == HB_FAIL_INPUT ? "" : use->session);
 		if (!pl) {
 			struct selection sel = { .session = id[0] ? id : NULL };
-			if (decisions_write(s, &sel, SECTION_TEXT, stdout) < 0)
+			struct dataset d = { 0 };
+			if ((sel.session && dataset_load(s, &sel, &d) < 0) ||
+			    decisions_write(s, &sel, &d, SECTION_TEXT, stdout) < 0)
 				rc = HB_FAIL;
+			dataset_free(&d);
 			planner_print(use, stdout);
 			planner_free(use);
 		}
