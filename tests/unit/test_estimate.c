@@ -91,6 +91,12 @@ static void a_boot_and_each_run_are_priced_from_the_reference(void **state)
 	assert_true(fabs(c.boot_s - 2.5) < 1e-9);	/* 2 s and 3 s */
 	assert_true(fabs(estimate_boot_s(&c, &all, &tcp) - 15.5) < 1e-9);
 	assert_true(estimate_boot_s(&c, &all, &all) < 0);	/* ftrace unknown */
+	/* a run past a first boot is a boot of one run: udp's 12.5, rx's 5 */
+	struct strlist udp_rx = { 0 };
+	strlist_split(&udp_rx, "udp,rx", ",");
+	assert_true(fabs(estimate_one_run_boot_s(&c, &all, &udp_rx) - 8.75) < 1e-9);
+	assert_true(estimate_one_run_boot_s(&c, &all, &all) < 0);
+	strlist_free(&udp_rx);
 	estimate_costs_free(&c);
 	/* a boot whose id is not the store's has no boot time; no runs, nothing */
 	add(s, "S2", "baseline", "udp", "c1", 400, 410, RUN_PASS);

@@ -109,6 +109,20 @@ double estimate_boot_s(const struct run_costs *c, const struct strlist *all,
 	return s;
 }
 
+double estimate_one_run_boot_s(const struct run_costs *c, const struct strlist *all,
+			       const struct strlist *these)
+{
+	double sum = 0;
+	for (size_t i = 0; i < these->n; i++) {
+		struct strlist one = { .v = &these->v[i], .n = 1 };
+		double s = estimate_boot_s(c, all, &one);
+		if (s < 0)
+			return -1;
+		sum += s;
+	}
+	return these->n ? sum / (double)these->n : -1;
+}
+
 void estimate_costs_free(struct run_costs *c)
 {
 	free(c->run_s);

@@ -43,6 +43,13 @@ void estimate_costs(struct store *s, const char *session, const char *strategy,
  * them, or the boot, has no cost known. */
 double estimate_boot_s(const struct run_costs *c, const struct strlist *all,
 		       const struct strlist *these);
+/* A boot of one run of one of these workloads, the mean over them: what a
+ * candidate's run costs past its first boot, which ran all of them, each
+ * a share of one boot (a TCP DUT-TX one about 3.8 board-seconds where a
+ * share of a boot of two cost 2.7, docs/measurements.md, "A look past the
+ * first boot"); -1 as estimate_boot_s(). */
+double estimate_one_run_boot_s(const struct run_costs *c, const struct strlist *all,
+			       const struct strlist *these);
 void estimate_costs_free(struct run_costs *c);
 
 /* The runs strategy took of these workloads in session: the sum over

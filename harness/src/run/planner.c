@@ -135,6 +135,9 @@ struct expectation {
 	int shared[NPHASES];	/* a phase's runs share the host (phase_workloads()) */
 	int done[NPHASES];	/* the candidates' runs of each phase so far (follow()) */
 	double guess_s[NPHASES];	/* a phase's run (run/estimate.h); <= 0: not known */
+	/* a run past a unit's first boot: a boot of one run
+	 * (estimate_one_run_boot_s()); <= 0: not known */
+	double extra_s[NPHASES];
 };
 
 /* The bar's lanes (run/progress.h): the reference's runs; the
@@ -177,11 +180,52 @@ static double unit_runs(const struct planner *pl, const struct expectation *e, s
 			     : (double)(pl->plan->gate.first_repetitions * (int)e->workloads[ph]);
 }
 
+/* A phase's runs by their price, what is left and what was done: a
+ * unit's first boot runs each of the phase's workloads once, those runs
+ * sharing the boot (first); a run past them is a boot of one run (extra).
+ * Priced alike, the extras a lane made first (a candidate in two modes
+ * goes on while the others start) made the runs left, mostly first
+ * boots, 22-23 % dearer than they came (bench69, bench71:
+ * docs/measurements.md, "A look past the first boot"). */
+struct phase_runs {
+	double want;			/* all the units not judged yet will take */
+	double left_first, left_extra;
+	double done_first, done_extra;
+};
+
+static struct phase_runs phase_runs(const struct planner *pl, const struct expectation *e,
+				    enum phase ph)
+{
+	struct phase_runs r = { 0 };
+	double nw = (double)e->workloads[ph], first = 0;
+	int with_runs = 0;
+	for (size_t i = 0; i < pl->ncells; i++) {
+		size_t at = i * NPHASES + (size_t)ph;
+		if (e->unit_done[at])
+			continue;
+		double runs = unit_runs(pl, e, i, ph);
+		r.want += runs;
+		first += fmin(runs, nw);
+		with_runs += e->open_runs && e->open_runs[at] > 0;
+	}
+	/* the judged units' runs, then those of the units still open */
+	double judged_first = fmin((double)e->runs[ph], (double)e->judged[ph] * nw);
+	double open_done = fmax(0, (double)(e->done[ph] - e->runs[ph]));
+	double open_first = fmin(open_done, with_runs * nw);
+	r.done_first = judged_first + open_first;
+	r.done_extra = (double)e->runs[ph] - judged_first + open_done - open_first;
+	r.left_first = fmax(0, first - open_first);
+	r.left_extra = fmax(0, r.want - first - (open_done - open_first));
+	return r;
+}
+
 /* Until a lane has measured its own runs, one of them is taken to cost
  * what the reference's runs say a boot and its workloads cost
  * (price_phases()), else a reference run's wall time; one of a phase
  * whose runs share the host divided among the boards beside each other
- * (a run of UDP the host sends has the host alone: run/executor.h). */
+ * (a run of UDP the host sends has the host alone: run/executor.h). Once
+ * it has, the runs left cost its mean times what they are priced at
+ * against what its runs so far were (progress_lane_mix()). */
 static void expect(struct planner *pl, const struct expectation *e)
 {
 	struct progress *g = &pl->prog;
@@ -192,36 +236,40 @@ static void expect(struct planner *pl, const struct expectation *e)
 	else
 		left = g->lanes[LANE_REFERENCE].left;
 	double want[PROGRESS_LANES] = { 0 }, cost[PROGRESS_LANES] = { 0 };
-	double had[PROGRESS_LANES] = { 0 }, had_cost[PROGRESS_LANES] = { 0 };
+	double left_n[PROGRESS_LANES] = { 0 }, had[PROGRESS_LANES] = { 0 };
+	double had_cost[PROGRESS_LANES] = { 0 };
 	int made[PROGRESS_LANES] = { 0 };
 	for (int ph = 0; ph < NPHASES; ph++) {
 		int lane = lane_of(e, (enum phase)ph);
-		double runs = 0;
-		for (size_t i = 0; i < pl->ncells; i++)
-			if (!e->unit_done[i * NPHASES + (size_t)ph])
-				runs += unit_runs(pl, e, i, (enum phase)ph);
-		double guess = e->guess_s[ph] > 0 ? e->guess_s[ph] : ref_s;
-		if (ph < e->beside && e->shared[ph])
-			guess /= pl->jobs;
-		cost[lane] = cost[lane] >= 0 && guess > 0 ? cost[lane] + runs * guess : -1;
-		want[lane] += runs;
+		struct phase_runs r = phase_runs(pl, e, (enum phase)ph);
+		double first = e->guess_s[ph] > 0 ? e->guess_s[ph] : ref_s;
+		double extra = e->extra_s[ph] > 0 && e->guess_s[ph] > 0 ? e->extra_s[ph] : first;
+		if (ph < e->beside && e->shared[ph]) {
+			first /= pl->jobs;
+			extra /= pl->jobs;
+		}
+		int priced = cost[lane] >= 0 && first > 0;
+		cost[lane] = priced ? cost[lane] + r.left_first * first + r.left_extra * extra : -1;
+		had_cost[lane] = priced && had_cost[lane] >= 0
+					 ? had_cost[lane] + r.done_first * first + r.done_extra * extra
+					 : -1;
+		left_n[lane] += r.left_first + r.left_extra;
+		had[lane] += r.done_first + r.done_extra;
+		want[lane] += r.want;
 		made[lane] += e->runs[ph];
-		had_cost[lane] = had_cost[lane] >= 0 && guess > 0
-					 ? had_cost[lane] + e->done[ph] * guess : -1;
-		had[lane] += e->done[ph];
 	}
 	for (int lane = LANE_FIRST_PHASE; lane < LANE_FIRST_PHASE + NPHASES; lane++) {
 		/* less the runs the candidates being judged have made already */
 		int n = (int)(want[lane] + 0.5) - (g->lanes[lane].done - made[lane]);
-		progress_lane_expect(g, lane, n, cost[lane] > 0 && want[lane] > 0
-							 ? cost[lane] / want[lane] : -1);
+		double per = cost[lane] > 0 && left_n[lane] > 0 ? cost[lane] / left_n[lane] : -1;
+		progress_lane_expect(g, lane, n, per);
 		/* where phases share a lane, what is left is priced at the
 		 * lane's mean scaled by the mix: TCP's runs cost less than
 		 * UDP's a run, and with them first the mean alone priced the
 		 * UDP runs left at TCP's (24 % short at the middle of bench62,
 		 * docs/measurements.md) */
-		progress_lane_mix(g, lane, cost[lane] > 0 && had_cost[lane] > 0 && had[lane] > 0
-						   ? (cost[lane] / want[lane]) / (had_cost[lane] / had[lane])
+		progress_lane_mix(g, lane, per > 0 && had_cost[lane] > 0 && had[lane] > 0
+						   ? per / (had_cost[lane] / had[lane])
 						   : -1);
 		left += n > 0 ? n : 0;
 	}
@@ -257,6 +305,7 @@ static void price_phases(struct planner *pl, struct store *s, const struct strli
 	for (int ph = 0; ph < NPHASES; ph++) {
 		double boot = wl[ph].n ? estimate_boot_s(&c, &p->workloads, &wl[ph]) : -1;
 		e->guess_s[ph] = boot > 0 ? boot / (double)wl[ph].n : -1;
+		e->extra_s[ph] = estimate_one_run_boot_s(&c, &p->workloads, &wl[ph]);
 	}
 	estimate_costs_free(&c);
 	char last[RECENT_SESSIONS][40];
@@ -376,7 +425,7 @@ struct verdicts {
 struct unit {
 	size_t cell;
 	enum phase ph;
-	double cost_s;			/* expected: its runs at the phase's price */
+	double cost_s;			/* expected: its first boot and the runs past it */
 	struct gate_decision *v;	/* its verdicts, once landed */
 	size_t n;
 };
@@ -528,8 +577,9 @@ static int by_cost(const void *a, const void *b)
 }
 
 /* The units of the phases judged beside each other, dearest first: a
- * unit's runs at its phase's price. Its runs are unit_runs()'s, but for a
- * plan the store has no session of: there each candidate would be priced
+ * unit's first boot and its runs past it, each at its price (struct
+ * phase_runs). Its runs are unit_runs()'s, but for a plan the store has
+ * no session of: there each candidate would be priced
  * alike, at the fewest runs, and the phase whose count is least sure (TCP
  * DUT-TX's strategies in two modes: 1 to 6 runs) would come last, its
  * runs one after another beside idle boards (docs/measurements.md, "A
@@ -546,9 +596,12 @@ static size_t plan_units(const struct planner *pl, const struct strlist wl[NPHAS
 			double runs = e->alike && e->order_runs[ph] > 0
 					      ? e->order_runs[ph]
 					      : unit_runs(pl, e, i, (enum phase)ph);
+			double first = e->guess_s[ph] > 0 ? e->guess_s[ph] : 1;
+			double extra = e->extra_s[ph] > 0 ? e->extra_s[ph] : first;
+			double nw = (double)wl[ph].n;
 			u[n++] = (struct unit){ .cell = i, .ph = (enum phase)ph,
-						.cost_s = runs * (e->guess_s[ph] > 0 ? e->guess_s[ph]
-										     : 1) };
+						.cost_s = fmin(runs, nw) * first +
+							  fmax(0, runs - nw) * extra };
 		}
 	qsort(u, n, sizeof(*u), by_cost);
 	return n;
