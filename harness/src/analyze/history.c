@@ -208,6 +208,81 @@ int history_movers(struct history *h, struct store *st)
 	return rc;
 }
 
+/* The thresholds (in %) the store's decisions judged each workload and
+ * metric by, from the sessions of h's points: the first found. */
+struct thresholds {
+	struct strlist keys;	/* "workload metric" */
+	double *pct;
+};
+
+static int take_threshold(const struct decision_record *d, void *ctx)
+{
+	struct thresholds *t = ctx;
+	if (!d->workload || !d->metric || !isfinite(d->threshold_pct) || d->threshold_pct <= 0)
+		return 0;
+	char *key = xasprintf("%s %s", d->workload, d->metric);
+	if (!strlist_has(&t->keys, key)) {
+		t->pct = xrealloc(t->pct, (t->keys.n + 1) * sizeof(*t->pct));
+		t->pct[t->keys.n] = d->threshold_pct;
+		strlist_push(&t->keys, key);
+	}
+	free(key);
+	return 0;
+}
+
+static double threshold_of(const struct thresholds *t, const struct hist_series *s)
+{
+	char *key = xasprintf("%s %s", s->workload, s->metric);
+	double pct = NAN;
+	for (size_t i = 0; i < t->keys.n && isnan(pct); i++)
+		if (!strcmp(t->keys.v[i], key))
+			pct = t->pct[i];
+	free(key);
+	return pct;
+}
+
+int history_modes(struct history *h, struct store *st)
+{
+	struct thresholds t = { 0 };
+	struct strlist sessions = { 0 };
+	int rc = 0;
+	for (size_t i = 0; i < h->n; i++)
+		for (size_t k = 0; k < h->s[i].n && rc == 0; k++) {
+			const char *session = h->s[i].p[k].session;
+			if (strcmp(session, "-") && !strlist_has(&sessions, session)) {
+				strlist_push(&sessions, session);
+				rc = store_each_decision(st, session, take_threshold, &t);
+			}
+		}
+	double *x = NULL;
+	for (size_t i = 0; i < h->n && rc == 0; i++) {
+		struct hist_series *s = &h->s[i];
+		double pct = threshold_of(&t, s);
+		free(s->modes);
+		s->modes = NULL;
+		s->n_modes = 0;
+		x = xrealloc(x, (s->n + 1) * sizeof(double));
+		for (size_t c = 0; !isnan(pct) && c <= s->cp.n; c++) {
+			size_t from = c ? s->cp.v[c - 1].index : 0;
+			size_t to = c < s->cp.n ? s->cp.v[c].index : s->n;
+			for (size_t k = from; k < to; k++)
+				x[k - from] = s->p[k].value;
+			struct summary all;
+			struct two_modes m;
+			summarize(x, to - from, &all);
+			if (!two_modes_find(x, to - from, fabs(all.mean) * pct / 400, &m))
+				continue;
+			s->modes = xrealloc(s->modes, (s->n_modes + 1) * sizeof(*s->modes));
+			s->modes[s->n_modes++] = (struct hist_modes){ from, to, m };
+		}
+	}
+	free(x);
+	free(t.pct);
+	strlist_free(&t.keys);
+	strlist_free(&sessions);
+	return rc;
+}
+
 void history_free(struct history *h)
 {
 	for (size_t i = 0; i < h->n; i++) {
@@ -223,6 +298,7 @@ void history_free(struct history *h)
 		free(s->timing);
 		cp_result_free(&s->cp);
 		free(s->where);
+		free(s->modes);
 	}
 	free(h->s);
 	memset(h, 0, sizeof(*h));
@@ -286,6 +362,28 @@ static void text_change(const struct hist_series *s, size_t i, FILE *out)
 		fprintf(out, "    where: %s\n", where_of(s, i));
 }
 
+/* "runs #0-#32 fell in two modes, 20 at 35.76-36.81 and 13 at
+ * 37.67-37.95 Mbit/s (2.3 % apart): ..." */
+static void modes_text(const struct history *h, const struct hist_series *s,
+		       const struct hist_modes *md, char *out, size_t len)
+{
+	const struct two_modes *m = &md->m;
+	snprintf(out, len,
+		 "%s #%zu-#%zu fell in two modes, %zu at %.4g-%.4g and %zu at %.4g-%.4g %s "
+		 "(%.1f %% apart): a verdict on a few of them is a draw of which.",
+		 h->points == HIST_PER_SESSION ? "sessions" : "runs", md->from, md->to - 1,
+		 m->n_low, m->low_min, m->low_max, m->n_high, m->high_min, m->high_max, s->unit,
+		 delta_pct(m->low_max, m->high_min));
+}
+
+static void text_modes(const struct history *h, const struct hist_series *s,
+		       const struct hist_modes *md, FILE *out)
+{
+	char line[512];
+	modes_text(h, s, md, line, sizeof(line));
+	fprintf(out, "  %s\n", line);
+}
+
 void history_write_text(const struct history *h, FILE *out)
 {
 	if (!h->n)
@@ -302,6 +400,8 @@ void history_write_text(const struct history *h, FILE *out)
 				h->points == HIST_PER_SESSION ? p->session : p->run,
 				p->kernel_version, short_key(p->build_key), p->value);
 		}
+		for (size_t k = 0; k < s->n_modes; k++)
+			text_modes(h, s, &s->modes[k], out);
 		if (!h->detected)
 			continue;
 		for (size_t c = 0; c < s->cp.n; c++)
@@ -340,6 +440,15 @@ static void json_number(cJSON *o, const char *k, double v)
 		cJSON_AddNumberToObject(o, k, v);
 	else
 		cJSON_AddNullToObject(o, k);	/* JSON has no NaN */
+}
+
+/* One of two modes: how many points, their least and most. */
+static void json_mode(cJSON *o, const char *k, size_t points, double min, double max)
+{
+	cJSON *m = cJSON_AddObjectToObject(o, k);
+	cJSON_AddNumberToObject(m, "points", (double)points);
+	json_number(m, "min", min);
+	json_number(m, "max", max);
 }
 
 static void json_provenance(cJSON *o, const struct hist_point *p)
@@ -386,6 +495,16 @@ int history_write_json(const struct history *h, FILE *out)
 			json_number(p, "value", s->p[k].value);
 			cJSON_AddNumberToObject(p, "runs", (double)s->p[k].runs);
 			cJSON_AddItemToArray(pts, p);
+		}
+		cJSON *modes = cJSON_AddArrayToObject(o, "modes");
+		for (size_t k = 0; k < s->n_modes; k++) {
+			const struct hist_modes *md = &s->modes[k];
+			cJSON *j = cJSON_CreateObject();
+			cJSON_AddNumberToObject(j, "from", (double)md->from);
+			cJSON_AddNumberToObject(j, "to", (double)(md->to - 1));
+			json_mode(j, "low", md->m.n_low, md->m.low_min, md->m.low_max);
+			json_mode(j, "high", md->m.n_high, md->m.high_min, md->m.high_max);
+			cJSON_AddItemToArray(modes, j);
 		}
 		if (h->detected) {
 			cJSON *chs = cJSON_AddArrayToObject(o, "changes");
@@ -440,6 +559,13 @@ void history_write_html(const struct history *h, FILE *out)
 		html_escape(out, s->timing);
 		fputs(" time</small></h2>\n", out);
 		trend_svg(out, s, NAN, NAN);
+		for (size_t k = 0; k < s->n_modes; k++) {
+			char line[512];
+			modes_text(h, s, &s->modes[k], line, sizeof(line));
+			fputs("<p>", out);
+			html_escape(out, line);
+			fputs("</p>\n", out);
+		}
 		if (!h->detected || !s->cp.n) {
 			fputs(h->detected ? "<p>No change.</p>\n</section>\n" : "</section>\n", out);
 			continue;

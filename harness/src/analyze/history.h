@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "analyze/changepoint.h"
+#include "analyze/stats.h"
 #include "store/store.h"
 
 enum hist_points { HIST_PER_RUN, HIST_PER_SESSION };
@@ -45,6 +46,15 @@ struct hist_series {
 	/* history_movers(): per change of cp, the movers; "" for none;
 	 * NULL until it ran */
 	char (*where)[256];
+	/* history_modes(): the segments whose points fell in two modes */
+	struct hist_modes *modes;
+	size_t n_modes;
+};
+
+/* Points [from, to) of a series, one segment, in two modes. */
+struct hist_modes {
+	size_t from, to;
+	struct two_modes m;
 };
 
 #define HIST_MOVERS_POINTS 32
@@ -65,6 +75,16 @@ int history_detect(struct history *h, const struct cp_params *p);
 /* After history_detect(): every change's movers, read from st; 0, or -1
  * when the store cannot be read (said). */
 int history_movers(struct history *h, struct store *st);
+/* Per series, each segment (between its change points once
+ * history_detect() ran, else the whole series) whose points fell in two
+ * modes (analyze/stats.h's two_modes_find()) at least a quarter of the
+ * threshold apart that the plan judged the workload and metric by (the
+ * store's decisions of the series' sessions; a series none judged is not
+ * looked at). A change point between modes drawn at random would be
+ * none; modes are how TCP DUT-TX of some strategies runs
+ * (docs/history.md, "Runs in two modes"). 0, or -1 when the store cannot
+ * be read (said). */
+int history_modes(struct history *h, struct store *st);
 void history_free(struct history *h);
 
 enum change_kind { CHANGE_REGRESSION, CHANGE_IMPROVEMENT, CHANGE_SHIFT };

@@ -20,6 +20,7 @@ static const char usage[] =
 	"order, each point with its run, session, date, kernel and build key.\n"
 	"--metric: only that metric (default: the metrics reports show).\n"
 	"--points session: one point per session (its median) instead of per run.\n"
+	"A segment whose points fell in two modes is named (docs/history.md).\n"
 	"--detect: change points (E-divisive means, docs/history.md); defaults\n"
 	"  --min-segment 3 --alpha 0.05 --permutations 199.\n"
 	"Exit: 0, or 1 with --detect when some series' newest change is a regression.\n";
@@ -91,6 +92,8 @@ int cmd_history(int argc, char **argv)
 		rc = history_movers(&h, s) < 0 ? HB_EXIT_INFRA :
 		     history_newest_is_regression(&h) ? HB_EXIT_FAIL : HB_EXIT_OK;
 	}
+	if (rc != HB_EXIT_INFRA && history_modes(&h, s) < 0)
+		rc = HB_EXIT_INFRA;
 	store_close(s);
 	char *buf = NULL;
 	size_t len = 0;
