@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config/driver.h"
+#include "deploy/counter.h"
 #include "deploy/dut.h"
 #include "deploy/netns.h"
 #include "deploy/qmp.h"
@@ -350,26 +351,12 @@ static int qemu_ready(struct dut *d)
 	struct qemu_state *q = d->priv;
 	if (!q || q->counter_fd < 0)
 		return 0;
-	char c = 'S';
-	int rc = -1;
-	if (send(q->counter_fd, &c, 1, MSG_NOSIGNAL) == 1)
-		rc = (int)read_within(q->counter_fd, &c, 1, monotonic_s() + QEMU_COUNTER_START_S);
+	int rc = counter_start(q->counter_fd, QEMU_COUNTER_START_S, d->health, sizeof(d->health));
 	close(q->counter_fd);
 	q->counter_fd = -1;
-	if (rc == 1 && c == 'C') {
-		if (d->log)
-			fprintf(d->log, "# hilbench: the instruction counter counts from here\n");
-		return 0;
-	}
-	if (rc == READ_NONE_IN_TIME)
-		snprintf(d->health, sizeof(d->health),
-			 "the emulator's instruction counter did not start: no answer within %d s",
-			 QEMU_COUNTER_START_S);
-	else
-		snprintf(d->health, sizeof(d->health),
-			 "the emulator's instruction counter did not start: the emulator closed "
-			 "its socket (its qemu.log beside the console says why)");
-	return -1;
+	if (rc == 0 && d->log)
+		fprintf(d->log, "# hilbench: the instruction counter counts from here\n");
+	return rc;
 }
 
 static int qemu_save(struct dut *d, int fd)
