@@ -241,6 +241,21 @@ static double threshold_of(const struct thresholds *t, const struct hist_series 
 	return pct;
 }
 
+/* Modes drawn at random alternate in time; a level that changed once
+ * (or changed and went back) does not: at least this many switches from
+ * one mode to the other, in time order, make two modes. */
+enum { MODES_SWITCHES = 3 };
+
+/* How often x[0..n) in time order goes from one side of `high` (the high
+ * mode's least) to the other. */
+static size_t mode_switches(const double *x, size_t n, double high)
+{
+	size_t switches = 0;
+	for (size_t k = 1; k < n; k++)
+		switches += (x[k] >= high) != (x[k - 1] >= high);
+	return switches;
+}
+
 int history_modes(struct history *h, struct store *st)
 {
 	struct thresholds t = { 0 };
@@ -270,7 +285,8 @@ int history_modes(struct history *h, struct store *st)
 			struct summary all;
 			struct two_modes m;
 			summarize(x, to - from, &all);
-			if (!two_modes_find(x, to - from, fabs(all.mean) * pct / 400, &m))
+			if (!two_modes_find(x, to - from, fabs(all.mean) * pct / 400, &m) ||
+			    mode_switches(x, to - from, m.high_min) < MODES_SWITCHES)
 				continue;
 			s->modes = xrealloc(s->modes, (s->n_modes + 1) * sizeof(*s->modes));
 			s->modes[s->n_modes++] = (struct hist_modes){ from, to, m };

@@ -80,10 +80,10 @@ int history_movers(struct history *h, struct store *st);
  * modes (analyze/stats.h's two_modes_find()) at least a quarter of the
  * threshold apart that the plan judged the workload and metric by (the
  * store's decisions of the series' sessions; a series none judged is not
- * looked at). A change point between modes drawn at random would be
- * none; modes are how TCP DUT-TX of some strategies runs
- * (docs/history.md, "Runs in two modes"). 0, or -1 when the store cannot
- * be read (said). */
+ * looked at), and alternate between them in time at least three times: a
+ * level that changed once, or changed and went back, is not two modes.
+ * Modes are how TCP DUT-TX of some strategies runs (docs/history.md,
+ * "Runs in two modes"). 0, or -1 when the store cannot be read (said). */
 int history_modes(struct history *h, struct store *st);
 void history_free(struct history *h);
 
