@@ -744,6 +744,40 @@ static void runs_in_two_modes_are_named(void **state)
 	free(html);
 }
 
+/* Over several sessions, each series whose runs fell in two modes that
+ * alternate is named, by the threshold their decisions judged it by; a
+ * level that changed between the sessions is not two modes. */
+static void runs_in_two_modes_over_sessions_are_named(void **state)
+{
+	(void)state;
+	static const double modal[2][3] = { { 1059, 1121, 1060 }, { 1119, 1061, 1120 } };
+	static const char *const sessions[] = { "pool1", "pool2" };
+	for (int k = 0; k < 2; k++) {
+		put_pps(sessions[k], "pool-board", "baseline", NULL, NULL, 1000, 3);
+		put_pps(sessions[k], "pool-board", "changed", NULL, NULL, k ? 1160 : 1100, 3);
+		for (int i = 0; i < 3; i++) {
+			struct metric m = { "pps", modal[k][i], "packets/s", "test" };
+			put(&(struct fixture){ .session = sessions[k], .board = "pool-board",
+					       .strategy = "bimodal", .rep = i + 1, .m = &m,
+					       .n_metrics = 1 });
+		}
+	}
+	struct selection sel = { .board = "pool-board" };
+	char *text = render_sel(&sel, NULL, REPORT_TEXT);
+	assert_null(strstr(text, "fell in two modes"));	/* no decision: no threshold */
+	free(text);
+	decide("pool1", "bimodal", "inconclusive", 9.0, 5.0, 13.0, "cap: 6 runs a side");
+	text = render_sel(&sel, NULL, REPORT_TEXT);
+	assert_non_null(strstr(text, "\nbimodal, udp pps: its 6 runs fell in two modes, "
+				     "3 at 1059-1061 and 3 at 1119-1121 (5.5 % apart)."));
+	assert_null(strstr(text, "changed, udp pps: its"));
+	assert_null(strstr(text, "how many runs it took"));
+	free(text);
+	char *html = render_sel(&sel, NULL, REPORT_HTML);
+	assert_non_null(strstr(html, "<p>bimodal, udp pps: its 6 runs fell in two modes"));
+	free(html);
+}
+
 /* A session the planner ran is answered by its decisions, not by a test
  * of 6 against 1 run after the fact (which could only say "inconclusive,
  * fewer than 3 runs"): the summary's verdicts, changes and intervals, its
@@ -1022,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(the_page_lays_out_in_chromium),
 		cmocka_unit_test(how_many_runs_it_took),
 		cmocka_unit_test(runs_in_two_modes_are_named),
+		cmocka_unit_test(runs_in_two_modes_over_sessions_are_named),
 		cmocka_unit_test(a_planned_session_is_answered_by_its_decisions),
 		cmocka_unit_test(commit_block_names_the_movers),
 		cmocka_unit_test(a_missing_reference_is_never_replaced),

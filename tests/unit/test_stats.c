@@ -445,10 +445,30 @@ static void two_modes_are_found_only_where_they_are(void **state)
 	assert_int_equal(two_modes_find(same, 4, 0, &m), 0);
 }
 
+/* two_modes_alternate(): modes drawn at random go back and forth in time,
+ * three times or more; four runs that did so twice (bench70's revert, in
+ * the order run) cannot tell that from a level that went back, and a
+ * level that changed once, or changed and went back, does not. */
+static void modes_alternate_where_a_change_does_not(void **state)
+{
+	(void)state;
+	struct two_modes m;
+	static const double revert[] = { 36.11, 37.71, 38.43, 35.94 };
+	assert_int_equal(two_modes_find(revert, 4, 0.9, &m), 1);
+	assert_int_equal(two_modes_alternate(revert, 4, &m), 0);	/* low high high low */
+	static const double drawn[] = { 36.11, 37.71, 35.94, 38.43 };
+	assert_int_equal(two_modes_alternate(drawn, 4, &m), 1);
+	static const double changed[] = { 36.11, 35.94, 37.71, 38.43 };
+	assert_int_equal(two_modes_alternate(changed, 4, &m), 0);
+	static const double back[] = { 36.11, 37.71, 38.43, 37.9, 35.94, 36.0 };
+	assert_int_equal(two_modes_alternate(back, 6, &m), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_modes_are_found_only_where_they_are),
+		cmocka_unit_test(modes_alternate_where_a_change_does_not),
 		cmocka_unit_test(test_mean_shift),
 		cmocka_unit_test(test_mean_shift_floor),
 		cmocka_unit_test(test_t_quantiles),

@@ -1,6 +1,7 @@
 #include "analyze/decisions.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/dataset.h"
@@ -151,6 +152,76 @@ static void write_modal(const struct dataset *d, enum section_format f, FILE *ou
 	strlist_free(&looked);
 }
 
+static int take_threshold(const struct decision_record *d, void *ctx)
+{
+	struct decision_thresholds *t = ctx;
+	if (!d->workload || !d->metric || !isfinite(d->threshold_pct) || d->threshold_pct <= 0)
+		return 0;
+	char *key = xasprintf("%s %s", d->workload, d->metric);
+	if (!strlist_has(&t->keys, key)) {
+		t->pct = xrealloc(t->pct, (t->keys.n + 1) * sizeof(*t->pct));
+		t->pct[t->keys.n] = d->threshold_pct;
+		strlist_push(&t->keys, key);
+	}
+	free(key);
+	return 0;
+}
+
+int decision_thresholds_load(struct store *st, const struct strlist *sessions,
+			     struct decision_thresholds *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < sessions->n; i++)
+		if (store_each_decision(st, sessions->v[i], take_threshold, t) < 0)
+			return -1;
+	return 0;
+}
+
+double decision_threshold(const struct decision_thresholds *t, const char *workload,
+			  const char *metric)
+{
+	char *key = xasprintf("%s %s", workload, metric);
+	double pct = NAN;
+	for (size_t i = 0; i < t->keys.n && isnan(pct); i++)
+		if (!strcmp(t->keys.v[i], key))
+			pct = t->pct[i];
+	free(key);
+	return pct;
+}
+
+void decision_thresholds_free(struct decision_thresholds *t)
+{
+	free(t->pct);
+	strlist_free(&t->keys);
+	memset(t, 0, sizeof(*t));
+}
+
+/* A selection of several sessions: each series whose runs fell in two
+ * modes that alternate in time, by the threshold the sessions' decisions
+ * judged its workload and metric by (none: not looked at). */
+static int write_modal_pooled(struct store *st, const struct dataset *d, enum section_format f,
+			      FILE *out)
+{
+	struct decision_thresholds t;
+	int rc = decision_thresholds_load(st, &d->sessions, &t);
+	size_t named = 0;
+	for (size_t i = 0; rc == 0 && i < d->n; i++) {
+		const struct series *s = &d->s[i];
+		double pct = decision_threshold(&t, s->workload, s->metric);
+		struct summary all;
+		struct two_modes m;
+		summarize(s->v, s->n, &all);
+		if (isnan(pct) || !two_modes_find(s->v, s->n, fabs(all.mean) * pct / 400, &m) ||
+		    !two_modes_alternate(s->v, s->n, &m))
+			continue;
+		if (!named++ && f != SECTION_HTML)
+			fputc('\n', out);
+		modal_line(out, f, s, &m);
+	}
+	decision_thresholds_free(&t);
+	return rc;
+}
+
 /* One line per (strategy, workload, session) of the runs reused from
  * earlier sessions (run/planner.h): that they were, and where from. */
 static int reused(const char *strategy, const char *workload, const char *from, int runs,
@@ -174,6 +245,8 @@ static int reused(const char *strategy, const char *workload, const char *from, 
 int decisions_write(struct store *st, const struct selection *sel, const struct dataset *d,
 		    enum section_format f, FILE *out)
 {
+	if (sel && !sel->session && d && d->sessions.n > 1)
+		return write_modal_pooled(st, d, f, out);
 	if (!sel || !sel->session)
 		return 0;
 	struct writer w = { .out = out, .f = f };

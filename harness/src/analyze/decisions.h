@@ -9,9 +9,12 @@
  * sel->session and writes nothing for a selection that is not one session,
  * or a session of a fixed plan (none stored); after them, the runs the
  * session reused from earlier ones (store_reuse_runs()), per strategy,
- * workload and session they were measured in. Text, Markdown or HTML, every
- * stored string escaped for it (section.h). Returns 0, or -1 when the store
- * cannot be read (said).
+ * workload and session they were measured in. For a selection of several
+ * sessions, it names instead the series whose runs fell in two modes
+ * that alternate in time (analyze/stats.h), by the thresholds the
+ * sessions' decisions judged their workloads and metrics by. Text,
+ * Markdown or HTML, every stored string escaped for it (section.h).
+ * Returns 0, or -1 when the store cannot be read (said).
  */
 #ifndef HB_DECISIONS_H
 #define HB_DECISIONS_H
@@ -27,5 +30,20 @@
  * two modes (two_modes_find(), analyze/stats.h); NULL names none. */
 int decisions_write(struct store *st, const struct selection *sel, const struct dataset *d,
 		    enum section_format f, FILE *out);
+
+/* The threshold (in % of the reference) the store's decisions of some
+ * sessions judged each workload and metric by, the first found: the gap
+ * that makes two modes worth naming is a quarter of it. */
+struct decision_thresholds {
+	struct strlist keys;	/* "workload metric" */
+	double *pct;
+};
+/* 0, or -1 when the store cannot be read (said); free it either way. */
+int decision_thresholds_load(struct store *st, const struct strlist *sessions,
+			     struct decision_thresholds *t);
+/* NAN when no decision judged workload's metric. */
+double decision_threshold(const struct decision_thresholds *t, const char *workload,
+			  const char *metric);
+void decision_thresholds_free(struct decision_thresholds *t);
 
 #endif

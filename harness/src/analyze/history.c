@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/dataset.h"
+#include "analyze/decisions.h"
 #include "analyze/movers.h"
 #include "analyze/plot_svg.h"
 #include "analyze/report.h"
@@ -208,71 +209,22 @@ int history_movers(struct history *h, struct store *st)
 	return rc;
 }
 
-/* The thresholds (in %) the store's decisions judged each workload and
- * metric by, from the sessions of h's points: the first found. */
-struct thresholds {
-	struct strlist keys;	/* "workload metric" */
-	double *pct;
-};
-
-static int take_threshold(const struct decision_record *d, void *ctx)
-{
-	struct thresholds *t = ctx;
-	if (!d->workload || !d->metric || !isfinite(d->threshold_pct) || d->threshold_pct <= 0)
-		return 0;
-	char *key = xasprintf("%s %s", d->workload, d->metric);
-	if (!strlist_has(&t->keys, key)) {
-		t->pct = xrealloc(t->pct, (t->keys.n + 1) * sizeof(*t->pct));
-		t->pct[t->keys.n] = d->threshold_pct;
-		strlist_push(&t->keys, key);
-	}
-	free(key);
-	return 0;
-}
-
-static double threshold_of(const struct thresholds *t, const struct hist_series *s)
-{
-	char *key = xasprintf("%s %s", s->workload, s->metric);
-	double pct = NAN;
-	for (size_t i = 0; i < t->keys.n && isnan(pct); i++)
-		if (!strcmp(t->keys.v[i], key))
-			pct = t->pct[i];
-	free(key);
-	return pct;
-}
-
-/* Modes drawn at random alternate in time; a level that changed once
- * (or changed and went back) does not: at least this many switches from
- * one mode to the other, in time order, make two modes. */
-enum { MODES_SWITCHES = 3 };
-
-/* How often x[0..n) in time order goes from one side of `high` (the high
- * mode's least) to the other. */
-static size_t mode_switches(const double *x, size_t n, double high)
-{
-	size_t switches = 0;
-	for (size_t k = 1; k < n; k++)
-		switches += (x[k] >= high) != (x[k - 1] >= high);
-	return switches;
-}
-
 int history_modes(struct history *h, struct store *st)
 {
-	struct thresholds t = { 0 };
 	struct strlist sessions = { 0 };
-	int rc = 0;
 	for (size_t i = 0; i < h->n; i++)
-		for (size_t k = 0; k < h->s[i].n && rc == 0; k++) {
+		for (size_t k = 0; k < h->s[i].n; k++) {
 			const char *session = h->s[i].p[k].session;
-			if (strcmp(session, "-") && !strlist_has(&sessions, session)) {
+			if (strcmp(session, "-") && !strlist_has(&sessions, session))
 				strlist_push(&sessions, session);
-				rc = store_each_decision(st, session, take_threshold, &t);
-			}
 		}
+	struct decision_thresholds t;
+	int rc = decision_thresholds_load(st, &sessions, &t);
+	strlist_free(&sessions);
 	double *x = NULL;
 	for (size_t i = 0; i < h->n && rc == 0; i++) {
 		struct hist_series *s = &h->s[i];
-		double pct = threshold_of(&t, s);
+		double pct = decision_threshold(&t, s->workload, s->metric);
 		free(s->modes);
 		s->modes = NULL;
 		s->n_modes = 0;
@@ -286,16 +238,14 @@ int history_modes(struct history *h, struct store *st)
 			struct two_modes m;
 			summarize(x, to - from, &all);
 			if (!two_modes_find(x, to - from, fabs(all.mean) * pct / 400, &m) ||
-			    mode_switches(x, to - from, m.high_min) < MODES_SWITCHES)
+			    !two_modes_alternate(x, to - from, &m))
 				continue;
 			s->modes = xrealloc(s->modes, (s->n_modes + 1) * sizeof(*s->modes));
 			s->modes[s->n_modes++] = (struct hist_modes){ from, to, m };
 		}
 	}
 	free(x);
-	free(t.pct);
-	strlist_free(&t.keys);
-	strlist_free(&sessions);
+	decision_thresholds_free(&t);
 	return rc;
 }
 

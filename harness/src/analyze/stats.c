@@ -251,6 +251,14 @@ int two_modes_find(const double *x, size_t n, double min_gap, struct two_modes *
 	return found;
 }
 
+int two_modes_alternate(const double *x, size_t n, const struct two_modes *m)
+{
+	size_t switches = 0;
+	for (size_t k = 1; k < n; k++)
+		switches += (x[k] >= m->high_min) != (x[k - 1] >= m->high_min);
+	return switches >= 3;
+}
+
 void mean_shift(const double *ref, size_t nref, const double *cand, size_t ncand, double conf,
 		double min_sd, struct shift *s)
 {

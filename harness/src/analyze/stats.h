@@ -122,6 +122,11 @@ struct two_modes {
 	double low_min, low_max, high_min, high_max;
 };
 int two_modes_find(const double *x, size_t n, double min_gap, struct two_modes *m);
+/* Do x's values, in the order given (their runs' time), go from one of
+ * m's modes to the other at least three times? Modes drawn at random
+ * alternate; a level that changed once, or changed and went back, does
+ * not (analyze/history.h). 1 or 0. */
+int two_modes_alternate(const double *x, size_t n, const struct two_modes *m);
 
 enum verdict { VERDICT_INCONCLUSIVE, VERDICT_NO_CHANGE, VERDICT_BETTER, VERDICT_WORSE };
 struct comparison {
