@@ -433,6 +433,9 @@ static void two_modes_are_found_only_where_they_are(void **state)
 	assert_true(m.high_min == 37.71 && m.high_max == 38.43);
 	/* the same gap below the threshold's quarter */
 	assert_int_equal(two_modes_find(revert, 4, 2.0, &m), 0);
+	/* the reports' rule: a quarter of a threshold in % of the mean (37.05) */
+	assert_int_equal(two_modes_past(revert, 4, 10, &m), 1);
+	assert_int_equal(two_modes_past(revert, 4, 20, &m), 0);
 	/* one stray run is not a mode */
 	static const double stray[] = { 36.20, 36.57, 36.06, 39.03 };
 	assert_int_equal(two_modes_find(stray, 4, 0.9, &m), 0);

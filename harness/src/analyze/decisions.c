@@ -142,10 +142,8 @@ static void write_modal(const struct dataset *d, enum section_format f, FILE *ou
 			if (!s || strlist_has(&looked, s->first_run))
 				continue;
 			strlist_push(&looked, s->first_run);
-			struct summary all;
 			struct two_modes m;
-			summarize(s->v, s->n, &all);
-			if (two_modes_find(s->v, s->n, fabs(all.mean) * dc->threshold_pct / 400, &m))
+			if (two_modes_past(s->v, s->n, dc->threshold_pct, &m))
 				modal_line(out, f, s, &m);
 		}
 	}
@@ -208,10 +206,8 @@ static int write_modal_pooled(struct store *st, const struct dataset *d, enum se
 	for (size_t i = 0; rc == 0 && i < d->n; i++) {
 		const struct series *s = &d->s[i];
 		double pct = decision_threshold(&t, s->workload, s->metric);
-		struct summary all;
 		struct two_modes m;
-		summarize(s->v, s->n, &all);
-		if (isnan(pct) || !two_modes_find(s->v, s->n, fabs(all.mean) * pct / 400, &m) ||
+		if (isnan(pct) || !two_modes_past(s->v, s->n, pct, &m) ||
 		    !two_modes_alternate(s->v, s->n, &m))
 			continue;
 		if (!named++ && f != SECTION_HTML)

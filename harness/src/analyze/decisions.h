@@ -27,7 +27,7 @@
 
 /* d: the selection's dataset (dataset_load()), whose series and decisions
  * name under the table each side whose runs of a decided metric fell in
- * two modes (two_modes_find(), analyze/stats.h); NULL names none. */
+ * two modes (two_modes_past(), analyze/stats.h); NULL names none. */
 int decisions_write(struct store *st, const struct selection *sel, const struct dataset *d,
 		    enum section_format f, FILE *out);
 

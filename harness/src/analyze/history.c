@@ -234,10 +234,8 @@ int history_modes(struct history *h, struct store *st)
 			size_t to = c < s->cp.n ? s->cp.v[c].index : s->n;
 			for (size_t k = from; k < to; k++)
 				x[k - from] = s->p[k].value;
-			struct summary all;
 			struct two_modes m;
-			summarize(x, to - from, &all);
-			if (!two_modes_find(x, to - from, fabs(all.mean) * pct / 400, &m) ||
+			if (!two_modes_past(x, to - from, pct, &m) ||
 			    !two_modes_alternate(x, to - from, &m))
 				continue;
 			s->modes = xrealloc(s->modes, (s->n_modes + 1) * sizeof(*s->modes));

@@ -77,7 +77,7 @@ int history_detect(struct history *h, const struct cp_params *p);
 int history_movers(struct history *h, struct store *st);
 /* Per series, each segment (between its change points once
  * history_detect() ran, else the whole series) whose points fell in two
- * modes (analyze/stats.h's two_modes_find()) at least a quarter of the
+ * modes (analyze/stats.h's two_modes_past()) at least a quarter of the
  * threshold apart that the plan judged the workload and metric by (the
  * store's decisions of the series' sessions; a series none judged is not
  * looked at), and alternate between them in time at least three times: a

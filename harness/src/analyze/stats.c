@@ -251,6 +251,13 @@ int two_modes_find(const double *x, size_t n, double min_gap, struct two_modes *
 	return found;
 }
 
+int two_modes_past(const double *x, size_t n, double threshold_pct, struct two_modes *m)
+{
+	struct summary all;
+	summarize(x, n, &all);
+	return two_modes_find(x, n, fabs(all.mean) * threshold_pct / 400, m);
+}
+
 int two_modes_alternate(const double *x, size_t n, const struct two_modes *m)
 {
 	size_t switches = 0;

@@ -122,6 +122,10 @@ struct two_modes {
 	double low_min, low_max, high_min, high_max;
 };
 int two_modes_find(const double *x, size_t n, double min_gap, struct two_modes *m);
+/* two_modes_find() with the least gap a quarter of threshold_pct (a
+ * metric's threshold, in % of x's mean): a gap that size moves a verdict.
+ * The reports' and history's rule. */
+int two_modes_past(const double *x, size_t n, double threshold_pct, struct two_modes *m);
 /* Do x's values, in the order given (their runs' time), go from one of
  * m's modes to the other at least three times? Modes drawn at random
  * alternate; a level that changed once, or changed and went back, does
