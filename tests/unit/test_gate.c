@@ -259,6 +259,25 @@ static void metrics_apply_to_their_workloads(void **state)
 	assert_true(gate_metric_applies(&traced, &udp_traced));
 	assert_false(gate_metric_applies(&traced, &udp_perf));
 	assert_false(gate_metric_applies(&traced, &udp_out));
+
+	/* a metric's entry for a workload and timing mode: the first by that
+	 * name that applies and has a threshold in the mode */
+	struct gate_metric judged[3] = {
+		{ .metric = "mbps", .protocol = GATE_TCP, .traffic = GATE_DUT_RX,
+		  .threshold_pct = { [TIMING_REALTIME] = 15, [TIMING_VIRTUAL] = 10 } },
+		{ .metric = "mbps", .protocol = GATE_TCP, .traffic = GATE_DUT_TX,
+		  .threshold_pct = { [TIMING_REALTIME] = 15, [TIMING_VIRTUAL] = -1 } },
+		{ .metric = "mbps_acked", .protocol = GATE_TCP, .traffic = GATE_DUT_TX,
+		  .threshold_pct = { [TIMING_REALTIME] = -1, [TIMING_VIRTUAL] = 10 } },
+	};
+	struct gate_policy pol = { .metrics = { .v = judged, .n = 3 } };
+	struct workload tcp_in = { .proto = WL_TCP, .dir = WL_DUT_RX };
+	assert_ptr_equal(gate_metric_for(&pol, &tcp_in, "mbps", TIMING_VIRTUAL), &judged[0]);
+	assert_ptr_equal(gate_metric_for(&pol, &tcp_out, "mbps", TIMING_REALTIME), &judged[1]);
+	assert_null(gate_metric_for(&pol, &tcp_out, "mbps", TIMING_VIRTUAL));
+	assert_ptr_equal(gate_metric_for(&pol, &tcp_out, "mbps_acked", TIMING_VIRTUAL), &judged[2]);
+	assert_null(gate_metric_for(&pol, &tcp_in, "mbps_acked", TIMING_VIRTUAL));
+	assert_null(gate_metric_for(&pol, &udp_out, "pps", TIMING_VIRTUAL));
 }
 
 /* A workload's reference runs: the most its metrics need, each at most

@@ -745,8 +745,10 @@ static void runs_in_two_modes_are_named(void **state)
 }
 
 /* Over several sessions, each series whose runs fell in two modes that
- * alternate is named, by the threshold their decisions judged it by; a
- * level that changed between the sessions is not two modes. */
+ * alternate is named, by the threshold their decisions judged it by, or
+ * where none did by the gate's plan's (the shipped plans/gate.yaml: 1 %
+ * for udp64-dut-tx's pps); a level that changed between the sessions is
+ * not two modes. */
 static void runs_in_two_modes_over_sessions_are_named(void **state)
 {
 	(void)state;
@@ -764,7 +766,20 @@ static void runs_in_two_modes_over_sessions_are_named(void **state)
 	}
 	struct selection sel = { .board = "pool-board" };
 	char *text = render_sel(&sel, NULL, REPORT_TEXT);
-	assert_null(strstr(text, "fell in two modes"));	/* no decision: no threshold */
+	/* no decision, and no file for workload "udp": no threshold */
+	assert_null(strstr(text, "fell in two modes"));
+	free(text);
+	/* the same runs of a workload the gate's plan judges: by its threshold */
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < 3; i++) {
+			struct metric m = { "pps", modal[k][i], "packets/s", "test" };
+			put(&(struct fixture){ .session = sessions[k], .board = "pool-board-2",
+					       .strategy = "bimodal", .workload = "udp64-dut-tx",
+					       .rep = i + 1, .m = &m, .n_metrics = 1 });
+		}
+	text = render_sel(&(struct selection){ .board = "pool-board-2" }, "bimodal", REPORT_TEXT);
+	assert_non_null(strstr(text, "\nbimodal, udp64-dut-tx pps: its 6 runs fell in two modes, "
+				     "3 at 1059-1061 and 3 at 1119-1121 (5.5 % apart)."));
 	free(text);
 	decide("pool1", "bimodal", "inconclusive", 9.0, 5.0, 13.0, "cap: 6 runs a side");
 	text = render_sel(&sel, NULL, REPORT_TEXT);

@@ -7,6 +7,7 @@
 #include "analyze/dataset.h"
 #include "analyze/gate.h"
 #include "analyze/stats.h"
+#include "config/catalog.h"
 #include "util/util.h"
 
 struct writer {
@@ -169,14 +170,35 @@ int decision_thresholds_load(struct store *st, const struct strlist *sessions,
 			     struct decision_thresholds *t)
 {
 	memset(t, 0, sizeof(*t));
+	if (catalog_plan(PLAN_GATE, &t->gate) < 0)
+		hb_err("runs in two modes are named only where a stored decision gives the threshold");
 	for (size_t i = 0; i < sessions->n; i++)
 		if (store_each_decision(st, sessions->v[i], take_threshold, t) < 0)
 			return -1;
 	return 0;
 }
 
+/* The gate plan's threshold for workload's metric in timing mode timing. */
+static double gate_plan_threshold(const struct plan *gate, const char *workload,
+				  const char *metric, const char *timing)
+{
+	enum timing_mode mode;
+	if (!gate->gate.metrics.n || timing_mode_parse(timing, &mode) < 0)
+		return NAN;
+	char *path = catalog_path("workload", workload), err[1024];
+	struct workload w;
+	int rc = workload_load(path, &w, err, sizeof(err));
+	free(path);
+	if (rc < 0)
+		return NAN;	/* a workload stored by a name no file has now */
+	const struct gate_metric *m = gate_metric_for(&gate->gate, &w, metric, mode);
+	double pct = m && m->threshold_pct[mode] > 0 ? m->threshold_pct[mode] : NAN;
+	workload_free(&w);
+	return pct;
+}
+
 double decision_threshold(const struct decision_thresholds *t, const char *workload,
-			  const char *metric)
+			  const char *metric, const char *timing)
 {
 	char *key = xasprintf("%s %s", workload, metric);
 	double pct = NAN;
@@ -184,13 +206,14 @@ double decision_threshold(const struct decision_thresholds *t, const char *workl
 		if (!strcmp(t->keys.v[i], key))
 			pct = t->pct[i];
 	free(key);
-	return pct;
+	return isnan(pct) ? gate_plan_threshold(&t->gate, workload, metric, timing) : pct;
 }
 
 void decision_thresholds_free(struct decision_thresholds *t)
 {
 	free(t->pct);
 	strlist_free(&t->keys);
+	plan_free(&t->gate);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -205,7 +228,7 @@ static int write_modal_pooled(struct store *st, const struct dataset *d, enum se
 	size_t named = 0;
 	for (size_t i = 0; rc == 0 && i < d->n; i++) {
 		const struct series *s = &d->s[i];
-		double pct = decision_threshold(&t, s->workload, s->metric);
+		double pct = decision_threshold(&t, s->workload, s->metric, d->timing);
 		struct two_modes m;
 		if (isnan(pct) || !two_modes_past(s->v, s->n, pct, &m) ||
 		    !two_modes_alternate(s->v, s->n, &m))

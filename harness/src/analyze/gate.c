@@ -19,6 +19,17 @@ bool gate_metric_applies(const struct gate_metric *m, const struct workload *w)
 	       (m->profile == GATE_ANY_PROFILE || m->profile == by[w->profile]);
 }
 
+const struct gate_metric *gate_metric_for(const struct gate_policy *g, const struct workload *w,
+					  const char *metric, enum timing_mode t)
+{
+	const struct gate_metric *m = g->metrics.v;
+	for (size_t i = 0; i < g->metrics.n; i++)
+		if (!strcmp(m[i].metric, metric) && m[i].threshold_pct[t] >= 0 &&
+		    gate_metric_applies(&m[i], w))
+			return &m[i];
+	return NULL;
+}
+
 bool gate_judges(const struct gate_policy *g, const struct workload *w)
 {
 	const struct gate_metric *m = g->metrics.v;

@@ -75,6 +75,10 @@ int gate_check_metrics(const struct gate_policy *g, char *err, size_t errlen);
 enum metric_better gate_metric_better(const struct gate_metric *m);
 /* Does a gate metric entry apply to this workload (its protocol and direction)? */
 bool gate_metric_applies(const struct gate_metric *m, const struct workload *w);
+/* The first of g's metrics named `metric` that applies to w and has a
+ * threshold in timing mode t; NULL when none judges it there. */
+const struct gate_metric *gate_metric_for(const struct gate_policy *g, const struct workload *w,
+					  const char *metric, enum timing_mode t);
 /* Does any of g's metrics apply to this workload? One none applies to (a
  * profiler's, whose rate the profiler slows) is run and reported, never
  * judged: one run of a side says all it is asked. */

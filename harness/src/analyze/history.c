@@ -224,7 +224,7 @@ int history_modes(struct history *h, struct store *st)
 	double *x = NULL;
 	for (size_t i = 0; i < h->n && rc == 0; i++) {
 		struct hist_series *s = &h->s[i];
-		double pct = decision_threshold(&t, s->workload, s->metric);
+		double pct = decision_threshold(&t, s->workload, s->metric, s->timing);
 		free(s->modes);
 		s->modes = NULL;
 		s->n_modes = 0;
@@ -383,19 +383,23 @@ void history_write_text(const struct history *h, FILE *out)
 
 void history_write_changes(const struct history *h, FILE *out)
 {
-	size_t n = 0;
+	size_t changed = 0, modal = 0;
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hist_series *s = &h->s[i];
-		if (!s->cp.n)
+		if (!s->cp.n && !s->n_modes)
 			continue;
 		series_title(h, s, out);
 		for (size_t c = 0; c < s->cp.n; c++)
 			text_change(s, c, out);
-		n++;
+		for (size_t k = 0; k < s->n_modes; k++)
+			text_modes(h, s, &s->modes[k], out);
+		changed += s->cp.n > 0;
+		modal += s->n_modes > 0;
 	}
-	fprintf(out, "%zu of %zu series changed (e-divisive means, min segment %zu, alpha %g, "
-		"%u permutations, seed 0x%016llx)\n", n, h->n, h->params.min_segment,
-		h->params.alpha, h->params.permutations, (unsigned long long)h->params.seed);
+	fprintf(out, "%zu of %zu series changed, %zu in two modes (e-divisive means, min segment "
+		"%zu, alpha %g, %u permutations, seed 0x%016llx)\n", changed, h->n, modal,
+		h->params.min_segment, h->params.alpha, h->params.permutations,
+		(unsigned long long)h->params.seed);
 }
 
 static void json_number(cJSON *o, const char *k, double v)

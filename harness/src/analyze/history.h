@@ -78,9 +78,10 @@ int history_movers(struct history *h, struct store *st);
 /* Per series, each segment (between its change points once
  * history_detect() ran, else the whole series) whose points fell in two
  * modes (analyze/stats.h's two_modes_past()) at least a quarter of the
- * threshold apart that the plan judged the workload and metric by (the
- * store's decisions of the series' sessions; a series none judged is not
- * looked at), and alternate between them in time at least three times: a
+ * threshold apart that the workload and metric are held to
+ * (analyze/decisions.h: the store's decisions of the series' sessions,
+ * else the gate's plan; a series neither judges is not looked at), and
+ * alternate between them in time at least three times: a
  * level that changed once, or changed and went back, is not two modes.
  * Modes are how TCP DUT-TX of some strategies runs (docs/history.md,
  * "Runs in two modes"). 0, or -1 when the store cannot be read (said). */
@@ -95,7 +96,8 @@ const char *change_kind_name(enum change_kind k);
 int history_newest_is_regression(const struct history *h);
 
 void history_write_text(const struct history *h, FILE *out);
-/* Only the series that have changes, and their changes: a nightly summary. */
+/* Only the series that have changes or runs in two modes (history_modes()),
+ * and those: a nightly summary. */
 void history_write_changes(const struct history *h, FILE *out);
 int history_write_json(const struct history *h, FILE *out);
 /* A self-contained page with one trend plot per series (trend_svg.h). */

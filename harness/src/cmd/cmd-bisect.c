@@ -101,7 +101,7 @@ static int run_bisect(struct bisect *b, struct store *s)
 
 int cmd_bisect(int argc, char **argv)
 {
-	struct bisect b = { .metric = METRIC_PPS, .plan_name = "gate" };
+	struct bisect b = { .metric = METRIC_PPS, .plan_name = PLAN_GATE };
 	int step = 0;
 	int rc = parse(argc, argv, &b, &step);
 	if (rc == -1 && (rc = hb_exit_of(bisect_load(&b))) == 0) {

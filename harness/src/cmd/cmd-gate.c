@@ -173,7 +173,7 @@ static int parse(int argc, char **argv, struct gate_opts *g)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct overrides o = { .plan = "gate" };
+	struct overrides o = { .plan = PLAN_GATE };
 	int c;
 	/* the plan first: every other option overrides it */
 	while ((c = getopt_long(argc, argv, "P:b:r:c:p:q:w:n:m:t:T:a:j:h", opts, NULL)) != -1) {

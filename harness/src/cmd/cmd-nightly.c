@@ -84,7 +84,7 @@ int cmd_nightly(int argc, char **argv)
 	if (history_load(s, &sel, NULL, HIST_PER_RUN, &h) < 0)
 		goto out;
 	history_detect(&h, &cp);
-	if (history_movers(&h, s) < 0) {
+	if (history_movers(&h, s) < 0 || history_modes(&h, s) < 0) {
 		history_free(&h);
 		goto out;
 	}

@@ -118,6 +118,10 @@ struct plan {
 	struct ytable sweeps;		/* of struct sweep; optional */
 };
 
+/* The plan `hilbench gate` and `bisect` judge runs by unless told
+ * (plans/gate.yaml): each metric's threshold where nothing else gives one. */
+#define PLAN_GATE "gate"
+
 int plan_load(const char *path, struct plan *p, char *err, size_t errlen);
 /* "FILE:LINE:COL: " of item `index` of the plan's list `key` (e.g. the
  * second of `strategies`), for errors found after loading; "FILE: " when

@@ -30,10 +30,7 @@ int bisect_load(struct bisect *b)
 	}
 	if (catalog_workload(b->plan.workloads.v[0], &b->wl) < 0)
 		return HB_FAIL_INPUT;
-	const struct gate_metric *gm = b->plan.gate.metrics.v;
-	for (size_t i = 0; i < b->plan.gate.metrics.n && !b->gm; i++)
-		if (!strcmp(gm[i].metric, b->metric) && gate_metric_applies(&gm[i], &b->wl))
-			b->gm = &gm[i];
+	b->gm = gate_metric_for(&b->plan.gate, &b->wl, b->metric, b->plan.timing);
 	if (!b->gm) {
 		hb_err("--metric %s: plan %s gates no such metric for %s", b->metric, b->plan.path,
 		       b->wl.name);
