@@ -15,7 +15,7 @@ static const char usage[] =
 	"usage: hilbench nightly PLAN [--kernel-git DIR --rev REV [--kernel-base REV]]\n"
 	"                             [--min-segment N] [--alpha A]\n"
 	"Cron-friendly: runs PLAN once per kernel revision, then looks for change\n"
-	"points in the plan's history (docs/history.md).\n"
+	"points, and runs in two modes, in the plan's history (docs/history.md).\n"
 	"  - a lock (<store>/nightly.lock): a second nightly on the same store\n"
 	"    while one runs exits 125 at once;\n"
 	"  - idempotent: when this plan (same file contents) already ran against\n"
