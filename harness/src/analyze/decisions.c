@@ -218,8 +218,8 @@ void decision_thresholds_free(struct decision_thresholds *t)
 }
 
 /* A selection of several sessions: each series whose runs fell in two
- * modes that alternate in time, by the threshold the sessions' decisions
- * judged its workload and metric by (none: not looked at). */
+ * modes that alternate in time, by the threshold decision_threshold()
+ * gives its workload and metric (none: not looked at). */
 static int write_modal_pooled(struct store *st, const struct dataset *d, enum section_format f,
 			      FILE *out)
 {
