@@ -181,7 +181,7 @@ static enum run_class fan_run(struct dut *d, const struct workload *w, const cha
 	/* under valgrind on a loaded host a board up beside this one may come
 	 * to its run only after 20 ms: the test needs it to find this one under
 	 * way (each boot has one run, so started - ran boards are up and have
-	 * neither begun nor waited) */
+	 * not begun theirs; one that waits for its turn is counted in held) */
 	for (int k = 0; seen->linger && k < 1000 && !atomic_load(&seen->held) &&
 	     atomic_load(&seen->started) > atomic_load(&seen->ran); k++)
 		usleep(10000);
