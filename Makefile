@@ -43,6 +43,10 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TIME ?= 10
+# make check's parts, and the integration scripts, print their wall time
+# (tests/timed.sh); make check gathers the lines in CHECK_TIMES.
+TIMED       := bash tests/timed.sh
+CHECK_TIMES := $(abspath $(B))/check-times
 # Each target's seed corpus, $(B)/fuzz/corpus/<target>/, is built from its
 # own seeds in tests/fuzz/corpus/<target>/ (inputs no other test reads,
 # crash reproducers) and the tree's files of the kind it parses, so each
@@ -183,8 +187,9 @@ deps: ## install what hilbench needs from Debian, then build its emulator (cache
 emulator: all ## build the emulators of emulators/ from Debian's source (cached)
 	$(B)/hilbench emulator
 
-check-unit: $(UNIT_BIN) $(B)/hilbench ## fast unit tests under ASan/UBSan, make help's list, the layers' includes, the man pages
+check-unit: $(UNIT_BIN) $(B)/hilbench ## fast unit tests under ASan/UBSan, make help's list, make check's timing, the layers' includes, the man pages
 	bash tests/make-help.sh
+	bash tests/check-times.sh
 	bash tests/layering.sh
 	bash tests/man-pages.sh $(B)/hilbench
 	@set -e; for t in $(UNIT_BIN); do \
@@ -223,8 +228,8 @@ check-lava: $(B)/hilbench ## rendered LAVA jobs against LAVA's schema, REST clie
 	bash tests/lava/rest-errors.sh $(B)/hilbench
 
 check-lava-local: all ## runs through LAVA's lava-run (the lava-local backend; a lab's job from its artifact host)
-	bash tests/lava/local.sh
-	bash tests/lava/lab-job.sh
+	$(TIMED) bash tests/lava/local.sh
+	$(TIMED) bash tests/lava/lab-job.sh
 
 check-lava-server: all ## a real LAVA server on loopback (not in make check: 3-5 min cold)
 	bash tests/lava/server.sh
@@ -243,25 +248,25 @@ check-boards: all ## full kernels and boot files for the real boards (slow; docs
 # failing under `hilbench run`) boots the emulated board too, in a network
 # namespace of its own: here rather than in check-lava.
 check-integration: all ## the agent on the host; real kernels booted in the emulator: runs, faults, bisect, knobs
-	bash tests/agent/run.sh
-	bash tests/integration/run.sh
-	bash tests/integration/model.sh
-	bash tests/integration/insn.sh
-	bash tests/integration/concurrent.sh
-	bash tests/integration/faults.sh
-	bash tests/lava/plan-errors.sh
-	bash tests/integration/bisect.sh
-	bash tests/integration/knobs.sh
+	$(TIMED) bash tests/agent/run.sh
+	$(TIMED) bash tests/integration/run.sh
+	$(TIMED) bash tests/integration/model.sh
+	$(TIMED) bash tests/integration/insn.sh
+	$(TIMED) bash tests/integration/concurrent.sh
+	$(TIMED) bash tests/integration/faults.sh
+	$(TIMED) bash tests/lava/plan-errors.sh
+	$(TIMED) bash tests/integration/bisect.sh
+	$(TIMED) bash tests/integration/knobs.sh
 
-check: deps ## all tests (the README's test command; .ci/run)
-	$(MAKE) check-unit
-	$(MAKE) check-install
-	$(MAKE) fuzz-check
-	$(MAKE) check-lava
-	$(MAKE) check-cross
-	$(MAKE) valgrind
-	$(MAKE) check-integration
-	$(MAKE) check-lava-local
+# Each part a make of its own, deps first: the later ones read pkg-config
+# after deps ran. Every part's wall time is printed at the end, failing or
+# not (tests/timed.sh).
+CHECK_PARTS := deps check-unit check-install fuzz-check check-lava check-cross valgrind \
+	check-integration check-lava-local
+check: ## all tests (the README's test command; .ci/run)
+	@mkdir -p $(B) && : >$(CHECK_TIMES)
+	@rc=0; for t in $(CHECK_PARTS); do HB_CHECK_TIMES=$(CHECK_TIMES) $(TIMED) $(MAKE) $$t || \
+		{ rc=$$?; break; }; done; echo "make check: the wall time of each part"; cat $(CHECK_TIMES); exit $$rc
 
 # deps first, then a second make: it reads pkg-config after deps ran.
 # PLAN=NAME|FILE: another plan than plans/default.yaml (`hilbench list plans`).
