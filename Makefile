@@ -186,7 +186,7 @@ install: all man ## install hilbench under prefix (/usr/local; DESTDIR, prefix, 
 
 # SERIES="6.1 6.12": the kernel sources to install (default 6.1; 6.12 is
 # for boards with kernel.min_series 6.12).
-deps: ## install what hilbench needs from Debian, then build its emulator (cached)
+deps: ## install what hilbench needs from Debian (its tests and LAVA's tools too), then build its emulator (cached)
 	bash harness/scripts/deps.sh $(SERIES)
 	$(MAKE) emulator
 
@@ -266,11 +266,14 @@ check: ## all tests (the README's test command; .ci/run)
 	@rc=0; for t in $(CHECK_PARTS); do HB_CHECK_TIMES=$(CHECK_TIMES) $(TIMED) $(MAKE) $$t || \
 		{ rc=$$?; break; }; done; echo "make check: the wall time of each part"; cat $(CHECK_TIMES); exit $$rc
 
-# deps first, then a second make: it reads pkg-config after deps ran.
+# Only the packages the emulated boards need (deps.sh --compare; make deps
+# adds the tests' and LAVA's), then a second make: it reads pkg-config
+# after they are installed.
 # PLAN=NAME|FILE: another plan than plans/default.yaml (`hilbench list plans`).
 PLAN ?=
-compare: deps ## the main job: compare the strategies on the emulated board, write a report
-	$(MAKE) all
+compare: ## the main job: compare the strategies on the emulated board, write a report
+	bash harness/scripts/deps.sh --compare $(SERIES)
+	$(MAKE) emulator
 	$(B)/hilbench compare $(PLAN)
 
 # Not in make check: 12-20 min cold. Run it before resolving any issue that

@@ -1,40 +1,59 @@
 #!/usr/bin/env bash
-# deps.sh [SERIES...]: installs what hilbench needs on Debian 12: host build
-# and test tools, the cross toolchains, QEMU and what building hilbench's
-# own emulator takes, and Debian's kernel source of each series asked for
-# (default 6.1, what the emulated board and the real arm boards build; 6.12
-# only for boards that need it: `make deps SERIES="6.1 6.12"`).
+# deps.sh [--download-only] [--compare] [SERIES...]: installs what hilbench
+# needs on Debian 12: host build and test tools, the cross toolchains, QEMU
+# and what building hilbench's own emulator takes, and Debian's kernel
+# source of each series asked for (default 6.1, what the emulated board and
+# the real arm boards build; 6.12 only for boards that need it: `make deps
+# SERIES="6.1 6.12"`).
 # The DUT userlands' armhf and arm64 packages come through package-list
 # views of hilbench's own (harness/scripts/mkinitramfs.sh), so the host
 # gets no foreign architecture. Idempotent: a second run only checks.
-# --download-only (first argument): fetch the missing packages into apt's
-# cache and install nothing (tests/fresh/check-fresh.sh downloads first,
-# outside the lock it may build under).
+# --download-only: fetch the missing packages into apt's cache and install
+# nothing (tests/fresh/check-fresh.sh downloads first, outside the lock it
+# may build under).
+# --compare: only what `make compare` needs on the emulated boards (build,
+# boot, measure, report): not the tests' tools, nor LAVA's dispatcher and
+# artifact host, whose commands say "make deps" when they are missing.
 set -euo pipefail
-download_only=()
-if [[ ${1:-} == --download-only ]]; then download_only=(--download-only); shift; fi
+download_only=() compare_only=0
+while [[ ${1:-} == --* ]]; do
+	case $1 in
+	--download-only) download_only=(--download-only) ;;
+	--compare) compare_only=1 ;;
+	*) echo "deps: unknown option $1 (--download-only, --compare)" >&2; exit 2 ;;
+	esac
+	shift
+done
 SERIES=("$@")
 ((${#SERIES[@]})) || SERIES=(6.1)
 
-HOST_PKGS=(
+# What building hilbench and its emulator, a kernel and the DUT's userland,
+# and booting and measuring the emulated board take (make compare).
+COMPARE_PKGS=(
 	gcc make pkg-config libc6-dev git patch cpio xz-utils gzip iproute2 sqlite3
 	libyaml-dev libcjson-dev libsqlite3-dev libssl-dev libiperf-dev iperf3
-	libcmocka-dev valgrind libpcap-dev libnl-route-3-dev
-	libcurl4-openssl-dev	# the lava backend: LAVA's REST API
-	chromium	# the HTML report is checked in a real browser
-	lava-common python3-jinja2 busybox	# tests/lava: LAVA's schema, device templates, the DUT's shell
-	lava-dispatcher tftpd-hpa	# lava-local backend: lava-run, TFTP (U-Boot for the SD card: below)
-	lighttpd	# the lava backends' artifact host: the jobs' files over HTTP (docs/lava.md)
-	python3-jsonschema	# tests/kcidb: the KCIDB v5 export against its schema
+	libpcap-dev libnl-route-3-dev
+	libcurl4-openssl-dev	# linked in for the lava backend: LAVA's REST API
 	qemu-system-arm
 	dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev	# emulators/: QEMU from Debian's source
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross	# arm64 boards (agilex5-socdk) and their agent
 	u-boot-tools device-tree-compiler	# uImage/FIT (mkimage), external .dts (dtc): build/image.c; the DTB's rng-seed (fdtput): deploy/qemu.c
 	ccache bc bison flex libelf-dev kmod
+)
+# make check's tools, LAVA's, and the manual pages'.
+REST_PKGS=(
+	libcmocka-dev valgrind
+	chromium	# the HTML report is checked in a real browser
+	lava-common python3-jinja2 busybox	# tests/lava: LAVA's schema, device templates, the DUT's shell
+	lava-dispatcher tftpd-hpa	# lava-local backend: lava-run, TFTP (U-Boot for the SD card: below)
+	lighttpd	# the lava backends' artifact host: the jobs' files over HTTP (docs/lava.md)
+	python3-jsonschema	# tests/kcidb: the KCIDB v5 export against its schema
 	scdoc	# make man, make install: the manual pages (docs/man/*.scd)
 	clang-14 libclang-rt-14-dev	# make fuzz-check: libFuzzer and its sanitizer runtimes
 )
+HOST_PKGS=("${COMPARE_PKGS[@]}")
+((compare_only)) || HOST_PKGS+=("${REST_PKGS[@]}")
 # The lava-local backend's emulated SD card boots Debian's u-boot-sunxi
 # nanopi_neo build (boards/qemu-orangepi-pc-lava.yaml, sd_bootloader). That
 # package is armhf only: it comes through an armhf package-list view of its
@@ -72,7 +91,7 @@ if [[ " ${missing[*]} " == *" lighttpd "* ]] && [ -d /run/systemd/system ]; then
 	echo "deps: disabling the lighttpd service Debian's package started (hilbench starts its own)"
 	systemctl disable --now lighttpd || echo "deps: systemctl disable lighttpd failed; stop it by hand"
 fi
-if [ ! -f $UBOOT ]; then
+if ((!compare_only)) && [ ! -f $UBOOT ]; then
 	view=$(mktemp -d)
 	trap 'rm -rf "$view"' EXIT
 	mkdir -p "$view/lists/partial"
@@ -89,7 +108,7 @@ if [ ! -f $UBOOT ]; then
 	install -D -m 0644 "$view/tree/usr/lib/u-boot/nanopi_neo/${UBOOT##*/}" "$UBOOT"
 fi
 for series in "${SERIES[@]}"; do
-	[ -f /usr/src/linux-source-$series.tar.xz ] ||
+	[ -f "/usr/src/linux-source-$series.tar.xz" ] ||
 		die "linux-source-$series did not install /usr/src/linux-source-$series.tar.xz"
 done
 echo "deps: ok"

@@ -12,12 +12,13 @@
 #     written, one make invocation each: `make compare` on a short plan
 #     (PLAN=, default tests/data/plans/fresh-smoke.yaml: builds the
 #     baseline kernel and the emulator, boots the emulated board, stores
-#     one run) and `make check-unit`;
+#     one run), then `make deps` (the packages make compare left out, as
+#     make check's first part) and `make check-unit`;
 #  3. asserts the compare session stored a pass run (sqlite3 on the store)
 #     and wrote report.html; prints the time of each step.
 #
-# Before make compare, `deps.sh --download-only` fetches the host packages
-# into the root's apt cache (make compare still installs them): with
+# Before make compare, `deps.sh --download-only --compare` fetches its host
+# packages into the root's apt cache (make compare still installs them): with
 # HILBENCH_FRESH_LOCK the downloads stay outside the lock.
 #
 # The root, its mounts, the timed steps and the teardown on every exit path
@@ -36,7 +37,7 @@
 #                        ~/.cache/hilbench; the clone is made anew). Not a
 #                        fresh machine: for iterating on a fix only.
 #   HILBENCH_FRESH_PLAN  the plan make compare runs (PLAN=); default above.
-#   HILBENCH_FRESH_UNIT=0  skip make check-unit.
+#   HILBENCH_FRESH_UNIT=0  skip make deps and make check-unit.
 #   HILBENCH_FRESH_LOCK  a lock file the compiling and QEMU steps hold
 #                        (flock), for a machine shared with other builds.
 #   HILBENCH_FRESH_MIRROR  the Debian mirror (default: the host's, from
@@ -69,7 +70,7 @@ step clone light git clone -q "$repo" "$root/root/hilbench"
 got=$(git -C "$root/root/hilbench" rev-parse HEAD)
 [[ $got == "$head" ]] || die "the clone is at $got, not $repo's HEAD $head (a detached HEAD? commit on a branch)"
 
-step apt-download light "${in_root[@]}" 'bash harness/scripts/deps.sh --download-only'
+step apt-download light "${in_root[@]}" 'bash harness/scripts/deps.sh --download-only --compare'
 
 # --- the README's commands, as written -------------------------------------------------
 step make-compare heavy "${in_root[@]}" "make compare PLAN=$plan"
@@ -89,15 +90,21 @@ secs_between() { echo $(($(date -d "$2" +%s) - $(date -d "$1" +%s))); }
 apt_span=$(awk 'BEGIN { RS = "" } /Commandline: apt-get install .*--no-install-recommends/ &&
 	!/--download-only/ { s = $0 } END { print s }' "$root/var/log/apt/history.log" |
 	sed -n 's/^\(Start\|End\)-Date: *//p' | tr '\n' '|')
-key=$(sql "SELECT build_key FROM runs WHERE session = '$session' LIMIT 1")
-kernel_s=$(sed -n 's/.*"build_seconds":[[:space:]]*\([0-9]*\).*/\1/p' \
-	"$root/root/.cache/hilbench/kernels/$key/manifest.json" 2>/dev/null)
+kernel_s=0 kernels=0
+for key in $(sql "SELECT DISTINCT build_key FROM runs WHERE session = '$session'"); do
+	built=$(sed -n 's/.*"build_seconds":[[:space:]]*\([0-9]*\).*/\1/p' \
+		"$root/root/.cache/hilbench/kernels/$key/manifest.json" 2>/dev/null)
+	kernel_s=$((kernel_s + ${built:-0})) kernels=$((kernels + 1))
+done
 run_span=$(sql "SELECT min(started) || '|' || max(ended) FROM runs WHERE session = '$session'")
 log "make compare's parts: apt-get install $(secs_between "${apt_span%%|*}" "$(cut -d'|' -f2 <<<"$apt_span")") s," \
 	"emulator build $(sed -n 's/.*emulator .* built in \([0-9]*\) s.*/\1/p' "$logs/make-compare.log" | head -n1) s," \
-	"kernel build ${kernel_s:-?} s, the run $(secs_between "${run_span%%|*}" "${run_span#*|}") s"
+	"$kernels kernel builds $kernel_s s, the runs $(secs_between "${run_span%%|*}" "${run_span#*|}") s"
 
 if [[ $unit != 0 ]]; then
+	# make compare installed the emulated board's packages only; make
+	# check begins with make deps, which adds the tests' and LAVA's.
+	step make-deps light "${in_root[@]}" 'make deps'
 	step make-check-unit heavy "${in_root[@]}" 'make check-unit'
 fi
 
