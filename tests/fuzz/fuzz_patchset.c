@@ -3,7 +3,8 @@
  * a file is an mbox and, if so, splits it into one patch per mail named
  * after the Subject, all under $HILBENCH_CACHE: input from mailing lists,
  * so hostile subjects and broken "From " lines must not escape that
- * directory or overflow anything. The cache is emptied after every input
+ * directory or overflow anything. patchset_files() reads the same file's
+ * headers (a header cut at the file's end, a path of no component). The cache is emptied after every input
  * so the scratch directory stays small during long runs.
  */
 #include <stdint.h>
@@ -25,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct strlist out = { 0 };
 	patchset_add_patch(&out, path, err, sizeof(err));
+	strlist_free(&out);
+	patchset_files(path, &out);
 	strlist_free(&out);
 
 	fuzz_rm_tree(cache);

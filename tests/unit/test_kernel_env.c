@@ -1,6 +1,7 @@
 /* kernel: the environment make runs with (ccache's directories, a fixed
  * build identity), whole however long a path: it was built in fixed
- * 4096-byte buffers and an array of 8 holding 7 and the NULL. */
+ * 4096-byte buffers and an array of 8 holding 7 and the NULL. And which
+ * files of a patch make an incremental build configure again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,10 +38,30 @@ static void the_environment_holds_a_long_tree_path_whole(void **state)
 	free(srcdir);
 }
 
+/* An incremental build keeps its cached .config unless a patch changes one
+ * of these (build/kernel.h). */
+static void configuration_inputs_are_kconfig_defconfigs_and_kconfigs_scripts(void **state)
+{
+	(void)state;
+	assert_true(kernel_config_input("net/Kconfig"));
+	assert_true(kernel_config_input("drivers/net/ethernet/stmicro/stmmac/Kconfig"));
+	assert_true(kernel_config_input("arch/arm/Kconfig.debug"));
+	assert_true(kernel_config_input("Kconfig"));
+	assert_true(kernel_config_input("arch/arm/configs/sunxi_defconfig"));
+	assert_true(kernel_config_input("scripts/Kconfig.include"));
+	assert_true(kernel_config_input("scripts/kconfig/confdata.c"));
+	assert_true(kernel_config_input("Makefile"));
+	assert_false(kernel_config_input("drivers/net/ethernet/stmicro/stmmac/stmmac_main.c"));
+	assert_false(kernel_config_input("include/linux/netdevice.h"));
+	assert_false(kernel_config_input("drivers/net/ethernet/stmicro/stmmac/Makefile"));
+	assert_false(kernel_config_input("Documentation/kbuild/kconfig.rst"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_environment_holds_a_long_tree_path_whole),
+		cmocka_unit_test(configuration_inputs_are_kconfig_defconfigs_and_kconfigs_scripts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

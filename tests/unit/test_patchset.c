@@ -117,6 +117,46 @@ static void series_file_errors_name_file_and_line(void **state)
 	free(series);
 }
 
+/* Every file a patch changes, both sides of a rename, each once; a
+ * removed "-- x" line in a hunk is not a header unless "+++ " follows. */
+static void files_of_a_patch_are_both_sides_of_each_header(void **state)
+{
+	(void)state;
+	char *p = put("files.patch",
+		      "From: A <a@example.org>\n"
+		      "Subject: [PATCH] x\n"
+		      "---\n"
+		      " net/Kconfig | 1 +\n"
+		      "diff --git a/net/Kconfig b/net/Kconfig\n"
+		      "--- a/net/Kconfig\n"
+		      "+++ b/net/Kconfig\n"
+		      "@@ -1,2 +1,2 @@\n"
+		      "--- not a header, a removed line\n"
+		      " context\n"
+		      "diff --git a/old.c b/drivers/new.c\n"
+		      "similarity index 90%\n"
+		      "rename from old.c\n"
+		      "rename to drivers/new.c\n"
+		      "--- /dev/null\t2024-01-01 00:00:00\n"
+		      "+++ b/drivers/added.c\t2024-01-01 00:00:00\n"
+		      "@@ -0,0 +1 @@\n"
+		      "+x\n"
+		      "--- a/top\n"
+		      "+++ b/top");
+	struct strlist files = { 0 };
+	assert_int_equal(patchset_files(p, &files), 0);
+	assert_int_equal(files.n, 5);
+	assert_string_equal(files.v[0], "net/Kconfig");
+	assert_string_equal(files.v[1], "old.c");
+	assert_string_equal(files.v[2], "drivers/new.c");
+	assert_string_equal(files.v[3], "drivers/added.c");
+	assert_string_equal(files.v[4], "top");
+	strlist_free(&files);
+	free(p);
+	assert_int_equal(patchset_files("/nonexistent/x.patch", &files), -1);
+	assert_int_equal(files.n, 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -141,6 +181,7 @@ int main(void)
 		cmocka_unit_test(plain_patch_is_taken_as_is),
 		cmocka_unit_test(series_file_lists_patches_in_order),
 		cmocka_unit_test(series_file_errors_name_file_and_line),
+		cmocka_unit_test(files_of_a_patch_are_both_sides_of_each_header),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build/patchset.h"
 #include "build/source.h"
 #include "config/strategy.h"
 #include "util/lock.h"
@@ -530,13 +531,37 @@ static char *nearest_build(const struct build_request *req, const struct source 
 	return NULL;
 }
 
+int kernel_config_input(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	return !strncmp(base, "Kconfig", 7) || !strncmp(path, "scripts/", 8) ||
+	       !strcmp(path, "Makefile") || (!strncmp(path, "arch/", 5) && strstr(path, "/configs/"));
+}
+
+/* Whether none of patches[first..n) changes a configuration input: the
+ * cached build's .config is then the one configure() would make again. */
+static int config_unchanged(const struct layer_patch *patches, size_t first, size_t n)
+{
+	int unchanged = 1;
+	for (size_t i = first; i < n && unchanged; i++) {
+		struct strlist files = { 0 };
+		unchanged = patchset_files(patches[i].path, &files) == 0;
+		for (size_t k = 0; k < files.n && unchanged; k++)
+			unchanged = !kernel_config_input(files.v[k]);
+		strlist_free(&files);
+	}
+	return unchanged;
+}
+
 /* A patched tree for this key: from the nearest cached build when there is
  * one (a one-patch change then rebuilds a handful of objects), else from the
- * pristine source. Returns the key it started from in *from ("" if none). */
+ * pristine source. Returns the key it started from in *from ("" if none),
+ * and in *configured whether the tree's .config is already this build's
+ * (copied from a build whose configuration no later patch can change). */
 static int prepare_tree(const struct build_request *req, const struct source *src,
 			const char *toolchain, const char *fragment_sha,
 			struct layer_patch *patches, size_t n, const char *srcdir,
-			const char *logdir, char **from)
+			const char *logdir, char **from, int *configured)
 {
 	size_t done = 0;
 	char *near = req->from_scratch ? NULL
@@ -551,8 +576,9 @@ static int prepare_tree(const struct build_request *req, const struct source *sr
 		free(nsrc);
 		if (ok) {
 			*from = xstrdup(strrchr(near, '/') + 1);
-			hb_info("starting from the cached build %.12s (%zu of %zu patches applied)",
-				*from, done, n);
+			*configured = config_unchanged(patches, done, n);
+			hb_info("starting from the cached build %.12s (%zu of %zu patches applied%s)",
+				*from, done, n, *configured ? ", its configuration kept" : "");
 		} else {
 			hb_info("cannot copy the cached build %s; building from the source", near);
 			rm_rf(srcdir);
@@ -638,13 +664,14 @@ static void result_paths(const struct build_request *req, int with_dtb, struct b
 	res->system_map = path_join(res->dir, "src/hb-out/System.map");
 }
 
-/* configure, then make the image and DTB (or the objects directory) in the
- * patched tree; a failed make shows the log's last lines. */
+/* configure (unless the tree is configured already), then make the image
+ * and DTB (or the objects directory) in the patched tree; a failed make
+ * shows the log's last lines. */
 static int compile(const struct build_request *req, const char *srcdir, const char *log,
-		   int with_dtb)
+		   int with_dtb, int configured)
 {
 	const struct board *b = req->board;
-	int rc = configure(req, srcdir, log);
+	int rc = configured ? 0 : configure(req, srcdir, log);
 	if (rc != 0)
 		return rc;
 	char *objects_target = req->objects_dir ? xasprintf("%s/", req->objects_dir) : NULL;
@@ -747,18 +774,20 @@ static int gather_inputs(const struct build_request *req, struct kernel_inputs *
 }
 
 /* The key's patched tree. An interrupted build resumes in its patched
- * tree (the marker names the build it started from); anything less is
- * redone. *from: that build's key, "" for none (NULL if the marker cannot
- * be read). */
+ * tree (the marker names the build it started from; it configures again,
+ * not knowing how far the first try got); anything less is redone. *from:
+ * that build's key, "" for none (NULL if the marker cannot be read);
+ * *configured as prepare_tree() says. */
 static int patched_tree(const struct build_request *req, const struct kernel_inputs *in,
-			const struct build_result *res, char **from)
+			const struct build_result *res, char **from, int *configured)
 {
+	*configured = 0;
 	if (path_exists(in->marker)) {
 		*from = read_file(in->marker, NULL);
 		return 0;
 	}
 	int rc = prepare_tree(req, &in->src, in->toolchain, in->fragment_sha, in->patches,
-			      in->npatches, in->srcdir, res->dir, from);
+			      in->npatches, in->srcdir, res->dir, from, configured);
 	if (rc != 0)
 		return rc;
 	return write_file_atomic(in->marker, *from, strlen(*from)) < 0 ? HB_FAIL : 0;
@@ -770,14 +799,14 @@ static int patched_tree(const struct build_request *req, const struct kernel_inp
 static int build_key(const struct build_request *req, const struct kernel_inputs *in,
 		     struct build_result *res, double t0)
 {
-	int verified = 1, buildlock = -1;
+	int verified = 1, buildlock = -1, configured = 0;
 	char *from = NULL;	/* key of the cached build this one started from */
 	int rc = check_source_version(&in->src, &verified);
 	if (rc != 0)
 		return rc;
 	hb_info("building kernel %s + %s for %s (key %.12s, log %s)", in->src.kernel_version,
 		req->strategy, req->board->name, res->key, in->log);
-	rc = patched_tree(req, in, res, &from);
+	rc = patched_tree(req, in, res, &from, &configured);
 	/* One full compile at a time per cache: make already uses every core,
 	 * and two at once only thrash. An incremental build (a few objects and a
 	 * link) and an objects-only one (kbuild's prepare and one directory) do
@@ -790,7 +819,7 @@ static int build_key(const struct build_request *req, const struct kernel_inputs
 	}
 	if (rc == 0) {
 		unlink(in->log);
-		rc = compile(req, in->srcdir, in->log, in->with_dtb);
+		rc = compile(req, in->srcdir, in->log, in->with_dtb, configured);
 	}
 	if (rc == 0 && keep_artifacts(req, in->srcdir, res) < 0)
 		rc = HB_FAIL;

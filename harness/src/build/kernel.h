@@ -19,7 +19,10 @@
  * prefix of its own (e.g. baseline for baseline + a user's patch): source
  * hard-linked, objects copied with their timestamps, then only the missing
  * patches applied, so make recompiles what they touch. The manifest names
- * that build (incremental_from); the key does not depend on it.
+ * that build (incremental_from); the key does not depend on it. Its .config
+ * is kept, not made again (defconfig, fragment, olddefconfig: 7.6 s of a
+ * 34 s incremental build on a 2-core host), unless a missing patch changes
+ * a configuration input (kernel_config_input()).
  *
  * Contract: kernel_build() returns 0 with artifacts and a manifest that says
  * exactly what went in; the pristine tree is never modified (GNU patch
@@ -64,6 +67,10 @@ struct build_result {
 
 int kernel_build(const struct build_request *req, struct build_result *res);
 void build_result_free(struct build_result *res);
+/* Whether a file of the tree (a path as `patch -p1` takes it) is an input
+ * of the kernel's configuration: a Kconfig file, a defconfig, the scripts
+ * Kconfig runs, or the top Makefile, whose version heads the .config. */
+int kernel_config_input(const char *path);
 /* What make runs with besides the inherited environment: ccache's
  * directories (CCACHE_BASEDIR=srcdir) and a fixed build identity, as
  * NAME=VALUE entries appended to env. */

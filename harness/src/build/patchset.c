@@ -147,3 +147,62 @@ int patchset_add_series(struct strlist *out, const char *path, char *err, size_t
 	strlist_free(&listed);
 	return rc;
 }
+
+static void add_unique(struct strlist *out, const char *name, size_t len)
+{
+	for (size_t i = 0; i < out->n; i++)
+		if (strlen(out->v[i]) == len && !strncmp(out->v[i], name, len))
+			return;
+	strlist_pushf(out, "%.*s", (int)len, name);
+}
+
+/* "a/drivers/x.c\t2024-01-01 ..." -> "drivers/x.c"; git's quoted names
+ * (unusual bytes) stay quoted, which only makes a path no tree has. */
+static void add_stripped(struct strlist *out, const char *name, size_t len)
+{
+	size_t end = strcspn(name, "\t\r\n");
+	if (end < len)
+		len = end;
+	if (len == 9 && !strncmp(name, "/dev/null", 9))
+		return;
+	const char *slash = memchr(name, '/', len);
+	if (slash)	/* -p1 strips a component; none is no file of the tree */
+		add_unique(out, slash + 1, len - (size_t)(slash + 1 - name));
+}
+
+int patchset_files(const char *patch, struct strlist *out)
+{
+	size_t len;
+	char *text = read_file(patch, &len);
+	if (!text)
+		return -1;
+	const char *end = text + len;
+	for (const char *line = text; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *next = nl ? nl + 1 : end;
+		size_t n = (size_t)(next - line);
+		if (n > 4 && !strncmp(line, "--- ", 4) && end - next > 4 &&
+		    !strncmp(next, "+++ ", 4)) {
+			const char *nl2 = memchr(next, '\n', (size_t)(end - next));
+			const char *after = nl2 ? nl2 + 1 : end;
+			add_stripped(out, line + 4, n - 4);
+			add_stripped(out, next + 4, (size_t)(after - next - 4));
+			next = after;
+		} else if (n > 11 && !strncmp(line, "diff --git ", 11)) {
+			/* "a/X b/Y", split at " b/": a path with " b/" in it
+			 * adds one too many, never one too few */
+			const char *a = line + 11, *b = memmem(a, n - 11, " b/", 3);
+			if (b) {
+				add_stripped(out, a, (size_t)(b - a));
+				add_stripped(out, b + 1, (size_t)(next - b - 1));
+			}
+		} else if (n > 12 && !strncmp(line, "rename from ", 12)) {
+			add_unique(out, line + 12, strcspn(line + 12, "\r\n"));
+		} else if (n > 10 && !strncmp(line, "rename to ", 10)) {
+			add_unique(out, line + 10, strcspn(line + 10, "\r\n"));
+		}
+		line = next;
+	}
+	free(text);
+	return 0;
+}

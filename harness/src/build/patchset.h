@@ -19,4 +19,12 @@
 int patchset_add_patch(struct strlist *out, const char *path, char *err, size_t errlen);
 int patchset_add_series(struct strlist *out, const char *path, char *err, size_t errlen);
 
+/* The paths (relative to the tree's top, as `patch -p1` takes them) a patch
+ * file changes, each once, appended to out: both sides of every file header
+ * ("--- a/X" then "+++ b/Y", "diff --git a/X b/Y", "rename from/to"),
+ * /dev/null left out. A path may be one too many (a removed line reading
+ * "-- x" just before an added one reading "++ y"), never one too few.
+ * -1 (errno) if the file cannot be read. */
+int patchset_files(const char *patch, struct strlist *out);
+
 #endif
