@@ -52,13 +52,26 @@ struct fan_seen {
 	int bad_boots;		/* the first this many starts: the console closes at once */
 	int lab_down;		/* the first start fails as a lab that takes no boots */
 	int interrupt;		/* the first run interrupts the plan (SIGTERM to it) */
-	int linger;		/* a run stays while another board is up and has not
-				 * come to its run, until one waited (10 s at most) */
+	int linger;		/* a boot stays until want are up, and a run while
+				 * another board is up and has not come to its run,
+				 * until one waited (10 s at most each) */
 	pid_t plan_pid;
 	pid_t down_pid;		/* the flight whose start found the lab down */
 };
 
 static struct fan_seen *seen;
+
+/* Waits (10 s at most) for want boots up at once, or the interrupt. */
+static void wait_for(int interrupted)
+{
+	for (int k = 0; k < 1000; k++) {
+		if (interrupted ? hb_interrupted != 0
+				: (atomic_load(&seen->in_flight) >= seen->want ||
+				   atomic_load(&seen->started) >= seen->total))
+			return;
+		usleep(10000);
+	}
+}
 
 static int fan_start(struct dut *d, const struct dut_image *img)
 {
@@ -73,6 +86,13 @@ static int fan_start(struct dut *d, const struct dut_image *img)
 	for (int most = atomic_load(&seen->most_in_flight);
 	     now > most && !atomic_compare_exchange_weak(&seen->most_in_flight, &most, now);)
 		;
+	/* lingering, a boot (its host's turn shared) also stays until the
+	 * boards wanted are up: a board whose process came late, as under
+	 * valgrind beside another test, else waited for its boot's turn
+	 * behind the other's host-paced run, where no DUT is held, and no
+	 * run ever waited (a cold CI's valgrind, 2026-12-08) */
+	if (seen->linger)
+		wait_for(0);
 	int p[2];
 	if (pipe(p) < 0)
 		return -1;
@@ -134,18 +154,6 @@ static const struct deploy_ops emu_hold_ops = {
 	.name = "qemu", .start = fan_start, .stop = fan_stop, .version = fan_version,
 	.hold = fan_hold,
 };
-
-/* Waits (10 s at most) for want boots up at once, or the interrupt. */
-static void wait_for(int interrupted)
-{
-	for (int k = 0; k < 1000; k++) {
-		if (interrupted ? hb_interrupted != 0
-				: (atomic_load(&seen->in_flight) >= seen->want ||
-				   atomic_load(&seen->started) >= seen->total))
-			return;
-		usleep(10000);
-	}
-}
 
 static enum run_class fan_run(struct dut *d, const struct workload *w, const char *run_id,
 			      const char *rundir, struct run_result *res)
