@@ -4,8 +4,9 @@
  * after the Subject, all under $HILBENCH_CACHE: input from mailing lists,
  * so hostile subjects and broken "From " lines must not escape that
  * directory or overflow anything. patchset_files() reads the same file's
- * headers (a header cut at the file's end, a path of no component). The cache is emptied after every input
- * so the scratch directory stays small during long runs.
+ * headers (a header cut at the file's end, a path of no component). The
+ * cache is emptied after every input so the scratch directory stays small
+ * during long runs.
  */
 #include <stdint.h>
 #include <stdio.h>

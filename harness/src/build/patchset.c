@@ -150,10 +150,10 @@ int patchset_add_series(struct strlist *out, const char *path, char *err, size_t
 
 static void add_unique(struct strlist *out, const char *name, size_t len)
 {
-	for (size_t i = 0; i < out->n; i++)
-		if (strlen(out->v[i]) == len && !strncmp(out->v[i], name, len))
-			return;
-	strlist_pushf(out, "%.*s", (int)len, name);
+	char *path = xasprintf("%.*s", (int)len, name);
+	if (!strlist_has(out, path))
+		strlist_push(out, path);
+	free(path);
 }
 
 /* "a/drivers/x.c\t2024-01-01 ..." -> "drivers/x.c"; git's quoted names
